@@ -1,0 +1,47 @@
+# dittobench developer tasks. `make help` lists them; every target sets up .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help setup run test lint typecheck imports unit bench format clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+setup: $(STAMP) ## Create .venv and install dittobench with its dev tools
+
+run: $(STAMP) ## The main job: generate a small dataset for a fresh seed into dataset.json
+	$(BIN)/dittobench generate --run-size small --out dataset.json
+
+test: lint typecheck imports unit ## Everything CI checks: lint, types, layering, tests
+
+lint: $(STAMP) ## ruff lint and format check
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(STAMP) ## mypy (strict on core, spec, catalog, generate, mocktools)
+	$(BIN)/mypy
+
+imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section 3)
+	$(BIN)/lint-imports
+
+unit: $(STAMP) ## pytest
+	$(BIN)/pytest -q
+
+bench: $(STAMP) ## Print generator timings (benchmarks/)
+	$(BIN)/python benchmarks/generate_speed.py
+
+format: $(STAMP) ## Apply ruff formatting and safe fixes
+	$(BIN)/ruff check --fix src tests benchmarks
+	$(BIN)/ruff format src tests benchmarks
+
+clean: ## Remove .venv and caches
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,3 @@
+from dittobench.cli.app import main
+
+main()

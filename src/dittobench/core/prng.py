@@ -1,0 +1,125 @@
+"""The project's one PRNG: SHA-256 in counter mode, keyed per purpose.
+
+A ``Stream`` is fully determined by ``(seed, content_version, purpose)``:
+
+    key      = SHA-256(UTF-8("dittobench/prng/1|" + str(seed) + "|" + content_version + "|" + purpose))
+    block(i) = SHA-256(key || uint64_be(i))      for i = 0, 1, 2, ...
+    words    = each block split into four uint64 big-endian words, in order
+
+Every draw (``below``, ``choice``, ``shuffle``, ``sample``, ``weighted``) consumes whole words by
+the rules documented on each method and in docs/determinism.md, so any language can rebuild the
+same sequence. Each component takes its own purpose, so adding a draw in one never shifts
+another's bytes. Python's ``random`` and ``hash()`` are never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+MAX_SEED = 2**63 - 1
+_WORD_SPACE = 1 << 64
+_PREFIX = "dittobench/prng/1"
+
+
+class SeedError(ValueError):
+    """A seed outside 0..2**63-1."""
+
+
+def check_seed(seed: int) -> int:
+    """Return ``seed`` if it is a 63-bit non-negative integer, else raise ``SeedError``."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise SeedError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
+    return seed
+
+
+class Stream:
+    """A deterministic stream of 64-bit words for one purpose of one seeded dataset."""
+
+    __slots__ = ("_buffer", "_counter", "_key", "content_version", "purpose", "seed")
+
+    def __init__(self, seed: int, content_version: str, purpose: str) -> None:
+        self.seed = check_seed(seed)
+        self.content_version = content_version
+        self.purpose = purpose
+        material = f"{_PREFIX}|{seed}|{content_version}|{purpose}".encode()
+        self._key = hashlib.sha256(material).digest()
+        self._counter = 0
+        self._buffer: list[int] = []
+
+    def fork(self, name: str) -> Stream:
+        """An independent stream for ``purpose + "/" + name`` (same seed and version)."""
+        return Stream(self.seed, self.content_version, f"{self.purpose}/{name}")
+
+    def next_u64(self) -> int:
+        """The next 64-bit word."""
+        if not self._buffer:
+            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._buffer = [int.from_bytes(block[i : i + 8], "big") for i in (24, 16, 8, 0)]
+        return self._buffer.pop()
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)``: draw words until one is below the largest multiple of n
+        that fits in 2**64, then return it mod n (unbiased rejection sampling)."""
+        if n <= 0:
+            raise ValueError(f"below() needs n > 0, got {n}")
+        limit = _WORD_SPACE - (_WORD_SPACE % n)
+        while True:
+            word = self.next_u64()
+            if word < limit:
+                return word % n
+
+    def between(self, low: int, high: int) -> int:
+        """Uniform integer in ``[low, high]`` inclusive: ``low + below(high - low + 1)``."""
+        if high < low:
+            raise ValueError(f"between() needs low <= high, got {low}..{high}")
+        return low + self.below(high - low + 1)
+
+    def chance(self, numerator: int, denominator: int) -> bool:
+        """True with probability numerator/denominator: ``below(denominator) < numerator``."""
+        return self.below(denominator) < numerator
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One item: ``items[below(len(items))]``."""
+        if not items:
+            raise ValueError("choice() from an empty sequence")
+        return items[self.below(len(items))]
+
+    def weighted(self, items: Sequence[T], weights: Sequence[int]) -> T:
+        """One item with integer weights: r = below(sum); the first item whose running total
+        exceeds r."""
+        if len(items) != len(weights) or not items:
+            raise ValueError("weighted() needs one positive weight per item")
+        if any(w < 0 for w in weights) or sum(weights) <= 0:
+            raise ValueError("weighted() needs non-negative weights with a positive sum")
+        r = self.below(sum(weights))
+        running = 0
+        for item, weight in zip(items, weights, strict=True):
+            running += weight
+            if r < running:
+                return item
+        raise AssertionError("unreachable: r < sum(weights)")
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """A shuffled copy (Fisher-Yates from the end: for i = len-1 down to 1, swap i with
+        below(i+1))."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        """k distinct positions in draw order (partial Fisher-Yates from the front: for i in
+        0..k-1, swap i with i + below(len - i))."""
+        if not 0 <= k <= len(items):
+            raise ValueError(f"sample() of {k} from {len(items)} items")
+        out = list(items)
+        for i in range(k):
+            j = i + self.below(len(out) - i)
+            out[i], out[j] = out[j], out[i]
+        return out[:k]

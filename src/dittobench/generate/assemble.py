@@ -1,0 +1,28 @@
+"""``build_dataset(seed, version, size)``: the whole artifact, a pure function of its arguments."""
+
+from __future__ import annotations
+
+from dittobench.core.prng import check_seed
+from dittobench.generate.tools.build import build_tool_cases
+from dittobench.spec.dataset import Dataset
+from dittobench.spec.versions import BENCHMARK_NAME, CURRENT_VERSION, get_policy
+
+
+def build_dataset(seed: int, bench_version: str = CURRENT_VERSION, run_size: str = "small") -> Dataset:
+    """Generate one dataset. Raises ``SeedError``, ``UnknownVersionError`` or
+    ``UnknownRunSizeError`` on bad arguments. Never reads the clock or the environment."""
+    check_seed(seed)
+    policy = get_policy(bench_version)
+    size = policy.run_size(run_size)
+    tool_cases, fixtures = build_tool_cases(seed, policy.content_version, size.tool_cases)
+    return Dataset(
+        benchmark=BENCHMARK_NAME,
+        bench_version=policy.version,
+        seed=seed,
+        run_size=size.name,
+        generated_at=policy.epoch,
+        tool_cases=tool_cases,
+        memory_waves=(),
+        memory_cases=(),
+        tool_fixtures=fixtures,
+    )

@@ -1,0 +1,127 @@
+"""A small context-free grammar engine for prompt wording.
+
+A grammar maps a symbol to its alternatives. ``#name#`` inside an alternative expands symbol
+``name`` (one draw per occurrence, left to right, depth-first). ``{slot}`` marks where a pinned
+value goes; slots are filled only *after* expansion, so a value that grading depends on is never
+rewritten by the grammar. Expansion is loud: an unknown symbol, a symbol with no alternatives or
+recursion deeper than ``MAX_DEPTH`` raises ``GrammarError`` instead of printing something odd.
+
+After filling, ``tidy`` fixes spacing around punctuation and capitalises the first letter, so
+optional (empty) pieces never leave double spaces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from dittobench.core.prng import Stream
+
+Grammar = Mapping[str, Sequence[str]]
+
+MAX_DEPTH = 8
+_SYMBOL = re.compile(r"#([a-z_][a-z0-9_]*)#")
+_SLOT = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+class GrammarError(ValueError):
+    """A grammar that cannot expand (unknown symbol, empty symbol, runaway recursion)."""
+
+
+def expand(grammar: Grammar, stream: Stream, symbol: str = "origin") -> str:
+    """Expand ``#symbol#`` with draws from ``stream``; slots are left as ``{slot}``."""
+    return _expand(grammar, stream, symbol, 0)
+
+
+def _expand(grammar: Grammar, stream: Stream, symbol: str, depth: int) -> str:
+    if depth > MAX_DEPTH:
+        raise GrammarError(f"grammar recursion deeper than {MAX_DEPTH} at #{symbol}#")
+    alternatives = grammar.get(symbol)
+    if alternatives is None:
+        raise GrammarError(f"unknown grammar symbol #{symbol}#")
+    if not alternatives:
+        raise GrammarError(f"grammar symbol #{symbol}# has no alternatives")
+    text = stream.choice(alternatives)
+    out: list[str] = []
+    position = 0
+    for match in _SYMBOL.finditer(text):
+        out.append(text[position : match.start()])
+        out.append(_expand(grammar, stream, match.group(1), depth + 1))
+        position = match.end()
+    out.append(text[position:])
+    return "".join(out)
+
+
+def slots_in(text: str) -> list[str]:
+    """The slot names a text carries, in order of first appearance, without repeats."""
+    seen: list[str] = []
+    for name in _SLOT.findall(text):
+        if name not in seen:
+            seen.append(name)
+    return seen
+
+
+def fill(text: str, values: Mapping[str, str]) -> str:
+    """Replace every ``{slot}`` with its value verbatim; a slot without a value raises."""
+
+    def value_of(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in values:
+            raise GrammarError(f"no value for slot {{{name}}}")
+        return values[name]
+
+    return _SLOT.sub(value_of, text)
+
+
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:?!])")
+_MULTI_SPACE = re.compile(r"[ \t]{2,}")
+_DOUBLE_COMMA = re.compile(r",\s*,")
+
+
+def tidy(text: str) -> str:
+    """Collapse spaces, drop spaces before punctuation and doubled commas, trim, and capitalise the
+    first character. Slot values contain no grammar markup, so this never changes their words."""
+    text = _MULTI_SPACE.sub(" ", text)
+    text = _DOUBLE_COMMA.sub(",", text)
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text).strip()
+    text = text.lstrip(", ")
+    return text[:1].upper() + text[1:]
+
+
+def count_expansions(grammar: Grammar, symbol: str = "origin", depth: int = 0) -> int:
+    """How many distinct derivations ``symbol`` has (an upper bound on distinct texts)."""
+    if depth > MAX_DEPTH:
+        raise GrammarError(f"grammar recursion deeper than {MAX_DEPTH} at #{symbol}#")
+    total = 0
+    for alternative in grammar[symbol]:
+        product = 1
+        for name in _SYMBOL.findall(alternative):
+            product *= count_expansions(grammar, name, depth + 1)
+        total += product
+    return total
+
+
+def check_grammar(grammar: Grammar, root: str = "origin") -> None:
+    """Raise ``GrammarError`` if any reachable symbol is unknown or empty, or any defined symbol
+    is unreachable from ``root`` (a typo's usual symptom)."""
+    reachable: set[str] = set()
+    pending = [root]
+    while pending:
+        symbol = pending.pop()
+        if symbol in reachable:
+            continue
+        if symbol not in grammar:
+            raise GrammarError(f"unknown grammar symbol #{symbol}#")
+        if not grammar[symbol]:
+            raise GrammarError(f"grammar symbol #{symbol}# has no alternatives")
+        reachable.add(symbol)
+        for alternative in grammar[symbol]:
+            pending.extend(_SYMBOL.findall(alternative))
+    unused = sorted(set(grammar) - reachable)
+    if unused:
+        raise GrammarError(f"grammar symbols never used: {', '.join(unused)}")
+
+
+def strip_slots(text: str) -> str:
+    """The text with every ``{slot}`` replaced by a space (to inspect the grammar's own words)."""
+    return _SLOT.sub(" ", text)

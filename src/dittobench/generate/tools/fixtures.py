@@ -1,0 +1,57 @@
+"""Per-case mock-tool fixtures: the invented subject, the needle and the decoy figure.
+
+The needle is the only place a result-usage answer can come from: an invented subject (a coined
+name plus a noun), a figure from about 1e8 values and a unit, so the whole sentence has well over
+10**15 values. The decoy figure always differs from the needle figure.
+"""
+
+from __future__ import annotations
+
+from dittobench.catalog.content import CONTENT_TOOLS
+from dittobench.core import codes
+from dittobench.core.prng import Stream
+from dittobench.generate.tools import values
+from dittobench.generate.tools.category import Category
+from dittobench.spec.dataset import ToolFixture
+
+NOUNS = (
+    "turbine", "reservoir", "relay", "orchard", "foundry", "observatory", "fleet", "archive",
+    "exchange", "pipeline", "co-op", "telescope", "mill", "dam", "gallery", "shipyard", "vineyard",
+    "brewery", "lighthouse", "quarry", "index", "fund", "harbor", "festival",
+)
+UNITS = (
+    "kilowatt-hours", "visitors", "tonnes", "litres", "subscribers", "members", "units",
+    "downloads", "passengers", "barrels", "crates", "tickets",
+)
+
+
+def make_fixture(stream: Stream, case_id: str, category: Category) -> ToolFixture:
+    """Draw the fixture for one case. ``bearer`` is the last content tool the case expects."""
+    subject = f"{codes.coined_name(stream, 3)} {stream.choice(NOUNS)}"
+    unit = stream.choice(UNITS)
+    needle_figure = codes.figure(stream)
+    decoy_figure = codes.figure(stream)
+    while decoy_figure == needle_figure:
+        decoy_figure = codes.figure(stream)
+    job_id = "job-" + codes.coin_string(stream, 8)
+    link = values.url(stream)
+    content = [tool for tool in category.tools if tool in CONTENT_TOOLS]
+    bearer = content[-1] if content else ""
+    needle = f"the {subject} reached {needle_figure:,} {unit}" if bearer else ""
+    return ToolFixture(
+        case_id=case_id,
+        subject=subject,
+        unit=unit,
+        decoy_figure=f"{decoy_figure:,}",
+        job_id=job_id,
+        link=link,
+        bearer=bearer,
+        needle=needle,
+        needle_figure=f"{needle_figure:,}" if bearer else "",
+        fail_first=category.fail_first,
+    )
+
+
+def fixture_values(fixture: ToolFixture) -> dict[str, str]:
+    """The reserved slot values a category's grammar and carried pins read from the fixture."""
+    return {"subject": fixture.subject, "job_id": fixture.job_id, "link": fixture.link}

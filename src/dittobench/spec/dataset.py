@@ -1,0 +1,129 @@
+"""The dataset artifact: every case of one run with its answer key, as the generator emits it.
+
+The artifact is the auditor's view (answer keys included). What a harness sees of a case is only
+its id and prompt (``RunRequest`` in ``spec.wire``); ``SeedRequest`` waves are the memory material.
+``to_json`` gives the JSON object whose RFC 8785 bytes are hashed into ``dataset_sha256``. The seed
+is a decimal string because 63-bit integers do not survive JSON readers that use doubles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from dittobench.spec.wire import SeedRequest, to_wire
+
+TOOL_GROUPS = ("direct_routing", "routing_traps", "restraint", "multi_step", "result_usage")
+"""The five groups of tool categories, in the order runs are stratified over them."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedTool:
+    """One call a tool case expects. ``required_args`` maps argument name to the wanted value
+    (always a string; the grader matches it against the observed value, arrays included)."""
+
+    name: str
+    required_args: tuple[tuple[str, str], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "required_args": dict(self.required_args)}
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCase:
+    """A tool-calling case and its answer key. ``max_tool_calls`` is the call budget (the number
+    of expected calls; 0 for restraint cases, where any call scores zero)."""
+
+    id: str
+    category: str
+    group: str
+    prompt: str
+    expected_tools: tuple[ExpectedTool, ...]
+    max_tool_calls: int
+    allow_extra_tools: bool
+    unordered: bool
+    expected_behavior: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "category": self.category,
+            "group": self.group,
+            "prompt": self.prompt,
+            "expected_tools": [tool.to_json() for tool in self.expected_tools],
+            "max_tool_calls": self.max_tool_calls,
+            "allow_extra_tools": self.allow_extra_tools,
+            "unordered": self.unordered,
+            "expected_behavior": self.expected_behavior,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFixture:
+    """What the mock tool endpoint serves for one case, fixed at generation time.
+
+    Every case has a ``subject`` (an invented thing, e.g. "Velmorix turbine"), a ``unit`` and a
+    ``decoy_figure``. When the case expects a content tool, ``bearer`` names the one tool that
+    serves ``needle`` (the sentence "the <subject> reached <needle_figure> <unit>"); every other
+    content tool serves the decoy figure instead. ``job_id`` is the id ``execute_agent_job``
+    returns and a status call must carry; ``link`` is the address ``search_web`` points to and a
+    following ``read_links`` must carry; ``fail_first`` makes the first call of each content tool
+    fail with a transient error (recovery cases). Figures are strings with thousands separators.
+    """
+
+    case_id: str
+    subject: str
+    unit: str
+    decoy_figure: str
+    job_id: str
+    link: str
+    bearer: str = ""
+    needle: str = ""
+    needle_figure: str = ""
+    fail_first: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "case_id": self.case_id,
+            "subject": self.subject,
+            "unit": self.unit,
+            "decoy_figure": self.decoy_figure,
+            "job_id": self.job_id,
+            "link": self.link,
+            "bearer": self.bearer,
+            "needle": self.needle,
+            "needle_figure": self.needle_figure,
+            "fail_first": self.fail_first,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """One generated run: a pure function of (seed, bench_version, run_size)."""
+
+    benchmark: str
+    bench_version: str
+    seed: int
+    run_size: str
+    generated_at: str
+    tool_cases: tuple[ToolCase, ...]
+    memory_waves: tuple[SeedRequest, ...]
+    memory_cases: tuple[dict[str, Any], ...]
+    tool_fixtures: tuple[ToolFixture, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "benchmark": self.benchmark,
+            "bench_version": self.bench_version,
+            "seed": str(self.seed),
+            "run_size": self.run_size,
+            "generated_at": self.generated_at,
+            "tool_cases": [case.to_json() for case in self.tool_cases],
+            "memory_waves": [to_wire(wave) for wave in self.memory_waves],
+            "memory_cases": list(self.memory_cases),
+            "tool_fixtures": [f.to_json() for f in sorted(self.tool_fixtures, key=_case_key)],
+        }
+
+
+def _case_key(fixture: ToolFixture) -> str:
+    return fixture.case_id

@@ -1,0 +1,52 @@
+"""Pinned dataset hashes: any change to dataset bytes must be a deliberate version change.
+
+If one of these fails, either revert the change or bump the bench version (docs/bench-versions.md)
+and pin the new hashes there and here.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from dittobench.core.hashing import canonical_sha256
+from dittobench.generate.assemble import build_dataset
+
+GOLDEN_SEED = 123456789
+GOLDEN = {
+    "1.0.0": {
+        "small": "",
+        "medium": "",
+        "full": "",
+    },
+}
+
+
+@pytest.mark.parametrize("run_size", ["small", "medium", "full"])
+def test_golden_hash(run_size: str) -> None:
+    dataset = build_dataset(GOLDEN_SEED, "1.0.0", run_size)
+    assert canonical_sha256(dataset.to_json()) == GOLDEN["1.0.0"][run_size]
+
+
+def _cli_sha(seed: int, run_size: str, hash_seed: str) -> str:
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    result = subprocess.run(
+        [sys.executable, "-m", "dittobench", "generate", "--seed", str(seed), "--run-size",
+         run_size, "--sha"],
+        capture_output=True, text=True, env=env, check=True, timeout=120,
+    )
+    return result.stdout.strip()
+
+
+def test_same_seed_same_bytes_across_processes() -> None:
+    first = _cli_sha(GOLDEN_SEED, "full", "0")
+    second = _cli_sha(GOLDEN_SEED, "full", "4242")
+    assert first == second == GOLDEN["1.0.0"]["full"]
+
+
+def test_different_seeds_differ() -> None:
+    hashes = {canonical_sha256(build_dataset(seed, "1.0.0", "small").to_json()) for seed in range(20)}
+    assert len(hashes) == 20

@@ -1,0 +1,23 @@
+"""Cached dataset builders for tests (datasets are pure, so caching changes nothing)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dittobench.generate.assemble import build_dataset
+from dittobench.generate.tools.build import build_tool_cases
+from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
+from dittobench.spec.versions import CURRENT_VERSION, get_policy
+
+CONTENT_VERSION = get_policy(CURRENT_VERSION).content_version
+TOOL_COUNTS = {name: size.tool_cases for name, size in get_policy().run_sizes.items()}
+
+
+@lru_cache(maxsize=64)
+def dataset(seed: int, run_size: str = "full") -> Dataset:
+    return build_dataset(seed, CURRENT_VERSION, run_size)
+
+
+@lru_cache(maxsize=4096)
+def tool_side(seed: int, run_size: str = "full") -> tuple[tuple[ToolCase, ...], tuple[ToolFixture, ...]]:
+    return build_tool_cases(seed, CONTENT_VERSION, TOOL_COUNTS[run_size])
