@@ -1,4 +1,4 @@
-"""Print how long the generator takes: in-process full build, and the whole `generate --sha` process.
+"""Print how long the generator takes: in-process builds and the whole `generate --sha` process.
 
 Figures only, never assertions (the machines are shared and noisy). Usage:
     python benchmarks/generate_speed.py [--runs N]
@@ -33,16 +33,30 @@ def main() -> None:
     for size in ("small", "medium", "full"):
         build = _median_seconds(lambda s=size: build_dataset(1, run_size=s), runs)
         data = canonical_bytes(build_dataset(1, run_size=size).to_json())
-        print(f"in-process build_dataset(seed=1, {size:<6}) median {build * 1000:8.1f} ms"
-              f"  ({len(data):,} bytes)")
+        print(
+            f"in-process build_dataset(seed=1, {size:<6}) median {build * 1000:8.1f} ms"
+            f"  ({len(data):,} bytes)"
+        )
 
-    full_cmd = [sys.executable, "-m", "dittobench", "generate", "--seed", "1", "--run-size", "full",
-                "--sha"]
+    full_cmd = [
+        sys.executable,
+        "-m",
+        "dittobench",
+        "generate",
+        "--seed",
+        "1",
+        "--run-size",
+        "full",
+        "--sha",
+    ]
     whole = _median_seconds(lambda: subprocess.run(full_cmd, check=True, capture_output=True), runs)
     bare = _median_seconds(
-        lambda: subprocess.run([sys.executable, "-c", "pass"], check=True, capture_output=True), runs
+        lambda: subprocess.run([sys.executable, "-c", "pass"], check=True, capture_output=True),
+        runs,
     )
-    print(f"whole process `dittobench generate --seed 1 --run-size full --sha` median {whole:.3f} s")
+    print(
+        f"whole process `dittobench generate --seed 1 --run-size full --sha` median {whole:.3f} s"
+    )
     print(f"bare interpreter start                                          median {bare:.3f} s")
     print(f"ratio whole/bare: {whole / bare:.1f}x")
 

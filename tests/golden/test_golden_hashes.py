@@ -18,9 +18,9 @@ from dittobench.generate.assemble import build_dataset
 GOLDEN_SEED = 123456789
 GOLDEN = {
     "1.0.0": {
-        "small": "",
-        "medium": "",
-        "full": "",
+        "small": "0feb0e3a3ca8bd6e9717d5e0c458cbbc727c8ff5262c67d718676f6411f7f4cf",
+        "medium": "0a6480194054ca9abb86464d051a3a16268338f33b5cda2b1260f8f050fcc524",
+        "full": "3e6fca62011eb427a18004ac72da518cedfe0c5728913f9aed5484ab6eb5f09d",
     },
 }
 
@@ -34,9 +34,22 @@ def test_golden_hash(run_size: str) -> None:
 def _cli_sha(seed: int, run_size: str, hash_seed: str) -> str:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     result = subprocess.run(
-        [sys.executable, "-m", "dittobench", "generate", "--seed", str(seed), "--run-size",
-         run_size, "--sha"],
-        capture_output=True, text=True, env=env, check=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "dittobench",
+            "generate",
+            "--seed",
+            str(seed),
+            "--run-size",
+            run_size,
+            "--sha",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=120,
     )
     return result.stdout.strip()
 
@@ -48,5 +61,7 @@ def test_same_seed_same_bytes_across_processes() -> None:
 
 
 def test_different_seeds_differ() -> None:
-    hashes = {canonical_sha256(build_dataset(seed, "1.0.0", "small").to_json()) for seed in range(20)}
+    hashes = {
+        canonical_sha256(build_dataset(seed, "1.0.0", "small").to_json()) for seed in range(20)
+    }
     assert len(hashes) == 20

@@ -19,5 +19,7 @@ def dataset(seed: int, run_size: str = "full") -> Dataset:
 
 
 @lru_cache(maxsize=4096)
-def tool_side(seed: int, run_size: str = "full") -> tuple[tuple[ToolCase, ...], tuple[ToolFixture, ...]]:
+def tool_side(
+    seed: int, run_size: str = "full"
+) -> tuple[tuple[ToolCase, ...], tuple[ToolFixture, ...]]:
     return build_tool_cases(seed, CONTENT_VERSION, TOOL_COUNTS[run_size])

@@ -14,7 +14,10 @@ import pytest
 def dittobench(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "dittobench", *args],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -28,8 +31,15 @@ def test_out_file_bytes_hash_to_the_printed_sha(tmp_path: Path) -> None:
     data = json.loads(out.read_bytes())
     assert data["seed"] == "7" and data["run_size"] == "medium"
     assert {
-        "seed", "bench_version", "generated_at", "tool_cases", "memory_waves", "memory_cases",
-        "tool_fixtures", "benchmark", "run_size",
+        "seed",
+        "bench_version",
+        "generated_at",
+        "tool_cases",
+        "memory_waves",
+        "memory_cases",
+        "tool_fixtures",
+        "benchmark",
+        "run_size",
     } == set(data)
     assert len(data["tool_cases"]) == 40
 
@@ -55,7 +65,7 @@ def test_without_seed_a_fresh_one_is_printed_on_stderr() -> None:
     [
         (["--seed", "-1"], "--seed must be an integer from 0 to"),
         (["--seed", str(2**63)], "--seed must be an integer from 0 to"),
-        (["--seed", "abc"], "abc"),
+        (["--seed", "abc"], "Invalid value for '--seed'"),
         (["--seed", "1", "--run-size", "huge"], "huge"),
         (["--seed", "1", "--bench-version", "9.9.9"], "unknown bench version '9.9.9'"),
     ],

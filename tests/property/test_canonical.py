@@ -21,7 +21,9 @@ json_scalars = (
 )
 json_values = st.recursive(
     json_scalars,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(), children, max_size=5)
+    ),
     max_leaves=30,
 )
 

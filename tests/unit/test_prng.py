@@ -68,14 +68,17 @@ def test_helpers_respect_their_contracts() -> None:
     assert stream.choice(["only"]) == "only"
 
 
-@pytest.mark.parametrize("call", [
-    lambda s: s.below(0),
-    lambda s: s.between(5, 4),
-    lambda s: s.choice([]),
-    lambda s: s.sample([1, 2], 3),
-    lambda s: s.weighted("ab", [1]),
-    lambda s: s.weighted("ab", [0, 0]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.below(0),
+        lambda s: s.between(5, 4),
+        lambda s: s.choice([]),
+        lambda s: s.sample([1, 2], 3),
+        lambda s: s.weighted("ab", [1]),
+        lambda s: s.weighted("ab", [0, 0]),
+    ],
+)
 def test_helpers_reject_bad_arguments(call) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError):
         call(Stream(1, "1.0", "bad"))

@@ -20,7 +20,11 @@ def test_registry_has_45_categories_in_5_groups() -> None:
     assert len(CATEGORIES) == 45
     assert len({c.name for c in CATEGORIES}) == 45
     assert {g: len(cats) for g, cats in by_group().items()} == {
-        "direct_routing": 25, "routing_traps": 8, "restraint": 3, "multi_step": 5, "result_usage": 4,
+        "direct_routing": 25,
+        "routing_traps": 8,
+        "restraint": 3,
+        "multi_step": 5,
+        "result_usage": 4,
     }
 
 

@@ -9,5 +9,11 @@ from __future__ import annotations
 from typing import Final
 
 CONTENT_TOOLS: Final = frozenset(
-    {"search_web", "read_links", "get_agent_job_status", "execute_agent_workflow", "list_agent_jobs"}
+    {
+        "search_web",
+        "read_links",
+        "get_agent_job_status",
+        "execute_agent_workflow",
+        "list_agent_jobs",
+    }
 )

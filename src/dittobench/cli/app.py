@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -24,11 +24,18 @@ app = typer.Typer(
     ),
     no_args_is_help=True,
     add_completion=False,
+    # Boxes and colours on a terminal; plain lines when piped or in CI.
+    rich_markup_mode="rich" if sys.stderr.isatty() else None,
     pretty_exceptions_enable=False,
 )
 
 
-class RunSizeName(str, Enum):
+@app.callback()
+def _root() -> None:
+    """An open, reproducible, judge-free benchmark for memory assistants."""
+
+
+class RunSizeName(StrEnum):
     small = "small"
     medium = "medium"
     full = "full"

@@ -5,7 +5,8 @@ Everything the project hashes or signs (dataset, transcript, manifest) goes thro
 
 - objects: members sorted by key, comparing keys as UTF-16 code-unit sequences; no whitespace;
 - strings: UTF-8; only ``"``, ``\\`` and control characters below U+0020 are escaped
-  (``\\b \\f \\n \\r \\t`` short forms, others as ``\\u00xx`` lowercase hex); lone surrogates rejected;
+  (``\\b \\f \\n \\r \\t`` short forms, others as ``\\u00xx`` lowercase hex);
+  lone surrogates are rejected;
 - numbers: integers in decimal; floats as ECMAScript ``Number.prototype.toString`` (shortest
   round-trip digits); NaN and infinities rejected; integers beyond 2**53 are rejected because
   other JCS implementations would read them as lossy doubles;
@@ -16,8 +17,8 @@ from __future__ import annotations
 
 import json
 import math
-from decimal import Decimal
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 MAX_SAFE_INTEGER = 2**53 - 1

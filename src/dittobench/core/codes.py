@@ -12,7 +12,7 @@ from dittobench.core.prng import Stream
 UNAMBIGUOUS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """32 characters: A-Z and 2-9 without I, O, 0 and 1, which readers confuse."""
 
-TOKEN_PREFIX = "VK-"
+TOKEN_PREFIX = "VK-"  # noqa: S105 (a format prefix, not a secret)
 TOKEN_LENGTH = 10
 WRITE_CODE_GROUPS = 3
 WRITE_CODE_GROUP_LENGTH = 4
@@ -20,8 +20,30 @@ WRITE_CODE_GROUP_LENGTH = 4
 FIGURE_LOW = 10_000
 FIGURE_HIGH = 99_999_999
 
-_ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr",
-           "kl", "st", "tr", "th", "sh", "gr")
+_ONSETS = (
+    "b",
+    "d",
+    "f",
+    "g",
+    "k",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "v",
+    "z",
+    "br",
+    "dr",
+    "kl",
+    "st",
+    "tr",
+    "th",
+    "sh",
+    "gr",
+)
 _VOWELS = ("a", "e", "i", "o", "u", "ai", "ou", "ei")
 _CODAS = ("", "n", "r", "l", "s", "x", "m")
 
@@ -68,15 +90,15 @@ def coined_name(stream: Stream, syllables: int = 3) -> str:
 
 
 def space_integrity_token() -> int:
-    return len(UNAMBIGUOUS) ** TOKEN_LENGTH
+    return int(len(UNAMBIGUOUS) ** TOKEN_LENGTH)
 
 
 def space_write_code() -> int:
-    return len(UNAMBIGUOUS) ** (WRITE_CODE_GROUPS * WRITE_CODE_GROUP_LENGTH)
+    return int(len(UNAMBIGUOUS) ** (WRITE_CODE_GROUPS * WRITE_CODE_GROUP_LENGTH))
 
 
 def space_coined_name(syllables: int = 3) -> int:
-    return (len(_ONSETS) * len(_VOWELS) * len(_CODAS)) ** syllables
+    return int((len(_ONSETS) * len(_VOWELS) * len(_CODAS)) ** syllables)
 
 
 def space_figure(low: int = FIGURE_LOW, high: int = FIGURE_HIGH) -> int:

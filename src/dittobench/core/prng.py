@@ -2,7 +2,7 @@
 
 A ``Stream`` is fully determined by ``(seed, content_version, purpose)``:
 
-    key      = SHA-256(UTF-8("dittobench/prng/1|" + str(seed) + "|" + content_version + "|" + purpose))
+    key      = SHA-256(UTF-8("dittobench/prng/1|" + str(seed) + "|" + version + "|" + purpose))
     block(i) = SHA-256(key || uint64_be(i))      for i = 0, 1, 2, ...
     words    = each block split into four uint64 big-endian words, in order
 

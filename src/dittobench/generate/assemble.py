@@ -8,7 +8,9 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.versions import BENCHMARK_NAME, CURRENT_VERSION, get_policy
 
 
-def build_dataset(seed: int, bench_version: str = CURRENT_VERSION, run_size: str = "small") -> Dataset:
+def build_dataset(
+    seed: int, bench_version: str = CURRENT_VERSION, run_size: str = "small"
+) -> Dataset:
     """Generate one dataset. Raises ``SeedError``, ``UnknownVersionError`` or
     ``UnknownRunSizeError`` on bad arguments. Never reads the clock or the environment."""
     check_seed(seed)

@@ -6,7 +6,7 @@ value goes; slots are filled only *after* expansion, so a value that grading dep
 rewritten by the grammar. Expansion is loud: an unknown symbol, a symbol with no alternatives or
 recursion deeper than ``MAX_DEPTH`` raises ``GrammarError`` instead of printing something odd.
 
-After filling, ``tidy`` fixes spacing around punctuation and capitalises the first letter, so
+Before filling, ``tidy`` fixes spacing around punctuation and capitalises sentence starts, so
 optional (empty) pieces never leave double spaces.
 """
 
@@ -76,15 +76,18 @@ def fill(text: str, values: Mapping[str, str]) -> str:
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:?!])")
 _MULTI_SPACE = re.compile(r"[ \t]{2,}")
 _DOUBLE_COMMA = re.compile(r",\s*,")
+_SENTENCE_START = re.compile(r"([.!?] )([a-z])")
 
 
 def tidy(text: str) -> str:
-    """Collapse spaces, drop spaces before punctuation and doubled commas, trim, and capitalise the
-    first character. Slot values contain no grammar markup, so this never changes their words."""
+    """Collapse spaces, drop spaces before punctuation and doubled commas, trim, and capitalise
+    the first letter of each sentence. Apply it to an expanded template *before* ``fill``, so slot
+    values are never touched."""
     text = _MULTI_SPACE.sub(" ", text)
     text = _DOUBLE_COMMA.sub(",", text)
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text).strip()
     text = text.lstrip(", ")
+    text = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), text)
     return text[:1].upper() + text[1:]
 
 

@@ -56,17 +56,32 @@ class BenchPolicy:
             return self.run_sizes[name]
         except KeyError:
             known = ", ".join(self.run_sizes)
-            raise UnknownRunSizeError(f"unknown run size {name!r}; choose one of: {known}") from None
+            raise UnknownRunSizeError(
+                f"unknown run size {name!r}; choose one of: {known}"
+            ) from None
 
 
 _SIZES_1 = MappingProxyType(
     {
-        "small": RunSize("small", tool_cases=6, memory_cases=6, waves=1, raw_pairs_permille=0,
-                         isolation_cases=0),
-        "medium": RunSize("medium", tool_cases=40, memory_cases=52, waves=4,
-                          raw_pairs_permille=450, isolation_cases=4),
-        "full": RunSize("full", tool_cases=84, memory_cases=185, waves=5, raw_pairs_permille=500,
-                        isolation_cases=10),
+        "small": RunSize(
+            "small", tool_cases=6, memory_cases=6, waves=1, raw_pairs_permille=0, isolation_cases=0
+        ),
+        "medium": RunSize(
+            "medium",
+            tool_cases=40,
+            memory_cases=52,
+            waves=4,
+            raw_pairs_permille=450,
+            isolation_cases=4,
+        ),
+        "full": RunSize(
+            "full",
+            tool_cases=84,
+            memory_cases=185,
+            waves=5,
+            raw_pairs_permille=500,
+            isolation_cases=10,
+        ),
     }
 )
 

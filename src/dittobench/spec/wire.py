@@ -137,7 +137,9 @@ class ToolExecResponse:
     error: str | None = None
 
 
-OMIT_WHEN_EMPTY: frozenset[str] = frozenset({"tool_endpoint", "user_id", "pairs", "subjects", "links"})
+OMIT_WHEN_EMPTY: frozenset[str] = frozenset(
+    {"tool_endpoint", "user_id", "pairs", "subjects", "links"}
+)
 
 
 def to_wire(shape: Any) -> dict[str, JSONValue]:

@@ -100,7 +100,9 @@ def describe(category: Category, expected: tuple[ExpectedTool, ...]) -> str:
         sentence = "Call " + " and ".join(names) + ", in any order"
     else:
         sentence = "Call " + ", then ".join(names) + ", in that order"
-    pins = [f"{tool.name}.{arg} = {value!r}" for tool in expected for arg, value in tool.required_args]
+    pins = [
+        f"{tool.name}.{arg} = {value!r}" for tool in expected for arg, value in tool.required_args
+    ]
     if pins:
         sentence += " (" + "; ".join(pins) + ")"
     if category.uses_result:

@@ -18,14 +18,16 @@ from dittobench.generate.grammar import Grammar
 SlotMaker = Callable[[Stream], str]
 """Draws one value for a slot from the case's stream."""
 
-FIXTURE_SLOTS: frozenset[str] = frozenset({"subject"})
+FIXTURE_SLOTS: frozenset[str] = frozenset({"subject", "link"})
 """Slots the builder fills from the case fixture: ``subject`` is the needle's subject
-(e.g. "Velmorix turbine"), which the prompt must name for result-usage cases."""
+(e.g. "Velmorix turbine"), which the prompt must name for result-usage cases; ``link`` is the
+address whose page carries the needle, for prompts that hand the agent a link to read."""
 
 CARRIED_SLOTS: frozenset[str] = frozenset({"job_id", "link"})
 """Slots whose pins hold even though the prompt cannot carry them: the value is returned by an
 earlier call of the same case (``job_id`` from ``execute_agent_job``, ``link`` from
-``search_web``). Never write them in a grammar."""
+``search_web``). ``job_id`` never appears in a grammar; ``link`` may, when the prompt itself gives
+the address."""
 
 
 @dataclass(frozen=True, slots=True)

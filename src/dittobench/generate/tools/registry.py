@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dittobench.generate.tools import (
+    direct_agents,
+    direct_calendar_mail,
     direct_content,
     direct_memory,
     direct_personal,
@@ -18,7 +20,9 @@ from dittobench.spec.dataset import TOOL_GROUPS
 CATEGORIES: tuple[Category, ...] = (
     *direct_memory.CATEGORIES,
     *direct_content.CATEGORIES,
+    *direct_agents.CATEGORIES,
     *direct_personal.CATEGORIES,
+    *direct_calendar_mail.CATEGORIES,
     *direct_settings.CATEGORIES,
     *traps.CATEGORIES,
     *restraint.CATEGORIES,
@@ -31,6 +35,4 @@ BY_NAME: dict[str, Category] = {category.name: category for category in CATEGORI
 
 def by_group() -> dict[str, tuple[Category, ...]]:
     """Categories of each group, in registry order, groups in ``TOOL_GROUPS`` order."""
-    return {
-        group: tuple(c for c in CATEGORIES if c.group == group) for group in TOOL_GROUPS
-    }
+    return {group: tuple(c for c in CATEGORIES if c.group == group) for group in TOOL_GROUPS}

@@ -20,9 +20,7 @@ class Rendered:
     expected_tools: tuple[ExpectedTool, ...]
 
 
-def render(
-    category: Category, stream: Stream, fixture_values: Mapping[str, str]
-) -> Rendered:
+def render(category: Category, stream: Stream, fixture_values: Mapping[str, str]) -> Rendered:
     """Expand the grammar, fill its slots, pin what the prompt carries, and check the bans.
 
     ``fixture_values`` supplies the reserved slots (``subject``, ``job_id``). A prompt that
@@ -39,7 +37,7 @@ def render(
             values[name] = category.slots[name](stream)
         else:
             raise GrammarError(f"{category.name}: slot {{{name}}} has no maker")
-    prompt = tidy(fill(template, values))
+    prompt = fill(tidy(template), values)
     values.update({k: v for k, v in fixture_values.items() if k in CARRIED_SLOTS})
     _check_bans(category, template, prompt)
     return Rendered(prompt, _expected(category, values))

@@ -1,4 +1,4 @@
-"""Slot makers shared by several categories: coined names, addresses, links, ids and dates.
+"""Slot makers shared by several categories: coined names, addresses, links, ids, codes and dates.
 
 Every value is drawn from the case's stream, so it is new for each seed. Coined values keep graded
 arguments unguessable; small real-word pools keep prompts readable.
@@ -8,18 +8,91 @@ from __future__ import annotations
 
 from dittobench.core import codes
 from dittobench.core.prng import Stream
+from dittobench.core.text import words
+from dittobench.generate.tools.category import SlotMaker
 
 FIRST_NAMES = (
-    "Amara", "Bastien", "Carmen", "Dmitri", "Elif", "Farid", "Greta", "Hiroshi", "Ines", "Jonas",
-    "Keira", "Luca", "Mireille", "Nikhil", "Odile", "Pavel", "Quinn", "Rosalind", "Soren", "Tamsin",
-    "Ulrich", "Valeria", "Wendell", "Ximena", "Yusuf", "Zofia",
+    "Amara",
+    "Bastien",
+    "Carmen",
+    "Dmitri",
+    "Elif",
+    "Farid",
+    "Greta",
+    "Hiroshi",
+    "Ines",
+    "Jonas",
+    "Keira",
+    "Luca",
+    "Mireille",
+    "Nikhil",
+    "Odile",
+    "Pavel",
+    "Quinn",
+    "Rosalind",
+    "Soren",
+    "Tamsin",
+    "Ulrich",
+    "Valeria",
+    "Wendell",
+    "Ximena",
+    "Yusuf",
+    "Zofia",
 )
 MONTHS = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 TLDS = ("com", "org", "net", "io", "dev")
+ROUTINE_NOUNS = (
+    "Sweep",
+    "Check",
+    "Rundown",
+    "Digest",
+    "Roundup",
+    "Reset",
+    "Prep",
+    "Tidy",
+    "Huddle",
+)
+MEETING_KINDS = (
+    "review",
+    "sync",
+    "kickoff",
+    "catch-up",
+    "planning session",
+    "offsite",
+    "dinner",
+    "workshop",
+    "check-in",
+    "retro",
+    "board meeting",
+)
+NEWS_THINGS = (
+    "rail extension",
+    "harbour project",
+    "film festival",
+    "vaccine trial",
+    "wind farm",
+    "stadium plan",
+    "trade summit",
+    "bridge repair",
+    "space probe",
+    "library expansion",
+)
+
+_LOWER = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
 def first_name(stream: Stream) -> str:
@@ -66,3 +139,66 @@ def clock_time(stream: Stream) -> str:
 
 def weekday(stream: Stream) -> str:
     return stream.choice(WEEKDAYS)
+
+
+def clear_of(banned: frozenset[str], maker: SlotMaker) -> SlotMaker:
+    """``maker``, drawn again until its value carries none of ``banned`` (a coined word can, in
+    rare draws, spell an ordinary word such as "File")."""
+
+    def draw(stream: Stream) -> str:
+        while True:
+            value = maker(stream)
+            if not banned.intersection(words(value)):
+                return value
+
+    return draw
+
+
+def person_name(stream: Stream) -> str:
+    """A first name and a coined surname, e.g. ``Greta Vantrel``."""
+    return f"{first_name(stream)} {coined_word(stream)}"
+
+
+def image_url(stream: Stream) -> str:
+    """A coined address of an existing picture, e.g. ``https://drelo.net/uploads/k7p2xq.png``."""
+    host = codes.coined_name(stream, stream.between(2, 3)).lower()
+    folder = stream.choice(("uploads", "photos", "img", "media", "pics", "shared"))
+    slug = codes.coin_string(stream, stream.between(6, 8), alphabet=_LOWER)
+    extension = stream.choice(("png", "jpg"))
+    return f"https://{host}.{stream.choice(TLDS)}/{folder}/{slug}.{extension}"
+
+
+def digit_code(stream: Stream) -> str:
+    """A lock or door code of 4 to 6 digits."""
+    length = stream.between(4, 6)
+    return str(stream.between(10 ** (length - 1), 10**length - 1))
+
+
+def reference_code(stream: Stream) -> str:
+    """A booking or membership reference such as ``QX7K2MP``."""
+    return codes.coin_string(stream, 7)
+
+
+def error_code(stream: Stream) -> str:
+    """An app error code such as ``ERR-4821``."""
+    return "ERR-" + codes.coin_string(stream, 4, alphabet="0123456789")
+
+
+def routine_name(stream: Stream) -> str:
+    """A coined routine name such as ``Velmo Sweep``."""
+    return f"{coined_word(stream)} {stream.choice(ROUTINE_NOUNS)}"
+
+
+def meeting_title(stream: Stream) -> str:
+    """A coined meeting title such as ``Brelo review``."""
+    return f"{coined_word(stream)} {stream.choice(MEETING_KINDS)}"
+
+
+def news_topic(stream: Stream) -> str:
+    """A coined public topic such as ``Drelo wind farm`` (the grammar supplies "the")."""
+    return f"{coined_word(stream)} {stream.choice(NEWS_THINGS)}"
+
+
+def org_name(stream: Stream) -> str:
+    """A coined company or project name such as ``Brelo``, pinned where the prompt names it."""
+    return coined_word(stream)

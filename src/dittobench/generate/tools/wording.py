@@ -10,10 +10,13 @@ from __future__ import annotations
 from dittobench.generate.grammar import Grammar
 
 LEAD_INS: tuple[str, ...] = (
-    "", "", "", "",
+    "",
+    "",
+    "",
+    "",
     "Hey, ",
     "Quick one: ",
-    "When you get a sec, ",
+    "When you have a sec, ",
     "Okay, so ",
     "Hi there. ",
     "Um, ",
@@ -26,7 +29,10 @@ LEAD_INS: tuple[str, ...] = (
 )
 
 TRAILERS: tuple[str, ...] = (
-    "", "", "", "",
+    "",
+    "",
+    "",
+    "",
     " Thanks!",
     " Thanks a lot.",
     " Cheers.",
@@ -37,6 +43,10 @@ TRAILERS: tuple[str, ...] = (
     " Ta.",
     " Much obliged.",
 )
+
+
+PLAIN_LEADS: tuple[str, ...] = tuple(lead for lead in LEAD_INS if ":" not in lead)
+"""Lead-ins without a colon, for wordings that already contain one."""
 
 
 def with_wrap(grammar: Grammar) -> dict[str, tuple[str, ...]]:
