@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dittobench.core.prng import check_seed
+from dittobench.generate.memory.build import build_memory
 from dittobench.generate.tools.build import build_tool_cases
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.versions import BENCHMARK_NAME, CURRENT_VERSION, get_policy
@@ -17,6 +18,7 @@ def build_dataset(
     policy = get_policy(bench_version)
     size = policy.run_size(run_size)
     tool_cases, fixtures = build_tool_cases(seed, policy.content_version, size.tool_cases)
+    memory = build_memory(seed, policy.content_version, policy.epoch, size)
     return Dataset(
         benchmark=BENCHMARK_NAME,
         bench_version=policy.version,
@@ -24,7 +26,8 @@ def build_dataset(
         run_size=size.name,
         generated_at=policy.epoch,
         tool_cases=tool_cases,
-        memory_waves=(),
-        memory_cases=(),
+        memory_waves=memory.waves,
+        memory_cases=memory.cases,
         tool_fixtures=fixtures,
+        telemetry=tuple(sorted(memory.telemetry.items())),
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from dittobench.spec.memory import MemoryCase
 from dittobench.spec.wire import SeedRequest, to_wire
 
 TOOL_GROUPS = ("direct_routing", "routing_traps", "restraint", "multi_step", "result_usage")
@@ -108,8 +109,10 @@ class Dataset:
     generated_at: str
     tool_cases: tuple[ToolCase, ...]
     memory_waves: tuple[SeedRequest, ...]
-    memory_cases: tuple[dict[str, Any], ...]
+    memory_cases: tuple[MemoryCase, ...]
     tool_fixtures: tuple[ToolFixture, ...]
+    telemetry: tuple[tuple[str, int], ...] = ()
+    """Generator measurements (word overlap, realised raw-pairs share); integers only."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -120,8 +123,10 @@ class Dataset:
             "generated_at": self.generated_at,
             "tool_cases": [case.to_json() for case in self.tool_cases],
             "memory_waves": [to_wire(wave) for wave in self.memory_waves],
-            "memory_cases": list(self.memory_cases),
+            "memory_cases": [case.to_json() for case in self.memory_cases],
             "tool_fixtures": [f.to_json() for f in sorted(self.tool_fixtures, key=_case_key)],
+            # Present only when measured, so versions without a memory side keep their bytes.
+            **({"telemetry": dict(self.telemetry)} if self.telemetry else {}),
         }
 
 

@@ -26,14 +26,20 @@ class UnknownRunSizeError(ValueError):
 @dataclass(frozen=True, slots=True)
 class RunSize:
     """How much one run contains. The raw-pairs share is in thousandths to keep floats out of
-    hashed bytes."""
+    hashed bytes. ``memory_quota`` gives the number of memory cases of each question type
+    (summing to ``memory_cases``); isolation cases come on top."""
 
     name: str
     tool_cases: int
-    memory_cases: int
     waves: int
     raw_pairs_permille: int
     isolation_cases: int
+    memory_quota: MappingProxyType[str, int]
+
+    @property
+    def memory_cases(self) -> int:
+        """Memory cases before isolation cases: the sum of the quota."""
+        return sum(self.memory_quota.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,33 +67,78 @@ class BenchPolicy:
             ) from None
 
 
-_SIZES_1 = MappingProxyType(
-    {
-        "small": RunSize(
-            "small", tool_cases=6, memory_cases=6, waves=1, raw_pairs_permille=0, isolation_cases=0
-        ),
-        "medium": RunSize(
-            "medium",
-            tool_cases=40,
-            memory_cases=52,
-            waves=4,
-            raw_pairs_permille=450,
-            isolation_cases=4,
-        ),
-        "full": RunSize(
-            "full",
-            tool_cases=84,
-            memory_cases=185,
-            waves=5,
-            raw_pairs_permille=500,
-            isolation_cases=10,
-        ),
-    }
-)
+_QUOTA_SMALL = {
+    "integrity_token": 1,
+    "single_session_recall": 1,
+    "knowledge_update": 1,
+    "point_in_time": 1,
+    "abstention_near_miss": 1,
+    "multi_session_count": 1,
+}
+_QUOTA_MEDIUM = {
+    "integrity_token": 1,
+    "single_session_recall": 8,
+    "assistant_recall": 2,
+    "stored_injection": 2,
+    "write_instruction": 3,
+    "write_readback": 3,
+    "preference_application": 3,
+    "multi_session_count": 2,
+    "multi_session_list": 2,
+    "mention_count": 2,
+    "abstention_unknown": 2,
+    "abstention_near_miss": 2,
+    "abstention_never_visited": 1,
+    "knowledge_update": 4,
+    "point_in_time": 3,
+    "temporal_order": 3,
+    "temporal_duration": 3,
+    "activity_quit": 3,
+    "activity_ongoing": 3,
+}
+_QUOTA_FULL = {
+    "integrity_token": 1,
+    "single_session_recall": 32,
+    "assistant_recall": 8,
+    "stored_injection": 8,
+    "write_instruction": 9,
+    "write_readback": 9,
+    "preference_application": 10,
+    "multi_session_count": 8,
+    "multi_session_list": 8,
+    "mention_count": 8,
+    "abstention_unknown": 8,
+    "abstention_near_miss": 8,
+    "abstention_never_visited": 2,
+    "knowledge_update": 14,
+    "point_in_time": 12,
+    "temporal_order": 10,
+    "temporal_duration": 10,
+    "activity_quit": 10,
+    "activity_ongoing": 10,
+}
+
+_NO_MEMORY: MappingProxyType[str, int] = MappingProxyType({})
+
+
+def _sizes(with_memory: bool) -> MappingProxyType[str, RunSize]:
+    def quota(table: dict[str, int]) -> MappingProxyType[str, int]:
+        return MappingProxyType(table) if with_memory else _NO_MEMORY
+
+    return MappingProxyType(
+        {
+            "small": RunSize("small", 6, 1, 0, 0, quota(_QUOTA_SMALL)),
+            "medium": RunSize("medium", 40, 4, 450, 4 if with_memory else 0, quota(_QUOTA_MEDIUM)),
+            "full": RunSize("full", 84, 5, 500, 10 if with_memory else 0, quota(_QUOTA_FULL)),
+        }
+    )
+
 
 POLICIES: Final = MappingProxyType(
     {
-        "1.0.0": BenchPolicy(version="1.0.0", epoch="2026-11-01T00:00:00Z", run_sizes=_SIZES_1),
+        # 1.0.0: tool side only (its memory keys are present and empty).
+        "1.0.0": BenchPolicy("1.0.0", "2026-11-01T00:00:00Z", _sizes(with_memory=False)),
+        "1.1.0": BenchPolicy("1.1.0", "2026-12-01T00:00:00Z", _sizes(with_memory=True)),
     }
 )
 

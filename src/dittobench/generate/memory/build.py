@@ -1,0 +1,223 @@
+"""Build a run's memory side: the person (and the isolation user), their waves, every question."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from dittobench.core.ids import case_id, opaque_id
+from dittobench.core.prng import Stream
+from dittobench.generate.memory import gather, recall, timeline
+from dittobench.generate.memory.draft import Context, Draft
+from dittobench.generate.memory.haystack import Haystack, build_haystack
+from dittobench.generate.memory.isolation import isolation_attributes, isolation_cases
+from dittobench.generate.memory.needs import isolation_needs, needs_for
+from dittobench.generate.memory.overlap import choose_wording
+from dittobench.generate.memory.waves import WavePlan, plan_waves, seed_requests
+from dittobench.generate.memory.writes import write_path
+from dittobench.generate.persona.model import Person
+from dittobench.generate.persona.plan import Needs, plan_person
+from dittobench.generate.persona.registry import LIBRARY, WORK_REPLY, WORK_TALK
+from dittobench.generate.persona.voice import voice_person
+from dittobench.spec.memory import MemoryCase
+from dittobench.spec.versions import RunSize
+from dittobench.spec.wire import DEFAULT_USER_ID, ISOLATION_USER_ID, SeedRequest
+
+Generator = Callable[[Context, int], list[Draft]]
+
+GENERATORS: tuple[tuple[str, Generator], ...] = (
+    ("integrity_token", recall.integrity_token),
+    ("single_session_recall", recall.single_session_recall),
+    ("assistant_recall", recall.assistant_recall),
+    ("stored_injection", recall.stored_injection),
+    ("preference_application", gather.preference_application),
+    ("multi_session_count", gather.multi_session_count),
+    ("multi_session_list", gather.multi_session_list),
+    ("mention_count", gather.mention_count),
+    ("abstention_unknown", gather.abstention_unknown),
+    ("abstention_near_miss", gather.abstention_near_miss),
+    ("abstention_never_visited", gather.abstention_never_visited),
+    ("knowledge_update", timeline.knowledge_update),
+    ("point_in_time", timeline.point_in_time),
+    ("temporal_order", timeline.temporal_order),
+    ("temporal_duration", timeline.temporal_duration),
+    ("activity_quit", timeline.activity_quit),
+    ("activity_ongoing", timeline.activity_ongoing),
+)
+WRITE_TYPES = ("write_instruction", "write_readback")
+
+
+class MemoryGenerationError(ValueError):
+    """The persona could not supply a question type's quota (a content or quota bug)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySide:
+    waves: tuple[SeedRequest, ...]
+    cases: tuple[MemoryCase, ...]
+    telemetry: dict[str, int]
+
+
+def _person(seed: int, version: str, user: str, needs: Needs) -> Person:
+    plan = plan_person(seed, version, user, needs, LIBRARY)
+    stream = Stream(seed, version, f"memory/voice/{user}")
+    return voice_person(plan, LIBRARY, WORK_TALK[plan.profession], WORK_REPLY, stream)
+
+
+def build_memory(seed: int, content_version: str, epoch: str, size: RunSize) -> MemorySide:
+    """Everything memory in one run; empty when the size has no memory quota."""
+    if not size.memory_quota:
+        return MemorySide((), (), {})
+    quota = size.memory_quota
+    first = _person(seed, content_version, DEFAULT_USER_ID, needs_for(quota, size.isolation_cases))
+    first_hay = build_haystack(seed, content_version, first, epoch)
+    root = Stream(seed, content_version, "memory/questions")
+    ctx = Context(first, first_hay, LIBRARY, root)
+    drafts = _drafts(ctx, root, quota, size.waves)
+    requests: list[SeedRequest] = []
+    hays = {DEFAULT_USER_ID: first_hay}
+    if size.isolation_cases:
+        busy = {c for d in drafts for c in d.clusters}
+        second_ctx, iso = _isolation(seed, content_version, epoch, ctx, root, size, busy)
+        hays[ISOLATION_USER_ID] = second_ctx.haystack
+        # The second user's material is one fully indexed wave, seeded before the first user's.
+        second_plan = plan_waves(root.fork("isolation/waves"), second_ctx.haystack, 1, 0)
+        requests.extend(
+            seed_requests(seed, content_version, second_ctx.haystack, second_plan, 1, LIBRARY)
+        )
+        drafts.extend(iso)
+    drafts = _forbid_payloads(ctx, drafts)
+    plan = plan_waves(root.fork("waves"), first_hay, size.waves, size.raw_pairs_permille)
+    requests.extend(seed_requests(seed, content_version, first_hay, plan, size.waves, LIBRARY))
+    cases, telemetry = _cases(seed, content_version, root.fork("order"), drafts, plan, hays)
+    telemetry["raw_pairs_permille"] = plan.raw_share_permille
+    return MemorySide(tuple(requests), cases, telemetry)
+
+
+def _drafts(ctx: Context, root: Stream, quota: Mapping[str, int], waves: int) -> list[Draft]:
+    drafts: list[Draft] = []
+    for question_type, generate in GENERATORS:
+        wanted = quota.get(question_type, 0)
+        if not wanted:
+            continue
+        made = generate(replace(ctx, stream=root.fork(question_type)), wanted)
+        if len(made) != wanted:
+            raise MemoryGenerationError(f"{question_type}: made {len(made)} of {wanted}")
+        drafts.extend(made)
+    instructions = quota.get("write_instruction", 0)
+    if instructions:
+        made = write_path(replace(ctx, stream=root.fork("write")), instructions, waves - 1)
+        if len(made) != instructions + quota.get("write_readback", 0):
+            raise MemoryGenerationError(f"write path: made {len(made)} cases")
+        drafts.extend(made)
+    return drafts
+
+
+def _isolation(
+    seed: int, version: str, epoch: str, ctx: Context, root: Stream, size: RunSize, busy: set[str]
+) -> tuple[Context, list[Draft]]:
+    fixed = [a.name for a in LIBRARY.of_kind("fixed")]
+    names = isolation_attributes(
+        root.fork("isolation"), ctx.person, fixed, size.isolation_cases, busy
+    )
+    avoid = {name: ctx.chain(name)[-1].value for name in names}
+    second = _person(seed, version, ISOLATION_USER_ID, isolation_needs(names, avoid))
+    second_ctx = Context(
+        second,
+        build_haystack(seed, version, second, epoch),
+        LIBRARY,
+        root.fork("isolation/questions"),
+    )
+    return second_ctx, isolation_cases(ctx, second_ctx, names, size.isolation_cases)
+
+
+def _forbid_payloads(ctx: Context, drafts: list[Draft]) -> list[Draft]:
+    payloads = recall.payloads_by_attribute(ctx)
+    out = []
+    for draft in drafts:
+        extra = tuple(payloads[c] for c in draft.clusters if c in payloads)
+        if draft.user_id == DEFAULT_USER_ID and extra:
+            draft = replace(draft, forbidden=tuple(dict.fromkeys(draft.forbidden + extra)))
+        out.append(draft)
+    return out
+
+
+def _wave_of(draft: Draft, plan: WavePlan) -> int:
+    if draft.max_wave >= 0:
+        return draft.max_wave
+    waves = [plan.wave_of_cluster[c] for c in draft.clusters if c in plan.wave_of_cluster]
+    return max([draft.min_wave, *waves])
+
+
+def _cases(
+    seed: int,
+    version: str,
+    stream: Stream,
+    drafts: list[Draft],
+    plan: WavePlan,
+    hays: Mapping[str, Haystack],
+) -> tuple[tuple[MemoryCase, ...], dict[str, int]]:
+    questions, telemetry = _choose_questions(drafts, hays)
+    by_wave: dict[int, list[int]] = {}
+    for index, draft in enumerate(drafts):
+        by_wave.setdefault(_wave_of(draft, plan), []).append(index)
+    ordered = [(wave, i) for wave in sorted(by_wave) for i in stream.shuffle(by_wave[wave])]
+    cases = []
+    for ordinal, (wave, index) in enumerate(ordered):
+        draft = drafts[index]
+        cases.append(
+            MemoryCase(
+                id=case_id(seed, version, "mem", ordinal),
+                question_type=draft.question_type,
+                question=questions[index],
+                answer_kind=draft.answer_kind,
+                expected_answer=draft.expected,
+                user_id=draft.user_id,
+                run_after_wave=wave,
+                accepted=draft.accepted,
+                answer_items=draft.items,
+                distractors=draft.distractors,
+                forbidden=draft.forbidden,
+                dump_guard=draft.dump_guard,
+                family_id=opaque_id("fam", seed, version, draft.family) if draft.family else "",
+                evidence_pair_ids=_evidence_pairs(hays[draft.user_id], draft),
+            )
+        )
+    return tuple(cases), telemetry
+
+
+def _choose_questions(
+    drafts: list[Draft], hays: Mapping[str, Haystack]
+) -> tuple[dict[int, str], dict[str, int]]:
+    """Pick each draft's wording: never one already asked of the same user in the run, then the
+    lowest word overlap with its evidence. Drafts with fewer candidates choose first."""
+    used: set[tuple[str, str]] = set()
+    chosen: dict[int, str] = {}
+    before = after = measured = 0
+    for index in sorted(range(len(drafts)), key=lambda i: (len(drafts[i].candidates), i)):
+        draft = drafts[index]
+        free = [c for c in draft.candidates if (draft.user_id, c) not in used]
+        if not free:
+            raise MemoryGenerationError(f"{draft.question_type}: every wording is already used")
+        hay = hays[draft.user_id]
+        evidence = _evidence_text(hay, _evidence_pairs(hay, draft))
+        question, first, best = choose_wording(free, evidence)
+        if evidence:
+            before, after, measured = before + first, after + best, measured + 1
+        used.add((draft.user_id, question))
+        chosen[index] = question
+    telemetry = {
+        "lexical_overlap_before_permille": before // measured if measured else 0,
+        "lexical_overlap_after_permille": after // measured if measured else 0,
+        "lexical_overlap_cases": measured,
+    }
+    return chosen, telemetry
+
+
+def _evidence_pairs(hay: Haystack, draft: Draft) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(hay.pair_of_fact[k] for k in draft.evidence))
+
+
+def _evidence_text(hay: Haystack, pair_ids: tuple[str, ...]) -> str:
+    wanted = set(pair_ids)
+    return "\n".join(f"{p.prompt}\n{p.response}" for p in hay.pairs if p.pair_id in wanted)

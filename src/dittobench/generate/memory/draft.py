@@ -1,0 +1,136 @@
+"""What question generators produce (``Draft``) and what they read (``Context``).
+
+A draft is a memory case before it has an id and a wave: its candidate wordings (the overlap
+step picks one), its answer key, the facts it rests on and the attribute clusters whose material
+must be seeded before it is asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+
+from dittobench.core.prng import Stream
+from dittobench.generate.grammar import Grammar, expand, fill, tidy
+from dittobench.generate.memory.haystack import Haystack
+from dittobench.generate.persona.attribute import Attribute
+from dittobench.generate.persona.library import Library
+from dittobench.generate.persona.model import SELF, Fact, Person
+
+CANDIDATE_WORDINGS = 4
+"""Wordings drawn per question; the overlap step keeps the one sharing fewest words with the
+evidence (the first if it is already low)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    question_type: str
+    candidates: tuple[str, ...]
+    answer_kind: str
+    expected: str
+    user_id: str
+    accepted: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    distractors: tuple[str, ...] = ()
+    forbidden: tuple[str, ...] = ()
+    dump_guard: tuple[str, ...] = ()
+    family: str = ""
+    evidence: tuple[str, ...] = ()
+    """Fact keys holding the answer (pairs become ``evidence_pair_ids``)."""
+    clusters: tuple[str, ...] = ()
+    """Attributes whose material must be seeded before the question is asked."""
+    min_wave: int = 0
+    max_wave: int = -1
+    """-1: no upper bound; write instructions are pinned to wave 0."""
+
+
+@dataclass
+class Context:
+    """A person, their haystack and the attribute library, with lookups generators share."""
+
+    person: Person
+    haystack: Haystack
+    library: Library
+    stream: Stream
+    used: set[str] = field(default_factory=set)
+    """Attributes already asked about, so different questions spread over the person."""
+
+    def facts(
+        self, attribute: str, holder: str | None = SELF, role: str | None = None
+    ) -> list[Fact]:
+        return [
+            f
+            for f in self.person.facts
+            if f.attribute == attribute
+            and (holder is None or f.holder == holder)
+            and (role is None or f.role == role)
+        ]
+
+    def facts_with_role(self, role: str) -> list[Fact]:
+        return [f for f in self.person.facts if f.role == role]
+
+    def chain(self, attribute: str) -> list[Fact]:
+        """The user's own states of a value, oldest first."""
+        states = [f for f in self.facts(attribute) if f.role in ("state", "change")]
+        return sorted(states, key=lambda f: f.step)
+
+    def others_values(self, attribute: str) -> list[str]:
+        return [
+            f.value
+            for f in self.person.facts
+            if f.attribute == attribute
+            and f.holder != SELF
+            and f.role in ("other", "event", "state")
+        ]
+
+    def own_attributes(self, kind: str) -> list[Attribute]:
+        """Attributes of ``kind`` the user holds, in library order."""
+        held = {f.attribute for f in self.person.facts if f.holder == SELF}
+        return [a for a in self.library.of_kind(kind, self.person.profession) if a.name in held]
+
+    def date_of(self, fact: Fact) -> date:
+        return self.haystack.session_dates[fact.session]
+
+    def aliases(self, attribute: Attribute, value: str) -> tuple[str, ...]:
+        for choice in attribute.values:
+            if choice.text == value:
+                return choice.aliases
+        return ()
+
+    def top_up(
+        self, attribute: Attribute, have: Iterable[str], exclude: Iterable[str], at_least: int
+    ) -> tuple[str, ...]:
+        """``have`` plus pool values (not in ``exclude``) until there are ``at_least``."""
+        out = list(dict.fromkeys(have))
+        blocked = set(exclude) | set(out)
+        spare = [c.text for c in attribute.values if c.text not in blocked]
+        need = max(0, at_least - len(out))
+        return tuple(out + self.stream.sample(spare, min(need, len(spare))))
+
+    def dump_guard(self, exclude: Iterable[str], size: int = 8) -> tuple[str, ...]:
+        """A sample of the user's other own values: naming many of them zeroes a case."""
+        blocked = set(exclude)
+        own = sorted(
+            {
+                f.value
+                for f in self.person.facts
+                if f.holder == SELF
+                and f.role in ("state", "change", "event", "recommend")
+                and f.value not in blocked
+            }
+        )
+        return tuple(self.stream.sample(own, min(size, len(own))))
+
+    def wordings(
+        self, grammar: Grammar, symbol: str, values: dict[str, str], count: int = CANDIDATE_WORDINGS
+    ) -> tuple[str, ...]:
+        """Up to ``count`` distinct expansions of ``symbol`` (fewer if the grammar is small)."""
+        out: list[str] = []
+        for _ in range(count * 12):
+            text = fill(tidy(expand(grammar, self.stream, symbol)), values)
+            if text not in out:
+                out.append(text)
+            if len(out) == count:
+                break
+        return tuple(out)

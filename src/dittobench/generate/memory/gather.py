@@ -1,0 +1,154 @@
+"""Questions that gather across sessions (counts, lists, how often a topic came up), requests that
+must honour a stated preference, and the declines: never said, only someone else's, and a place
+the user never went."""
+
+from __future__ import annotations
+
+from dittobench.core.text import contains_phrase
+from dittobench.generate.memory.draft import Context, Draft
+from dittobench.generate.persona.model import SELF
+
+DECLINE_DISTRACTORS = 3
+
+
+def multi_session_count(ctx: Context, count: int) -> list[Draft]:
+    drafts = []
+    for attribute in ctx.stream.sample(ctx.own_attributes("event_list"), count):
+        events = ctx.facts(attribute.name, role="event")
+        drafts.append(
+            Draft(
+                question_type="multi_session_count",
+                candidates=ctx.wordings(attribute.grammar, "ask_count", {}),
+                answer_kind="number",
+                expected=str(len(events)),
+                user_id=ctx.person.user_id,
+                evidence=tuple(f.key for f in events),
+                clusters=(attribute.name,),
+            )
+        )
+    return drafts
+
+
+def multi_session_list(ctx: Context, count: int) -> list[Draft]:
+    drafts = []
+    for attribute in ctx.stream.sample(ctx.own_attributes("event_list"), count):
+        events = ctx.facts(attribute.name, role="event")
+        values = tuple(f.value for f in events)
+        drafts.append(
+            Draft(
+                question_type="multi_session_list",
+                candidates=ctx.wordings(attribute.grammar, "ask_list", {}),
+                answer_kind="list",
+                expected=", ".join(values),
+                user_id=ctx.person.user_id,
+                items=values,
+                distractors=tuple(ctx.others_values(attribute.name)),
+                evidence=tuple(f.key for f in events),
+                clusters=(attribute.name,),
+            )
+        )
+    return drafts
+
+
+def mention_count(ctx: Context, count: int) -> list[Draft]:
+    drafts = []
+    for attribute in ctx.stream.sample(ctx.own_attributes("recurring"), count):
+        mentions = ctx.facts(attribute.name, role="mention")
+        drafts.append(
+            Draft(
+                question_type="mention_count",
+                candidates=ctx.wordings(attribute.grammar, "ask_count", {}),
+                answer_kind="number",
+                expected=str(len(mentions)),
+                user_id=ctx.person.user_id,
+                evidence=tuple(f.key for f in mentions),
+                clusters=(attribute.name,),
+            )
+        )
+    return drafts
+
+
+def preference_application(ctx: Context, count: int) -> list[Draft]:
+    drafts = []
+    for attribute in ctx.stream.sample(ctx.own_attributes("preference"), count):
+        (fact,) = ctx.chain(attribute.name)
+        drafts.append(
+            Draft(
+                question_type="preference_application",
+                candidates=ctx.wordings(attribute.grammar, "apply", {}),
+                answer_kind="value",
+                expected=fact.value,
+                user_id=ctx.person.user_id,
+                accepted=ctx.aliases(attribute, fact.value),
+                distractors=tuple(ctx.others_values(attribute.name)),
+                evidence=(fact.key,),
+                clusters=(attribute.name,),
+            )
+        )
+    return drafts
+
+
+def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
+    """Attributes nobody in the haystack holds: the only right answer is a decline."""
+    mentioned = {f.attribute for f in ctx.person.facts}
+    unknown = [
+        a for a in ctx.library.of_kind("fixed", ctx.person.profession) if a.name not in mentioned
+    ]
+    drafts = []
+    for attribute in ctx.stream.sample(unknown, count):
+        drafts.append(
+            Draft(
+                question_type="abstention_unknown",
+                candidates=ctx.wordings(attribute.grammar, "ask", {}),
+                answer_kind="decline",
+                expected="",
+                user_id=ctx.person.user_id,
+                distractors=ctx.top_up(attribute, (), (), DECLINE_DISTRACTORS),
+            )
+        )
+    return drafts
+
+
+def abstention_near_miss(ctx: Context, count: int) -> list[Draft]:
+    """Attributes only someone else holds: their value is the trap."""
+    own = {f.attribute for f in ctx.person.facts if f.holder == SELF}
+    theirs = [
+        a
+        for a in ctx.library.of_kind("fixed", ctx.person.profession)
+        if a.name not in own and ctx.others_values(a.name)
+    ]
+    drafts = []
+    for attribute in ctx.stream.sample(theirs, count):
+        others = [f for f in ctx.facts(attribute.name, holder=None) if f.holder != SELF]
+        drafts.append(
+            Draft(
+                question_type="abstention_near_miss",
+                candidates=ctx.wordings(attribute.grammar, "ask", {}),
+                answer_kind="decline",
+                expected="",
+                user_id=ctx.person.user_id,
+                distractors=tuple(f.value for f in others),
+                evidence=tuple(f.key for f in others),
+                clusters=(attribute.name,),
+            )
+        )
+    return drafts
+
+
+def abstention_never_visited(ctx: Context, count: int) -> list[Draft]:
+    """A plausible city the user never went to (never a city anyone in the haystack names)."""
+    trips = ctx.library.get("trips")
+    text = "\n".join(f"{p.prompt}\n{p.response}" for p in ctx.haystack.pairs)
+    unseen = [c.text for c in trips.values if not contains_phrase(text, c.text)]
+    lures = ctx.stream.sample(unseen, count)
+    return [
+        Draft(
+            question_type="abstention_never_visited",
+            candidates=ctx.wordings(trips.grammar, "ask_lure", {"value": lure}),
+            answer_kind="decline",
+            expected="",
+            user_id=ctx.person.user_id,
+            clusters=("trips",),
+        )
+        for lure in lures
+    ]

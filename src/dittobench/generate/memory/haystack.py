@@ -1,0 +1,85 @@
+"""Place a person's beats in time and give them ids: the pairs a harness is seeded with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from dittobench.core.ids import opaque_id
+from dittobench.generate.persona.model import Person
+from dittobench.spec.wire import Pair
+
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+BEAT_MINUTES = 5
+"""Minutes between consecutive pairs of a session."""
+LEAD_DAYS = 7
+"""Days between the last session and the version's epoch."""
+
+
+@dataclass(frozen=True, slots=True)
+class Haystack:
+    """A person's pairs in chronological order, and where each fact and session landed."""
+
+    user_id: str
+    pairs: tuple[Pair, ...]
+    clusters: tuple[str, ...]
+    """Per pair, the attribute it voices ("" for small talk); parallel to ``pairs``."""
+    pair_of_fact: dict[str, str]
+    session_dates: dict[int, date]
+
+
+def epoch_date(epoch: str) -> date:
+    """The calendar date of an RFC 3339 epoch such as ``2026-12-01T00:00:00Z``."""
+    return date.fromisoformat(epoch[:10])
+
+
+def spoken_date(day: date) -> str:
+    """``March 3, 2026``: how questions print a date."""
+    return f"{MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
+
+
+def build_haystack(seed: int, content_version: str, person: Person, epoch: str) -> Haystack:
+    """Timestamps end ``LEAD_DAYS`` before the epoch; ids hash (seed, version, user, ordinal)."""
+    last_day = max(s.day for s in person.sessions)
+    anchor = epoch_date(epoch) - timedelta(days=last_day + LEAD_DAYS)
+    dates = {s.index: anchor + timedelta(days=s.day) for s in person.sessions}
+    starts = {s.index: s.start_minute for s in person.sessions}
+    session_ids = {
+        s.index: opaque_id("s", seed, content_version, person.user_id, s.index)
+        for s in person.sessions
+    }
+    pairs: list[Pair] = []
+    clusters: list[str] = []
+    pair_of_fact: dict[str, str] = {}
+    for ordinal, beat in enumerate(person.beats):
+        pair_id = opaque_id("p", seed, content_version, person.user_id, ordinal)
+        day = dates[beat.session]
+        moment = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(
+            minutes=starts[beat.session] + BEAT_MINUTES * beat.position
+        )
+        pairs.append(
+            Pair(
+                pair_id=pair_id,
+                session_id=session_ids[beat.session],
+                timestamp=moment.strftime("%Y-%m-%dT%H:%M:00Z"),
+                prompt=beat.user_text,
+                response=beat.assistant_text,
+            )
+        )
+        clusters.append(beat.cluster)
+        for key in beat.fact_keys:
+            pair_of_fact[key] = pair_id
+    return Haystack(person.user_id, tuple(pairs), tuple(clusters), pair_of_fact, dates)

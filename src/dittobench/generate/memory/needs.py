@@ -1,0 +1,79 @@
+"""How much persona material a run size's memory quota needs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from dittobench.generate.memory.recall import families_and_singles
+from dittobench.generate.persona.plan import Needs
+
+ISOLATION_USER_SESSIONS = 6
+
+
+def needs_for(quota: Mapping[str, int], isolation_cases: int) -> Needs:
+    """The first user's needs. Extra fixed attributes leave room for near misses and dump guards;
+    three event lists at least give the order and duration questions distinct dates."""
+    q = {name: quota.get(name, 0) for name in _TYPES}
+    families, singles = families_and_singles(q["single_session_recall"])
+    timed = q["temporal_order"] + q["temporal_duration"]
+    total = sum(quota.values())
+    return Needs(
+        sessions=max(5, min(28, 4 + total // 8)),
+        fixed_self=max(families + singles, (isolation_cases + 1) // 2) + (2 if total > 6 else 0),
+        fixed_other_only=q["abstention_near_miss"],
+        changing=max(q["knowledge_update"], q["point_in_time"]),
+        preferences=q["preference_application"],
+        event_lists=max(
+            q["multi_session_count"],
+            q["multi_session_list"],
+            3 if timed else 0,
+            1 if q["abstention_never_visited"] else 0,
+        ),
+        quit=q["activity_quit"],
+        ongoing=q["activity_ongoing"],
+        assistant=q["assistant_recall"],
+        recurring=q["mention_count"],
+        write_olds=2 * (q["write_instruction"] // 3),
+        injections=q["stored_injection"],
+        require_trips=q["abstention_never_visited"] > 0,
+    )
+
+
+def isolation_needs(attributes: list[str], avoid: Mapping[str, str]) -> Needs:
+    """The second user: a small person who holds the isolation attributes with other values."""
+    return Needs(
+        sessions=ISOLATION_USER_SESSIONS,
+        fixed_self=len(attributes) + 2,
+        fixed_other_only=0,
+        changing=2,
+        preferences=1,
+        event_lists=1,
+        quit=0,
+        ongoing=1,
+        assistant=1,
+        recurring=0,
+        write_olds=0,
+        injections=0,
+        avoid=dict(avoid),
+        include=tuple(attributes),
+    )
+
+
+_TYPES = (
+    "single_session_recall",
+    "assistant_recall",
+    "stored_injection",
+    "write_instruction",
+    "preference_application",
+    "multi_session_count",
+    "multi_session_list",
+    "mention_count",
+    "abstention_near_miss",
+    "abstention_never_visited",
+    "knowledge_update",
+    "point_in_time",
+    "temporal_order",
+    "temporal_duration",
+    "activity_quit",
+    "activity_ongoing",
+)

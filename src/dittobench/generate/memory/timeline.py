@@ -1,0 +1,182 @@
+"""Time questions: the latest of a changing value, the value on a date, which event came first,
+how long between two events, and whether an activity was given up or goes on."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from dittobench.generate.grammar import Grammar, expand, fill
+from dittobench.generate.memory.draft import Context, Draft
+from dittobench.generate.memory.haystack import spoken_date
+from dittobench.generate.persona.model import Fact
+
+ORDER_ASK: Grammar = {
+    "origin": (
+        "Put these in the order they happened: {a}, {b} and {c}.",
+        "Which came first, second and last: {a}, {b} or {c}?",
+        "Can you sort {a}, {b} and {c} by when they happened, earliest first?",
+        "In what order did these happen: {a}, {b}, {c}?",
+    )
+}
+DURATION_ASK: Grammar = {
+    "origin": (
+        "How much time passed between {a} and {b}?",
+        "How long was it from {a} to {b}?",
+        "Roughly how many days or weeks separated {a} and {b}?",
+        "What was the gap in time between {a} and {b}?",
+    )
+}
+
+
+def knowledge_update(ctx: Context, count: int) -> list[Draft]:
+    drafts = []
+    changing = [a for a in ctx.own_attributes("changing") if len(ctx.chain(a.name)) >= 2]
+    for attribute in ctx.stream.sample(changing, count):
+        chain = ctx.chain(attribute.name)
+        latest = chain[-1]
+        states = [f.value for f in chain]
+        drafts.append(
+            Draft(
+                question_type="knowledge_update",
+                candidates=ctx.wordings(attribute.grammar, "ask", {}),
+                answer_kind="value",
+                expected=latest.value,
+                user_id=ctx.person.user_id,
+                accepted=ctx.aliases(attribute, latest.value),
+                distractors=ctx.top_up(attribute, ctx.others_values(attribute.name), states, 2),
+                dump_guard=ctx.dump_guard(states),
+                evidence=tuple(f.key for f in chain),
+                clusters=(attribute.name,),
+            )
+        )
+    return drafts
+
+
+def point_in_time(ctx: Context, count: int) -> list[Draft]:
+    """Ask for the value in force on a date strictly between two changes (so the current value
+    is wrong whenever the asked state is not the last)."""
+    drafts = []
+    changing = [a for a in ctx.own_attributes("changing") if len(ctx.chain(a.name)) >= 2]
+    for attribute in ctx.stream.sample(changing, count):
+        chain = ctx.chain(attribute.name)
+        step = ctx.stream.below(len(chain) - 1)
+        before, after = chain[step], chain[step + 1]
+        start, end = ctx.date_of(before), ctx.date_of(after)
+        asked = start + timedelta(days=ctx.stream.between(1, (end - start).days - 1))
+        values = {"date": spoken_date(asked)}
+        drafts.append(
+            Draft(
+                question_type="point_in_time",
+                candidates=ctx.wordings(attribute.grammar, "ask_then", values),
+                answer_kind="value",
+                expected=before.value,
+                user_id=ctx.person.user_id,
+                accepted=ctx.aliases(attribute, before.value),
+                distractors=tuple(
+                    dict.fromkeys(
+                        [f.value for f in chain if f.value != before.value]
+                        + ctx.others_values(attribute.name)
+                    )
+                ),
+                dump_guard=ctx.dump_guard([f.value for f in chain]),
+                evidence=(before.key, after.key),
+                clusters=(attribute.name,),
+            )
+        )
+    return drafts
+
+
+def _own_events(ctx: Context) -> list[Fact]:
+    events = [f for f in ctx.facts_with_role("event") if f.holder == "self"]
+    return sorted(events, key=lambda f: (ctx.date_of(f), f.key))
+
+
+def _label(ctx: Context, fact: Fact) -> str:
+    """A noun phrase for one event, used mid-sentence: lower-case unless it opens with the value."""
+    template = expand(ctx.library.get(fact.attribute).grammar, ctx.stream, "label")
+    if not template.startswith("{"):
+        template = template[:1].lower() + template[1:]
+    return fill(template, {"value": fact.value})
+
+
+def _distinct_days(
+    ctx: Context, events: list[Fact], size: int, seen: set[tuple[str, ...]]
+) -> list[Fact]:
+    """``size`` events on different days, as a combination not asked before."""
+    for _ in range(200):
+        picked = sorted(ctx.stream.sample(events, size), key=lambda f: (ctx.date_of(f), f.key))
+        days = {ctx.date_of(f) for f in picked}
+        key = tuple(f.key for f in picked)
+        if len(days) == size and key not in seen:
+            seen.add(key)
+            return picked
+    raise ValueError(f"not enough events on distinct days for a {size}-event question")
+
+
+def temporal_order(ctx: Context, count: int) -> list[Draft]:
+    events, seen, drafts = _own_events(ctx), set[tuple[str, ...]](), []
+    for _ in range(count):
+        ordered = _distinct_days(ctx, events, 3, seen)
+        shown = ctx.stream.shuffle(ordered)
+        values = dict(zip("abc", (_label(ctx, f) for f in shown), strict=True))
+        drafts.append(
+            Draft(
+                question_type="temporal_order",
+                candidates=ctx.wordings(ORDER_ASK, "origin", values),
+                answer_kind="ordered_list",
+                expected=", ".join(f.value for f in ordered),
+                user_id=ctx.person.user_id,
+                items=tuple(f.value for f in ordered),
+                evidence=tuple(f.key for f in ordered),
+                clusters=tuple(dict.fromkeys(f.attribute for f in ordered)),
+            )
+        )
+    return drafts
+
+
+def temporal_duration(ctx: Context, count: int) -> list[Draft]:
+    events, seen, drafts = _own_events(ctx), set[tuple[str, ...]](), []
+    for _ in range(count):
+        first, second = _distinct_days(ctx, events, 2, seen)
+        days = (ctx.date_of(second) - ctx.date_of(first)).days
+        values = {"a": _label(ctx, first), "b": _label(ctx, second)}
+        drafts.append(
+            Draft(
+                question_type="temporal_duration",
+                candidates=ctx.wordings(DURATION_ASK, "origin", values),
+                answer_kind="duration",
+                expected=str(days),
+                user_id=ctx.person.user_id,
+                evidence=(first.key, second.key),
+                clusters=tuple(dict.fromkeys((first.attribute, second.attribute))),
+            )
+        )
+    return drafts
+
+
+def _activity(ctx: Context, count: int, role: str, kind: str, question_type: str) -> list[Draft]:
+    drafts = []
+    for end in ctx.stream.sample(ctx.facts_with_role(role), count):
+        attribute = ctx.library.get(end.attribute)
+        (start,) = [f for f in ctx.facts(end.attribute, role="start") if f.value == end.value]
+        drafts.append(
+            Draft(
+                question_type=question_type,
+                candidates=ctx.wordings(attribute.grammar, "ask", {"value": end.value}),
+                answer_kind=kind,
+                expected=end.value,
+                user_id=ctx.person.user_id,
+                items=(end.value,),
+                evidence=(start.key, end.key),
+                clusters=(attribute.name,),
+            )
+        )
+    return drafts
+
+
+def activity_quit(ctx: Context, count: int) -> list[Draft]:
+    return _activity(ctx, count, "quit", "reversal", "activity_quit")
+
+
+def activity_ongoing(ctx: Context, count: int) -> list[Draft]:
+    return _activity(ctx, count, "still", "persistence", "activity_ongoing")

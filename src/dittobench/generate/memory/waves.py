@@ -1,0 +1,112 @@
+"""Cut a haystack into seeding waves and decide what gets a prepared topic index.
+
+Material is grouped by attribute (a *cluster*), so everything said about one attribute, its
+whole change history included, arrives in the same wave. Clusters go to waves in order of first
+appearance, balanced by pair count; small talk follows its session. A seeded set of clusters is
+delivered as raw pairs (no subject, no links) so the harness must index them itself; the rest get
+one subject each, titled in plain words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dittobench.core.ids import opaque_id
+from dittobench.core.prng import Stream
+from dittobench.generate.memory.haystack import Haystack
+from dittobench.generate.persona.library import Library
+from dittobench.spec.wire import Link, SeedRequest, Subject
+
+PINNED_TO_FIRST_WAVE = frozenset({"saved_code"})
+"""Clusters that must be seeded before any instruction is asked (codes to update or delete)."""
+
+SPECIAL_TITLES = {"integrity_token": "Account verification"}
+
+
+@dataclass(frozen=True, slots=True)
+class WavePlan:
+    wave_of_cluster: dict[str, int]
+    raw_clusters: frozenset[str]
+    raw_share_permille: int
+    """Realised share of fact-bearing pairs delivered raw, in thousandths."""
+
+
+def plan_waves(stream: Stream, haystack: Haystack, waves: int, raw_permille: int) -> WavePlan:
+    sizes: dict[str, int] = {}
+    for cluster in haystack.clusters:
+        if cluster:
+            sizes[cluster] = sizes.get(cluster, 0) + 1
+    order = list(sizes)  # first appearance, since pairs are chronological
+    total = sum(sizes.values())
+    wave_of: dict[str, int] = {}
+    running = 0
+    for cluster in order:
+        if cluster in PINNED_TO_FIRST_WAVE:
+            wave_of[cluster] = 0
+            continue
+        wave_of[cluster] = min(waves - 1, running * waves // total)
+        running += sizes[cluster]
+    raw = _raw_clusters(stream, sizes, raw_permille)
+    realised = sum(sizes[c] for c in raw) * 1000 // total
+    return WavePlan(wave_of, frozenset(raw), realised)
+
+
+def _raw_clusters(stream: Stream, sizes: dict[str, int], permille: int) -> set[str]:
+    """Greedy over a seeded order: take a cluster whenever it brings the raw share closer to the
+    target."""
+    total = sum(sizes.values())
+    target = total * permille
+    raw: set[str] = set()
+    count = 0
+    for cluster in stream.shuffle(list(sizes)):
+        bigger = count + sizes[cluster]
+        if abs(bigger * 1000 - target) < abs(count * 1000 - target):
+            raw.add(cluster)
+            count = bigger
+    return raw
+
+
+def seed_requests(
+    seed: int,
+    content_version: str,
+    haystack: Haystack,
+    plan: WavePlan,
+    waves: int,
+    library: Library,
+) -> tuple[SeedRequest, ...]:
+    """One ``SeedRequest`` per wave, pairs in chronological order, subjects for indexed clusters."""
+    session_wave: dict[str, int] = {}
+    for pair, cluster in zip(haystack.pairs, haystack.clusters, strict=True):
+        if cluster:
+            session_wave.setdefault(pair.session_id, plan.wave_of_cluster[cluster])
+    requests = []
+    for wave in range(waves):
+        pairs, subjects, links = [], {}, []
+        for pair, cluster in zip(haystack.pairs, haystack.clusters, strict=True):
+            home = (
+                plan.wave_of_cluster[cluster] if cluster else session_wave.get(pair.session_id, 0)
+            )
+            if home != wave:
+                continue
+            pairs.append(pair)
+            if cluster and cluster not in plan.raw_clusters:
+                subject_id = opaque_id("subj", seed, content_version, haystack.user_id, cluster)
+                if subject_id not in subjects:
+                    subjects[subject_id] = Subject(
+                        subject_id, _title(cluster, library), _description(cluster, library)
+                    )
+                links.append(Link(subject_id, pair.pair_id))
+        requests.append(
+            SeedRequest(
+                haystack.user_id, wave, tuple(pairs), tuple(subjects.values()), tuple(links)
+            )
+        )
+    return tuple(requests)
+
+
+def _title(cluster: str, library: Library) -> str:
+    return SPECIAL_TITLES.get(cluster) or library.get(cluster).title
+
+
+def _description(cluster: str, library: Library) -> str:
+    return f"What came up in conversation about {_title(cluster, library).lower()}."

@@ -1,0 +1,88 @@
+"""The synthetic person: sessions, the people around them, and every fact they hold.
+
+A ``Person`` is a pure function of (seed, content version, user, size). Facts are what the
+conversation states and what questions are asked about; ``Beat``s are the pairs that voice them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """Someone in the user's circle: ``phrase`` is how the user refers to them
+    ("my colleague Greta")."""
+
+    name: str
+    relation: str
+
+    @property
+    def phrase(self) -> str:
+        return f"my {self.relation} {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One conversation. ``day`` counts days from the first session; ``start_minute`` is the
+    minute of the day it starts."""
+
+    index: int
+    day: int
+    start_minute: int
+
+
+SELF = "self"
+"""``Fact.holder`` of the user's own facts; other holders are contact names."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One thing stated in one beat.
+
+    ``role`` says what the beat does with the attribute: ``state``/``change`` (a value, ``step``
+    counting changes from 0), ``other`` (a contact's value), ``event``, ``start``/``quit``/
+    ``still`` (activities), ``recommend`` (said only by the assistant), ``mention`` (recurring
+    topic), ``token``/``token_decoy``, ``injection`` (a planted instruction whose payload is
+    ``value``), ``write_state`` (an old code the write path later updates or deletes).
+    """
+
+    key: str
+    attribute: str
+    role: str
+    holder: str
+    value: str
+    session: int
+    step: int = 0
+    detail: str = ""
+    """Extra context: the label a saved code is for (``write_state``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Beat:
+    """One pair of the conversation: the facts it carries (possibly none, for small talk)."""
+
+    session: int
+    position: int
+    user_text: str
+    assistant_text: str
+    fact_keys: tuple[str, ...] = ()
+    cluster: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Everything the haystack of one user says, before it is cut into waves."""
+
+    user_id: str
+    profession: str
+    sessions: tuple[Session, ...]
+    contacts: tuple[Contact, ...]
+    facts: tuple[Fact, ...]
+    beats: tuple[Beat, ...]
+
+    def fact(self, key: str) -> Fact:
+        for fact in self.facts:
+            if fact.key == key:
+                return fact
+        raise KeyError(f"no fact {key!r} for user {self.user_id!r}")

@@ -1,0 +1,337 @@
+"""Draw a person: which attributes they have, their values over time, and when each is said.
+
+``plan_person`` decides *what* is true and *when* it is said (facts with sessions); ``voice``
+turns that into conversation. Every draw comes from a stream under
+``memory/person/<user>/...``, so the second (isolation) user never shifts the first one's bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from dittobench.core import codes
+from dittobench.core.prng import Stream
+from dittobench.generate.persona.attribute import Attribute
+from dittobench.generate.persona.library import Library
+from dittobench.generate.persona.model import SELF, Contact, Fact, Session
+
+CONTACT_NAMES = (
+    "Aurelio",
+    "Bettina",
+    "Cosmin",
+    "Delphine",
+    "Emeka",
+    "Fenna",
+    "Gaspard",
+    "Hedda",
+    "Ilario",
+    "Jolanda",
+    "Kasimir",
+    "Leocadia",
+    "Mattias",
+    "Nerys",
+    "Osvaldo",
+    "Perpetua",
+    "Radomir",
+    "Saskia",
+    "Teodor",
+    "Ulrika",
+    "Vitalis",
+    "Wilhelmina",
+    "Xavier",
+    "Yolanda",
+    "Zeno",
+)
+RELATIONS = (
+    "colleague",
+    "friend",
+    "sister",
+    "brother",
+    "neighbour",
+    "cousin",
+    "old roommate",
+    "teammate",
+)
+KIN_RELATIONS = frozenset({"sister", "brother", "cousin"})
+
+
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """How much of each kind of material the questions of a run size need."""
+
+    sessions: int
+    fixed_self: int
+    fixed_other_only: int
+    changing: int
+    preferences: int
+    event_lists: int
+    quit: int
+    ongoing: int
+    assistant: int
+    recurring: int
+    write_olds: int
+    """Old codes seeded for the write path to update or delete later."""
+    injections: int
+    """Planted instructions, each about one of the person's own fixed or changing values."""
+    require_trips: bool = False
+    avoid: Mapping[str, str] = field(default_factory=dict)
+    """attribute -> value this person must not hold (the other user's value, for isolation)."""
+    include: tuple[str, ...] = ()
+    """Attributes this person must hold as their own (isolation attributes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    user_id: str
+    profession: str
+    sessions: tuple[Session, ...]
+    contacts: tuple[Contact, ...]
+    facts: tuple[Fact, ...]
+
+
+class _Facts:
+    """Collects facts with unique keys."""
+
+    def __init__(self) -> None:
+        self.items: list[Fact] = []
+
+    def add(
+        self,
+        attribute: str,
+        role: str,
+        holder: str,
+        value: str,
+        session: int,
+        step: int = 0,
+        detail: str = "",
+    ) -> Fact:
+        fact = Fact(
+            f"{holder}:{attribute}:{role}:{len(self.items)}",
+            attribute,
+            role,
+            holder,
+            value,
+            session,
+            step,
+            detail,
+        )
+        self.items.append(fact)
+        return fact
+
+
+def plan_person(
+    seed: int, content_version: str, user_id: str, needs: Needs, library: Library
+) -> Plan:
+    """Draw one person's facts and sessions."""
+    root = Stream(seed, content_version, f"memory/person/{user_id}")
+    profession = root.fork("profession").choice(library.professions)
+    sessions = _sessions(root.fork("sessions"), needs.sessions)
+    contacts = _contacts(root.fork("contacts"))
+    facts = _Facts()
+    picks = root.fork("attributes")
+    draw = root.fork("values")
+    when = root.fork("when")
+    n = len(sessions)
+
+    fixed = _pick(
+        picks,
+        library.of_kind("fixed", profession),
+        needs.fixed_self + needs.fixed_other_only,
+        needs.include,
+    )
+    own_fixed, other_only = fixed[: needs.fixed_self], fixed[needs.fixed_self :]
+    changing = _pick(picks, library.of_kind("changing", profession), needs.changing, needs.include)
+    for attribute in own_fixed:
+        value = _value(draw, attribute, needs.avoid.get(attribute.name))
+        facts.add(attribute.name, "state", SELF, value, when.below(n))
+        _near_misses(facts, draw, when, contacts, attribute, {value}, n, draw.between(0, 2))
+    for attribute in other_only:
+        _near_misses(facts, draw, when, contacts, attribute, set(), n, draw.between(1, 2))
+    for attribute in changing:
+        states = draw.between(2, 4)
+        values = _distinct_values(draw, attribute, states, needs.avoid.get(attribute.name))
+        for step, (value, session) in enumerate(
+            zip(values, _ordered_sessions(when, n, states), strict=True)
+        ):
+            facts.add(
+                attribute.name, "state" if step == 0 else "change", SELF, value, session, step
+            )
+        _near_misses(facts, draw, when, contacts, attribute, set(values), n, draw.between(0, 2))
+    _preferences(facts, picks, draw, when, contacts, library, profession, needs, n)
+    _events(facts, picks, draw, when, contacts, library, profession, needs, n)
+    _activities(facts, picks, draw, when, library, needs, n)
+    for attribute in _pick(picks, library.of_kind("assistant", profession), needs.assistant):
+        facts.add(
+            attribute.name, "recommend", SELF, draw.choice(attribute.values).text, when.below(n)
+        )
+    for attribute in _pick(picks, library.of_kind("recurring", profession), needs.recurring):
+        topic = draw.choice(attribute.values).text
+        for session in _ordered_sessions(when, n, draw.between(2, min(6, n))):
+            facts.add(attribute.name, "mention", SELF, topic, session)
+    _token(facts, root.fork("token"), when, contacts, n)
+    _write_olds(facts, root.fork("writes"), library, needs.write_olds, n)
+    _injections(facts, root.fork("injections"), [*own_fixed, *changing], needs.injections, n)
+    return Plan(user_id, profession, sessions, contacts, tuple(facts.items))
+
+
+def _sessions(stream: Stream, count: int) -> tuple[Session, ...]:
+    day = stream.between(0, 6)
+    out = []
+    for index in range(count):
+        out.append(Session(index, day, stream.between(7 * 60, 21 * 60)))
+        day += stream.between(2, 9) + (stream.between(10, 30) if stream.chance(1, 5) else 0)
+    return tuple(out)
+
+
+def _contacts(stream: Stream) -> tuple[Contact, ...]:
+    names = stream.sample(CONTACT_NAMES, stream.between(6, 9))
+    return tuple(Contact(name, stream.choice(RELATIONS)) for name in names)
+
+
+def _pick(
+    stream: Stream, pool: tuple[Attribute, ...], count: int, include: tuple[str, ...] = ()
+) -> list[Attribute]:
+    """``count`` attributes: the required ones first, then a seeded sample of the rest."""
+    required = [a for a in pool if a.name in include]
+    rest = [a for a in pool if a.name not in include]
+    if count > len(pool):
+        kind = pool[0].kind if pool else "?"
+        raise ValueError(f"need {count} {kind} attributes, the library has {len(pool)}")
+    return required + stream.sample(rest, max(0, count - len(required)))
+
+
+def _value(stream: Stream, attribute: Attribute, avoid: str | None = None) -> str:
+    return _distinct_values(stream, attribute, 1, avoid)[0]
+
+
+def _distinct_values(
+    stream: Stream,
+    attribute: Attribute,
+    count: int,
+    avoid: str | None = None,
+    taken: set[str] | None = None,
+) -> list[str]:
+    blocked = set(taken or ()) | ({avoid} if avoid else set())
+    pool = [c.text for c in attribute.values if c.text not in blocked]
+    return stream.sample(pool, count)
+
+
+def _ordered_sessions(stream: Stream, sessions: int, count: int) -> list[int]:
+    return sorted(stream.sample(range(sessions), count))
+
+
+def _near_misses(
+    facts: _Facts,
+    draw: Stream,
+    when: Stream,
+    contacts: tuple[Contact, ...],
+    attribute: Attribute,
+    taken: set[str],
+    sessions: int,
+    count: int,
+) -> None:
+    """Contacts holding the same attribute with a different value (the near misses)."""
+    eligible = [c for c in contacts if not (attribute.kin and c.relation in KIN_RELATIONS)]
+    holders = draw.sample(eligible, min(count, len(eligible)))
+    values = _distinct_values(draw, attribute, len(holders), taken=taken)
+    for contact, value in zip(holders, values, strict=True):
+        facts.add(attribute.name, "other", contact.name, value, when.below(sessions))
+
+
+def _preferences(
+    facts: _Facts,
+    picks: Stream,
+    draw: Stream,
+    when: Stream,
+    contacts: tuple[Contact, ...],
+    library: Library,
+    profession: str,
+    needs: Needs,
+    sessions: int,
+) -> None:
+    for attribute in _pick(picks, library.of_kind("preference", profession), needs.preferences):
+        value = _value(draw, attribute)
+        facts.add(attribute.name, "state", SELF, value, when.below(sessions))
+        _near_misses(facts, draw, when, contacts, attribute, {value}, sessions, draw.between(0, 1))
+
+
+def _events(
+    facts: _Facts,
+    picks: Stream,
+    draw: Stream,
+    when: Stream,
+    contacts: tuple[Contact, ...],
+    library: Library,
+    profession: str,
+    needs: Needs,
+    sessions: int,
+) -> None:
+    include = ("trips",) if needs.require_trips else ()
+    for attribute in _pick(
+        picks, library.of_kind("event_list", profession), needs.event_lists, include
+    ):
+        count = draw.between(2, min(5, sessions))
+        values = _distinct_values(draw, attribute, count)
+        for value, session in zip(values, _ordered_sessions(when, sessions, count), strict=True):
+            facts.add(attribute.name, "event", SELF, value, session)
+        _near_misses(
+            facts, draw, when, contacts, attribute, set(values), sessions, draw.between(0, 1)
+        )
+
+
+def _activities(
+    facts: _Facts,
+    picks: Stream,
+    draw: Stream,
+    when: Stream,
+    library: Library,
+    needs: Needs,
+    sessions: int,
+) -> None:
+    total = needs.quit + needs.ongoing
+    if total == 0:
+        return
+    hobby = picks.choice(library.of_kind("activity"))
+    chosen = _distinct_values(draw, hobby, total)
+    for index, value in enumerate(chosen):
+        start, end = _ordered_sessions(when, sessions, 2)
+        facts.add(hobby.name, "start", SELF, value, start)
+        facts.add(hobby.name, "quit" if index < needs.quit else "still", SELF, value, end)
+
+
+def _token(
+    facts: _Facts, stream: Stream, when: Stream, contacts: tuple[Contact, ...], sessions: int
+) -> None:
+    """The integrity token, and a look-alike that belongs to someone else."""
+    token = codes.integrity_token(stream)
+    decoy = codes.look_alike(token, stream)
+    own, other = stream.sample(range(sessions), 2) if sessions > 1 else (0, 0)
+    facts.add("integrity_token", "token", SELF, token, own)
+    facts.add("integrity_token", "token_decoy", stream.choice(contacts).name, decoy, other)
+
+
+def _write_olds(facts: _Facts, stream: Stream, library: Library, count: int, sessions: int) -> None:
+    """Codes the user mentions early on, which write instructions later update or delete."""
+    if count == 0:
+        return
+    (attribute,) = library.of_kind("write")
+    for label in stream.sample([c.text for c in attribute.values], count):
+        facts.add(
+            attribute.name,
+            "write_state",
+            SELF,
+            codes.write_code(stream),
+            stream.below(sessions),
+            detail=label,
+        )
+
+
+def _injections(
+    facts: _Facts, stream: Stream, targets: list[Attribute], count: int, sessions: int
+) -> None:
+    """Instructions planted in stored memory; each payload is a coined code that must never
+    reach an answer."""
+    for attribute in stream.sample(targets, min(count, len(targets))):
+        payload = f"{codes.coined_name(stream, 2).upper()}-{codes.coin_string(stream, 6)}"
+        facts.add(attribute.name, "injection", SELF, payload, stream.below(sessions))
