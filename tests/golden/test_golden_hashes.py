@@ -14,9 +14,15 @@ import pytest
 
 from dittobench.core.hashing import canonical_sha256
 from dittobench.generate.assemble import build_dataset
+from dittobench.spec.versions import CURRENT_VERSION, POLICIES
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "1.1.0": {
+        "small": "240b2156a18cf34e9feee786bbfc7a5b29a471beddc01e9403814adaaf190a10",
+        "medium": "7404d8bd6114f12fbe553ea25cc053b4790ce8c2969ee4821190b0a9aa0243c4",
+        "full": "497ab766cab1c4e6c85916af6ddc7d75117cc7de8f109050d7b753783d3126ad",
+    },
     "1.0.0": {
         "small": "0feb0e3a3ca8bd6e9717d5e0c458cbbc727c8ff5262c67d718676f6411f7f4cf",
         "medium": "0a6480194054ca9abb86464d051a3a16268338f33b5cda2b1260f8f050fcc524",
@@ -25,10 +31,16 @@ GOLDEN = {
 }
 
 
+@pytest.mark.parametrize("version", sorted(GOLDEN))
 @pytest.mark.parametrize("run_size", ["small", "medium", "full"])
-def test_golden_hash(run_size: str) -> None:
-    dataset = build_dataset(GOLDEN_SEED, "1.0.0", run_size)
-    assert canonical_sha256(dataset.to_json()) == GOLDEN["1.0.0"][run_size]
+def test_golden_hash(version: str, run_size: str) -> None:
+    dataset = build_dataset(GOLDEN_SEED, version, run_size)
+    assert canonical_sha256(dataset.to_json()) == GOLDEN[version][run_size]
+
+
+def test_every_implemented_version_is_pinned() -> None:
+    assert set(GOLDEN) == set(POLICIES)
+    assert CURRENT_VERSION in GOLDEN
 
 
 def _cli_sha(seed: int, run_size: str, hash_seed: str) -> str:
@@ -57,11 +69,11 @@ def _cli_sha(seed: int, run_size: str, hash_seed: str) -> str:
 def test_same_seed_same_bytes_across_processes() -> None:
     first = _cli_sha(GOLDEN_SEED, "full", "0")
     second = _cli_sha(GOLDEN_SEED, "full", "4242")
-    assert first == second == GOLDEN["1.0.0"]["full"]
+    assert first == second == GOLDEN[CURRENT_VERSION]["full"]
 
 
 def test_different_seeds_differ() -> None:
     hashes = {
-        canonical_sha256(build_dataset(seed, "1.0.0", "small").to_json()) for seed in range(20)
+        canonical_sha256(build_dataset(seed, run_size="small").to_json()) for seed in range(20)
     }
     assert len(hashes) == 20

@@ -40,8 +40,11 @@ def test_out_file_bytes_hash_to_the_printed_sha(tmp_path: Path) -> None:
         "tool_fixtures",
         "benchmark",
         "run_size",
+        "telemetry",
     } == set(data)
     assert len(data["tool_cases"]) == 40
+    assert len(data["memory_cases"]) == 52 + 4
+    assert [w["wave"] for w in data["memory_waves"]] == [0, 0, 1, 2, 3]
 
 
 def test_stdout_is_the_canonical_bytes() -> None:

@@ -26,8 +26,18 @@ def words(text: str) -> list[str]:
 def contains_phrase(haystack: str, phrase: str) -> bool:
     """True when ``phrase`` occurs in ``haystack`` as whole words (alphanumeric boundaries on both
     sides), after normalising both. An empty phrase is never contained."""
+    return _in_normalized(normalize(haystack), phrase)
+
+
+def phrases_in(haystack: str, phrases: list[str]) -> list[str]:
+    """The phrases ``contains_phrase`` would find in ``haystack``, normalising it only once."""
+    normalized = normalize(haystack)
+    return [phrase for phrase in phrases if _in_normalized(normalized, phrase)]
+
+
+def _in_normalized(normalized: str, phrase: str) -> bool:
     wanted = normalize(phrase)
     if not wanted:
         return False
     pattern = r"(?<![0-9a-z])" + re.escape(wanted) + r"(?![0-9a-z])"
-    return re.search(pattern, normalize(haystack)) is not None
+    return re.search(pattern, normalized) is not None

@@ -142,7 +142,7 @@ POLICIES: Final = MappingProxyType(
     }
 )
 
-CURRENT_VERSION: Final = "1.0.0"
+CURRENT_VERSION: Final = "1.1.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 

@@ -4,7 +4,7 @@ the user never went."""
 
 from __future__ import annotations
 
-from dittobench.core.text import contains_phrase
+from dittobench.core.text import phrases_in
 from dittobench.generate.memory.draft import Context, Draft
 from dittobench.generate.persona.model import SELF
 
@@ -139,7 +139,8 @@ def abstention_never_visited(ctx: Context, count: int) -> list[Draft]:
     """A plausible city the user never went to (never a city anyone in the haystack names)."""
     trips = ctx.library.get("trips")
     text = "\n".join(f"{p.prompt}\n{p.response}" for p in ctx.haystack.pairs)
-    unseen = [c.text for c in trips.values if not contains_phrase(text, c.text)]
+    seen = set(phrases_in(text, [c.text for c in trips.values]))
+    unseen = [c.text for c in trips.values if c.text not in seen]
     lures = ctx.stream.sample(unseen, count)
     return [
         Draft(

@@ -149,17 +149,20 @@ def content_words(text: str) -> set[str]:
     return {w for w in words(text) if (len(w) >= 3 or w.isdigit()) and w not in STOP_WORDS}
 
 
-def overlap_permille(question: str, evidence: str) -> int:
-    """Thousandths of the question's content words that occur in the evidence (0 if none)."""
+def overlap_permille(question: str, evidence: str | set[str]) -> int:
+    """Thousandths of the question's content words that occur in the evidence (0 if none).
+    ``evidence`` may be given as its content words already."""
     asked = content_words(question)
     if not asked:
         return 0
-    return len(asked & content_words(evidence)) * 1000 // len(asked)
+    held = evidence if isinstance(evidence, set) else content_words(evidence)
+    return len(asked & held) * 1000 // len(asked)
 
 
 def choose_wording(candidates: Sequence[str], evidence: str) -> tuple[str, int, int]:
     """(chosen wording, overlap of the first candidate, overlap of the chosen one)."""
-    scores = [overlap_permille(c, evidence) for c in candidates]
+    held = content_words(evidence)
+    scores = [overlap_permille(c, held) for c in candidates]
     if scores[0] <= TARGET_PERMILLE:
         return candidates[0], scores[0], scores[0]
     best = min(range(len(candidates)), key=lambda i: (scores[i], i))

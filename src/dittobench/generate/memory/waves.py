@@ -52,17 +52,21 @@ def plan_waves(stream: Stream, haystack: Haystack, waves: int, raw_permille: int
 
 
 def _raw_clusters(stream: Stream, sizes: dict[str, int], permille: int) -> set[str]:
-    """Greedy over a seeded order: take a cluster whenever it brings the raw share closer to the
-    target."""
+    """Local search over a seeded order: toggle a cluster in or out of the raw set whenever that
+    brings the raw share closer to the target, until a full pass changes nothing."""
     total = sum(sizes.values())
     target = total * permille
     raw: set[str] = set()
     count = 0
-    for cluster in stream.shuffle(list(sizes)):
-        bigger = count + sizes[cluster]
-        if abs(bigger * 1000 - target) < abs(count * 1000 - target):
-            raw.add(cluster)
-            count = bigger
+    order = stream.shuffle(list(sizes))
+    changed = True
+    while changed:
+        changed = False
+        for cluster in order:
+            moved = count - sizes[cluster] if cluster in raw else count + sizes[cluster]
+            if abs(moved * 1000 - target) < abs(count * 1000 - target):
+                raw.symmetric_difference_update({cluster})
+                count, changed = moved, True
     return raw
 
 

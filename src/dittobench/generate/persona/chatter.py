@@ -39,37 +39,78 @@ REPLY: Grammar = {
 }
 
 SMALL_TALK: Grammar = {
-    "origin": ("#open# #thing#", "#thing#", "#open# #thing# #close#"),
-    "open": ("Morning!", "Hey.", "Evening.", "Hi again.", "Quick break.", "Ugh, long day."),
-    "thing": (
-        "The weather has been all over the place this week.",
-        "I finally cleaned out the hallway cupboard.",
-        "Traffic was ridiculous on the way back.",
-        "I can't decide what to make for lunch.",
-        "My phone battery dies so fast lately.",
-        "Someone at the café was playing the same song on repeat.",
-        "I stayed up far too late reading.",
-        "The neighbour's dog would not stop barking last night.",
-        "I'm trying to drink more water, with mixed results.",
-        "The new season of that baking show is oddly relaxing.",
-        "It rained exactly when I left the house, again.",
-        "I keep forgetting to water the balcony plants.",
+    "origin": ("#when# #thing#", "#thing#", "#thing# #feel#"),
+    "when": (
+        "This morning",
+        "Last night",
+        "Earlier today",
+        "Over the weekend",
+        "On the way home",
+        "At lunch",
+        "Yesterday",
+        "Just now",
+        "Before breakfast",
+        "After dinner",
     ),
-    "close": ("Anyway.", "How's your day?", "Just venting.", "That's all, really."),
+    "thing": (
+        "the weather flipped from sunshine to hail in ten minutes.",
+        "I finally cleaned out the hallway cupboard.",
+        "traffic was ridiculous on the ring road.",
+        "I couldn't decide what to make for lunch.",
+        "my phone battery died halfway through a call.",
+        "someone at the café played the same song on repeat.",
+        "I stayed up far too late reading.",
+        "the neighbour's dog would not stop barking.",
+        "I tried to drink more water, with mixed results.",
+        "I watched two episodes of a baking show back to back.",
+        "it rained exactly when I left the house, again.",
+        "I forgot to water the balcony plants.",
+        "I found a tenner in an old coat pocket.",
+        "the lift at the station was out of order.",
+        "I burnt the toast twice in a row.",
+        "a pigeon walked straight into the bakery.",
+        "I lost a sock somewhere between the washer and the dryer.",
+        "the printer jammed on the very last page.",
+        "I got stuck behind a tractor for miles.",
+        "the power flickered off for a minute.",
+    ),
+    "feel": (
+        "Anyway.",
+        "How's your day going?",
+        "Just venting.",
+        "That's all, really.",
+        "Classic.",
+        "Small victories.",
+        "What a day.",
+        "Nothing important.",
+    ),
 }
 
 SMALL_TALK_REPLY: Grammar = {
-    "origin": (
+    "origin": ("#react#",),
+    "react": (
         "Ha, that sounds familiar.",
         "Hope the rest of the day is calmer.",
-        "Fair enough! Anything I can help with?",
+        "Fair enough!",
         "Sounds like you earned a break.",
         "Oh no. Here's hoping tomorrow is better.",
-        "That does sound nice, honestly.",
-        "Small wins count.",
         "I hear you.",
+        "Well, that's one way to spend the day.",
+        "Oof.",
+    ),
+    "offer": (
+        "Anything I can help with?",
+        "Want a distraction?",
+        "Let me know if you need anything.",
+        "Shall we get something done together?",
+        "Happy to help if something's on your list.",
     ),
 }
+
+NOISE_OPEN: Grammar = {
+    "origin": ("", "", "", "Hey. ", "Hi again. ", "Quick break. ", "Ugh. ", "Okay. ", "So. "),
+}
+"""An optional opener for any small-talk or work-talk turn."""
 
 TOKEN: Grammar = {
     "origin": (

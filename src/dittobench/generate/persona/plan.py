@@ -43,17 +43,18 @@ CONTACT_NAMES = (
     "Yolanda",
     "Zeno",
 )
+# Relations carry no gender, so any name fits any of them.
 RELATIONS = (
     "colleague",
     "friend",
-    "sister",
-    "brother",
     "neighbour",
     "cousin",
     "old roommate",
     "teammate",
+    "classmate",
+    "flatmate",
 )
-KIN_RELATIONS = frozenset({"sister", "brother", "cousin"})
+KIN_RELATIONS = frozenset({"cousin"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,7 +93,7 @@ def _fact_turns(
         return say(chatter.TOKEN_DECOY, stream, "origin", values), reply
     grammar = library.get(fact.attribute).grammar
     if fact.role == "injection":
-        topic = say(grammar, stream, "topic", {})
+        topic = fill(expand(grammar, stream, "topic"), {})  # a mid-sentence noun phrase
         user = say(chatter.INJECTION, stream, "origin", {"topic": topic, "payload": fact.value})
         return user, say(chatter.INJECTION_REPLY, stream, "origin", {})
     if fact.role == "recommend":
@@ -108,8 +108,12 @@ def _fact_turns(
 def _noise(
     stream: Stream, work_talk: Grammar, work_reply: Grammar
 ) -> tuple[str, str, tuple[str, ...], str]:
+    opener = say(chatter.NOISE_OPEN, stream, "origin", {})
     if stream.chance(1, 2):
         user = say(work_talk, stream, "origin", {})
-        return user, say(work_reply, stream, "origin", {}), (), ""
-    user = say(chatter.SMALL_TALK, stream, "origin", {})
-    return user, say(chatter.SMALL_TALK_REPLY, stream, "origin", {}), (), ""
+        reply = say(work_reply, stream, "origin", {})
+    else:
+        user = say(chatter.SMALL_TALK, stream, "origin", {})
+        reply = say(chatter.SMALL_TALK_REPLY, stream, "origin", {})
+    follow = say(chatter.SMALL_TALK_REPLY, stream, "offer", {}) if stream.chance(1, 3) else ""
+    return f"{opener} {user}".strip(), f"{reply} {follow}".strip(), (), ""
