@@ -19,9 +19,9 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES
 GOLDEN_SEED = 123456789
 GOLDEN = {
     "1.1.0": {
-        "small": "240b2156a18cf34e9feee786bbfc7a5b29a471beddc01e9403814adaaf190a10",
-        "medium": "7404d8bd6114f12fbe553ea25cc053b4790ce8c2969ee4821190b0a9aa0243c4",
-        "full": "497ab766cab1c4e6c85916af6ddc7d75117cc7de8f109050d7b753783d3126ad",
+        "small": "08b8dcf614d9599b22b84c3fe9d2d364d0e92ba7e23b4c4a9e90449a02a8a81e",
+        "medium": "eb5ba5a4a7b6d7cf0eb23fc9674337267be9dfbcf37f2d9f7dc141ff8c348a18",
+        "full": "a3fe5d27cd9ed221d2c672b37c73e08ad21fd63c4364f6621fde250a79a679cf",
     },
     "1.0.0": {
         "small": "0feb0e3a3ca8bd6e9717d5e0c458cbbc727c8ff5262c67d718676f6411f7f4cf",

@@ -5,15 +5,21 @@ Configuration is read here, at the edge, and passed down; library code reads no 
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dittobench.spec.versions import CURRENT_VERSION
+
+if TYPE_CHECKING:
+    from dittobench.grade.run import Graded
+    from dittobench.spec.dataset import Dataset
+    from dittobench.spec.transcript import Transcript
 
 app = typer.Typer(
     name="dittobench",
@@ -106,6 +112,91 @@ def generate(
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
+
+
+def _read_inputs(dataset: Path, transcript: Path) -> tuple[Dataset, Transcript]:
+    """Load and decode both files, or exit 2 naming the file and the problem."""
+    from dittobench.spec.codec import DecodeError, loads
+    from dittobench.spec.dataset import dataset_from_json
+    from dittobench.spec.transcript import Transcript
+
+    try:
+        ds = dataset_from_json(loads(_read(dataset), f"dataset {dataset}"))
+    except DecodeError as exc:
+        raise _fail(f"{dataset}: {exc}") from None
+    try:
+        tr = Transcript.from_json(loads(_read(transcript), f"transcript {transcript}"))
+    except DecodeError as exc:
+        raise _fail(f"{transcript}: {exc}") from None
+    return ds, tr
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise _fail(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _graded(dataset: Path, transcript: Path) -> tuple[Dataset, Transcript, Graded]:
+    from dittobench.grade.run import GradeInputError, grade_run
+
+    ds, tr = _read_inputs(dataset, transcript)
+    try:
+        return ds, tr, grade_run(ds, tr)
+    except GradeInputError as exc:
+        raise _fail(str(exc)) from None
+
+
+@app.command()
+def grade(
+    dataset: Annotated[
+        Path, typer.Argument(help="The dataset file (`dittobench generate --out`).")
+    ],
+    transcript: Annotated[Path, typer.Argument(help="The run's transcript file.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the full score report as JSON.")
+    ] = False,
+) -> None:
+    """Re-grade a run offline from its dataset and transcript: fixed rules, no model, no clock.
+
+    The same pair of files gives the same report on every machine. Exits 2 when a file is
+    malformed or the transcript belongs to another dataset.
+    """
+    from dittobench.cli.summary import report_lines
+
+    _ds, _tr, graded = _graded(dataset, transcript)
+    if as_json:
+        typer.echo(json.dumps(graded.report.to_json(), indent=2, ensure_ascii=False))
+        return
+    for line in report_lines(graded.report):
+        typer.echo(line)
+
+
+@app.command()
+def audit(
+    dataset: Annotated[Path, typer.Argument(help="The dataset file.")],
+    transcript: Annotated[Path, typer.Argument(help="The run's transcript file.")],
+    fmt: Annotated[str, typer.Option("--format", help="tsv (default) or jsonl.")] = "tsv",
+    out: Annotated[Path | None, typer.Option("--out", help="Write the sheet here.")] = None,
+) -> None:
+    """The false-negative audit sheet: memory answers that passed every disqualifying scan but
+    failed their typed check, one per row, with an empty `label` column for a reviewer."""
+    from dittobench.grade.audit import audit_rows, to_jsonl, to_tsv
+
+    if fmt not in ("tsv", "jsonl"):
+        raise _fail(f"--format must be tsv or jsonl, got {fmt!r}")
+    ds, tr, graded = _graded(dataset, transcript)
+    rows = list(audit_rows(ds, tr, graded))
+    sheet = to_tsv(iter(rows)) if fmt == "tsv" else to_jsonl(iter(rows))
+    if out is None:
+        sys.stdout.write(sheet)
+    else:
+        try:
+            out.write_text(sheet, encoding="utf-8")
+        except OSError as exc:
+            raise _fail(f"cannot write {out}: {exc.strerror}") from None
+    typer.echo(f"{len(rows)} case(s) to label", err=True)
 
 
 def main() -> None:

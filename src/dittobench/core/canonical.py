@@ -30,6 +30,14 @@ class CanonicalJSONError(ValueError):
 
 def canonical_bytes(value: Any) -> bytes:
     """Return the RFC 8785 canonical UTF-8 bytes of a JSON-compatible value."""
+    if _plain(value):
+        # Without floats, and with keys below U+D800 (where UTF-16 order is code-point order),
+        # the standard encoder's compact, sorted, raw-UTF-8 output is exactly RFC 8785.
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise CanonicalJSONError(f"string contains a lone surrogate: {exc}") from exc
     parts: list[str] = []
     _emit(value, parts, "$")
     try:
@@ -41,6 +49,30 @@ def canonical_bytes(value: Any) -> bytes:
 def canonical_str(value: Any) -> str:
     """The canonical form as text (for display; hash ``canonical_bytes``)."""
     return canonical_bytes(value).decode("utf-8")
+
+
+def _plain(value: Any) -> bool:
+    """True when ``value`` holds only strings, booleans, null, safe integers, lists and objects
+    whose keys are strings below U+D800."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if abs(item) > MAX_SAFE_INTEGER:
+                return False
+        elif kind is dict:
+            for key in item:
+                if type(key) is not str or (key and max(key) >= "\ud800"):
+                    return False
+            stack.extend(item.values())
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+        else:
+            return False
+    return True
 
 
 def _emit(value: Any, out: list[str], path: str) -> None:

@@ -8,9 +8,10 @@ is a decimal string because 63-bit integers do not survive JSON readers that use
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.wire import SeedRequest, to_wire
 
@@ -132,3 +133,74 @@ class Dataset:
 
 def _case_key(fixture: ToolFixture) -> str:
     return fixture.case_id
+
+
+@dataclass(frozen=True, slots=True)
+class _ExpectedToolShape:
+    name: str
+    required_args: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class _ToolCaseShape:
+    id: str
+    category: str
+    group: str
+    prompt: str
+    expected_tools: tuple[_ExpectedToolShape, ...]
+    max_tool_calls: int
+    allow_extra_tools: bool
+    unordered: bool
+    expected_behavior: str
+
+
+@dataclass(frozen=True, slots=True)
+class _DatasetShape:
+    benchmark: str
+    bench_version: str
+    run_size: str
+    generated_at: str
+    tool_cases: tuple[_ToolCaseShape, ...]
+    memory_waves: tuple[SeedRequest, ...]
+    memory_cases: tuple[MemoryCase, ...]
+    tool_fixtures: tuple[ToolFixture, ...]
+    telemetry: dict[str, int] = field(default_factory=dict)
+
+
+def dataset_from_json(data: Any) -> Dataset:
+    """Read a dataset file's parsed JSON; ``DecodeError`` names the first problem and where."""
+    if not isinstance(data, dict):
+        raise DecodeError("$: a dataset is a JSON object")
+    seed = data.get("seed")
+    if not isinstance(seed, str) or not seed.isdigit():
+        raise DecodeError("$.seed: expected the seed as a decimal string")
+    shape = decode(_DatasetShape, data)
+    tool_cases = tuple(
+        ToolCase(
+            id=c.id,
+            category=c.category,
+            group=c.group,
+            prompt=c.prompt,
+            expected_tools=tuple(
+                ExpectedTool(t.name, tuple(sorted(t.required_args.items())))
+                for t in c.expected_tools
+            ),
+            max_tool_calls=c.max_tool_calls,
+            allow_extra_tools=c.allow_extra_tools,
+            unordered=c.unordered,
+            expected_behavior=c.expected_behavior,
+        )
+        for c in shape.tool_cases
+    )
+    return Dataset(
+        benchmark=shape.benchmark,
+        bench_version=shape.bench_version,
+        seed=int(seed),
+        run_size=shape.run_size,
+        generated_at=shape.generated_at,
+        tool_cases=tool_cases,
+        memory_waves=shape.memory_waves,
+        memory_cases=shape.memory_cases,
+        tool_fixtures=shape.tool_fixtures,
+        telemetry=tuple(sorted(shape.telemetry.items())),
+    )

@@ -43,13 +43,56 @@ class RunSize:
 
 
 @dataclass(frozen=True, slots=True)
+class GradingPolicy:
+    """Every constant of the scoring model (docs/grading.md). A change here is a MAJOR version."""
+
+    id: str
+    """Names this table in reports and receipts."""
+    tool_selection: float = 0.4
+    tool_arguments: float = 0.4
+    tool_order_discipline: float = 0.2
+    result_trajectory: float = 0.4
+    """Result-usage cases: weight of the trajectory score; the rest is for using the figure."""
+    result_usage: float = 0.6
+    self_report_cap: float = 0.5
+    """Ceiling for a case whose expected tools are served by the endpoint but were never seen
+    there (only self-reported)."""
+    stuffing_ratio: int = 8
+    stuffing_min_words: int = 6
+    """An argument value is stuffed (rejected) when it is more than ``stuffing_ratio`` times as
+    long as the wanted value and has at least ``stuffing_min_words`` words."""
+    dump_floor: int = 3
+    """A memory answer naming at least max(dump_floor, ceil(n / 2)) of the n dump-guard values
+    scores zero."""
+    correct_at: float = 0.5
+    """A case counts as correct (for efficiency, consistency and the token) at this score."""
+    tool_half: float = 0.5
+    memory_half: float = 0.5
+    efficiency_free_calls: int = 1
+    efficiency_saturation: int = 4
+    efficiency_max_loss: float = 0.15
+    consistency_max_loss: float = 0.15
+    token_missed: float = 0.85
+    token_leaked: float = 0.5
+    dimension_weights: tuple[tuple[str, float], ...] = (
+        ("recall", 0.4),
+        ("temporal", 0.3),
+        ("reasoning", 0.3),
+    )
+
+
+GRADING_1 = GradingPolicy(id="dittobench-grading-1")
+
+
+@dataclass(frozen=True, slots=True)
 class BenchPolicy:
-    """Everything a bench version fixes. Grading constants join this table as the grader lands."""
+    """Everything a bench version fixes."""
 
     version: str
     epoch: str
     """``generated_at`` of every dataset of this version; the clock is never read."""
     run_sizes: MappingProxyType[str, RunSize]
+    grading: GradingPolicy = GRADING_1
 
     @property
     def content_version(self) -> str:

@@ -76,17 +76,19 @@ def build_memory(seed: int, content_version: str, epoch: str, size: RunSize) -> 
     drafts = _drafts(ctx, root, quota, size.waves)
     requests: list[SeedRequest] = []
     hays = {DEFAULT_USER_ID: first_hay}
+    contexts = {DEFAULT_USER_ID: ctx}
     if size.isolation_cases:
         busy = {c for d in drafts for c in d.clusters}
         second_ctx, iso = _isolation(seed, content_version, epoch, ctx, root, size, busy)
         hays[ISOLATION_USER_ID] = second_ctx.haystack
+        contexts[ISOLATION_USER_ID] = second_ctx
         # The second user's material is one fully indexed wave, seeded before the first user's.
         second_plan = plan_waves(root.fork("isolation/waves"), second_ctx.haystack, 1, 0)
         requests.extend(
             seed_requests(seed, content_version, second_ctx.haystack, second_plan, 1, LIBRARY)
         )
         drafts.extend(iso)
-    drafts = _forbid_payloads(ctx, drafts)
+    drafts = _guard_dumps(contexts, _forbid_payloads(ctx, drafts), root.fork("dump"))
     plan = plan_waves(root.fork("waves"), first_hay, size.waves, size.raw_pairs_permille)
     requests.extend(seed_requests(seed, content_version, first_hay, plan, size.waves, LIBRARY))
     cases, telemetry = _cases(seed, content_version, root.fork("order"), drafts, plan, hays)
@@ -138,6 +140,22 @@ def _forbid_payloads(ctx: Context, drafts: list[Draft]) -> list[Draft]:
         extra = tuple(payloads[c] for c in draft.clusters if c in payloads)
         if draft.user_id == DEFAULT_USER_ID and extra:
             draft = replace(draft, forbidden=tuple(dict.fromkeys(draft.forbidden + extra)))
+        out.append(draft)
+    return out
+
+
+def _guard_dumps(
+    contexts: Mapping[str, Context], drafts: list[Draft], stream: Stream
+) -> list[Draft]:
+    """Give every question a dump guard (a sample of the user's other values), so reciting the
+    whole history never pays, whatever the answer kind (a decline or an acknowledgement that
+    recites the user's values is as wrong as an answer that does)."""
+    out = []
+    for draft in drafts:
+        if not draft.dump_guard:
+            ctx = replace(contexts[draft.user_id], stream=stream)
+            keep = (draft.expected, *draft.accepted, *draft.items)
+            draft = replace(draft, dump_guard=ctx.dump_guard(keep))
         out.append(draft)
     return out
 

@@ -12,21 +12,8 @@ DECLINE_DISTRACTORS = 3
 
 
 def multi_session_count(ctx: Context, count: int) -> list[Draft]:
-    drafts = []
-    for attribute in ctx.stream.sample(ctx.own_attributes("event_list"), count):
-        events = ctx.facts(attribute.name, role="event")
-        drafts.append(
-            Draft(
-                question_type="multi_session_count",
-                candidates=ctx.wordings(attribute.grammar, "ask_count", {}),
-                answer_kind="number",
-                expected=str(len(events)),
-                user_id=ctx.person.user_id,
-                evidence=tuple(f.key for f in events),
-                clusters=(attribute.name,),
-            )
-        )
-    return drafts
+    """How many events of one kind the user reported across sessions."""
+    return _tally(ctx, count, "multi_session_count", kind="event_list", role="event")
 
 
 def multi_session_list(ctx: Context, count: int) -> list[Draft]:
@@ -51,17 +38,24 @@ def multi_session_list(ctx: Context, count: int) -> list[Draft]:
 
 
 def mention_count(ctx: Context, count: int) -> list[Draft]:
+    """How many times a recurring topic came up."""
+    return _tally(ctx, count, "mention_count", kind="recurring", role="mention")
+
+
+def _tally(ctx: Context, count: int, question_type: str, kind: str, role: str) -> list[Draft]:
+    """Number questions over the user's ``kind`` attributes: the answer is how many facts of
+    ``role`` the user holds, and every one of them is evidence."""
     drafts = []
-    for attribute in ctx.stream.sample(ctx.own_attributes("recurring"), count):
-        mentions = ctx.facts(attribute.name, role="mention")
+    for attribute in ctx.stream.sample(ctx.own_attributes(kind), count):
+        facts = ctx.facts(attribute.name, role=role)
         drafts.append(
             Draft(
-                question_type="mention_count",
+                question_type=question_type,
                 candidates=ctx.wordings(attribute.grammar, "ask_count", {}),
                 answer_kind="number",
-                expected=str(len(mentions)),
+                expected=str(len(facts)),
                 user_id=ctx.person.user_id,
-                evidence=tuple(f.key for f in mentions),
+                evidence=tuple(f.key for f in facts),
                 clusters=(attribute.name,),
             )
         )

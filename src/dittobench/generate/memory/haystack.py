@@ -9,20 +9,6 @@ from dittobench.core.ids import opaque_id
 from dittobench.generate.persona.model import Person
 from dittobench.spec.wire import Pair
 
-MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 BEAT_MINUTES = 5
 """Minutes between consecutive pairs of a session."""
 LEAD_DAYS = 7
@@ -44,11 +30,6 @@ class Haystack:
 def epoch_date(epoch: str) -> date:
     """The calendar date of an RFC 3339 epoch such as ``2026-12-01T00:00:00Z``."""
     return date.fromisoformat(epoch[:10])
-
-
-def spoken_date(day: date) -> str:
-    """``March 3, 2026``: how questions print a date."""
-    return f"{MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
 
 
 def build_haystack(seed: int, content_version: str, person: Person, epoch: str) -> Haystack:

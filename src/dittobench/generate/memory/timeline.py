@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from dittobench.core.dates import spoken_date
 from dittobench.generate.grammar import Grammar, expand, fill
 from dittobench.generate.memory.draft import Context, Draft
-from dittobench.generate.memory.haystack import spoken_date
 from dittobench.generate.persona.model import Fact
 
 ORDER_ASK: Grammar = {

@@ -3,7 +3,8 @@ and mobile carrier."""
 
 from __future__ import annotations
 
-from dittobench.generate.persona._changing_kit import changing, pool
+from dittobench.generate.persona._changing_kit import changing
+from dittobench.generate.persona._value_pools import pool
 
 CAR = changing(
     "car",

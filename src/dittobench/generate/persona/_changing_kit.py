@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from dittobench.generate.grammar import GrammarError
 from dittobench.generate.persona.attribute import Attribute, Choice
 
 _SYMBOL = re.compile(r"#([a-z_][a-z0-9_]*)#")
@@ -51,16 +50,6 @@ SHARED: Mapping[str, tuple[str, ...]] = {
     # Marks a question as asking for the value in force today.
     "now": ("now", "these days", "at the moment", "currently", "right now", "at present"),
 }
-
-
-def pool(names: str, aliases: Mapping[str, tuple[str, ...]] | None = None) -> tuple[Choice, ...]:
-    """Values from a ``|``-separated list, with other accepted forms keyed by value text."""
-    texts = tuple(name.strip() for name in names.split("|"))
-    extra = dict(aliases or {})
-    unknown = sorted(set(extra) - set(texts))
-    if unknown:
-        raise GrammarError(f"aliases for values not in the pool: {', '.join(unknown)}")
-    return tuple(Choice(text, extra.get(text, ())) for text in texts)
 
 
 def changing(

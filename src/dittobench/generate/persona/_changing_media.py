@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dittobench.generate.persona._changing_kit import changing, pool
+from dittobench.generate.persona._changing_kit import changing
+from dittobench.generate.persona._value_pools import pool
 
 STREAMING_SERVICE = changing(
     "streaming_service",

@@ -8,28 +8,15 @@ avoid. ``other`` gives a contact's event of the same kind (the near miss).
 
 from __future__ import annotations
 
+from dittobench.generate.persona._events_kit import BANG, OTHER_TAIL, SINCE, WHO
+from dittobench.generate.persona._value_pools import choices
 from dittobench.generate.persona.attribute import Attribute, Choice
-
-_BANG = ("!", ".")
-_WHO = ("Oh, and ", "Meanwhile, ", "Turns out ", "Also, ")
-_OTHER_TAIL = (
-    "",
-    " Good for them.",
-    " I'll hear all about it, no doubt.",
-    " Anyway, back to my week.",
-)
-_SINCE = ("since we started talking", "since we first started chatting", "so far")
-
-
-def _choices(*texts: str) -> tuple[Choice, ...]:
-    return tuple(Choice(text) for text in texts)
-
 
 PROJECTS = Attribute(
     name="projects_finished",
     title="Projects I've finished",
     kind="event_list",
-    values=_choices(
+    values=choices(
         "Halyard",
         "Copperline",
         "Tidewater",
@@ -60,7 +47,7 @@ PROJECTS = Attribute(
             "Put the finishing touches on {value} #when#, so that one is done and dusted.",
         ),
         "when": ("today", "this afternoon", "this morning", "an hour ago"),
-        "bang": _BANG,
+        "bang": BANG,
         "relief": ("", " Such a relief.", " Time to celebrate.", " Months of effort, all done."),
         "other": (
             "#who#{person} just wrapped up {value} at their company; I had nothing to do with "
@@ -74,8 +61,8 @@ PROJECTS = Attribute(
             "#who#{person} keeps talking about {value}, which they just shipped. It's their baby, "
             "not mine.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("finishing {value}", "the {value} project", "wrapping up {value}"),
         "ask_count": (
             "How many projects have I completed #since#?",
@@ -89,7 +76,7 @@ PROJECTS = Attribute(
             "Name the projects I've brought to completion.",
             "Which of my projects have reached the end?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
     },
 )
 
@@ -97,7 +84,7 @@ COURSES = Attribute(
     name="courses",
     title="Courses I've taken",
     kind="event_list",
-    values=_choices(
+    values=choices(
         "Conversational Italian",
         "Wilderness First Aid",
         "Introductory Bookkeeping",
@@ -126,7 +113,7 @@ COURSES = Attribute(
             "Graduated from the {value} course #when#, feeling pretty proud.",
         ),
         "when": ("today", "this afternoon", "this morning", "this evening"),
-        "bang": _BANG,
+        "bang": BANG,
         "tail": ("", " Onwards!", " Feeling pretty proud.", " Worth every evening I put in."),
         "other": (
             "#who#{person} just finished {value}; I've never tried it myself.#other_tail#",
@@ -139,8 +126,8 @@ COURSES = Attribute(
             "#who#{person} earned a pass in {value} this month, which I only know because they "
             "told me.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("the {value} course", "finishing {value}", "my {value} course"),
         "ask_count": (
             "How many classes have I taken #since#?",
@@ -154,7 +141,7 @@ COURSES = Attribute(
             "Name the training programmes I've got through.",
             "Which subjects have I taken classes in?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
     },
 )
 
@@ -162,7 +149,7 @@ RACES = Attribute(
     name="races",
     title="Races I've run",
     kind="event_list",
-    values=_choices(
+    values=choices(
         "Harbourfront Half Marathon",
         "Cedar Ridge Trail Race",
         "Lakeshore Marathon",
@@ -190,7 +177,7 @@ RACES = Attribute(
             "Survived the {value} #when#.#tail#",
         ),
         "when": ("today", "this morning", "an hour ago"),
-        "bang": _BANG,
+        "bang": BANG,
         "tail": ("", " Stairs are going to hurt tomorrow.", " Time for a big brunch."),
         "other": (
             "#who#{person} ran the {value} this morning; I was just cheering from the "
@@ -204,8 +191,8 @@ RACES = Attribute(
             "I was at the {value} today, but only to hold {person}'s jacket while they "
             "ran.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("the {value}", "running the {value}", "my {value} finish"),
         "ask_count": (
             "How many races have I run #since#?",
@@ -219,7 +206,7 @@ RACES = Attribute(
             "Name every race I've entered.",
             "Which running events have I taken part in?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
     },
 )
 
@@ -227,7 +214,7 @@ BOOKS = Attribute(
     name="books",
     title="Books I've finished",
     kind="event_list",
-    values=_choices(
+    values=choices(
         "The Salt Cartographer",
         "A Lantern for Marguerite",
         "The Orchard at Vell",
@@ -255,7 +242,7 @@ BOOKS = Attribute(
             "Closed {value} for the last time #when#.#tail#",
         ),
         "when": ("today", "this morning", "tonight", "just now"),
-        "bang": _BANG,
+        "bang": BANG,
         "tail": ("", " Couldn't put it down.", " That ending!", " I need a day to recover."),
         "other": (
             "#who#{person} just finished {value} and keeps quoting it at me. I haven't opened "
@@ -271,8 +258,8 @@ BOOKS = Attribute(
             "#who#{person} finished {value} for their book club this week; I'm not in "
             "it.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("finishing {value}", "reading {value}"),
         "ask_count": (
             "How many books have I read #since#?",
@@ -286,7 +273,7 @@ BOOKS = Attribute(
             "Name the titles I've read.",
             "Which novels are on my completed reading list?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
     },
 )
 
@@ -327,7 +314,7 @@ HOUSEPLANTS = Attribute(
             "Treated myself to a gorgeous {value} #when##bang##tail#",
         ),
         "when": ("today", "this morning", "this afternoon", "just now"),
-        "bang": _BANG,
+        "bang": BANG,
         "tail": (
             "",
             " Now to find it a sunny spot.",
@@ -346,8 +333,8 @@ HOUSEPLANTS = Attribute(
             "#who#{person} asked my advice on the {value} they just got. I've never owned "
             "one.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("buying the {value}", "the {value} I got", "getting my {value}"),
         "ask_count": (
             "How many plants have I bought #since#?",
@@ -361,7 +348,7 @@ HOUSEPLANTS = Attribute(
             "Name the greenery I've purchased.",
             "Which species have I added to my collection?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
     },
 )
 

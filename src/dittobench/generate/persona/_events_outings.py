@@ -8,32 +8,19 @@ avoid. ``other`` gives a contact's event of the same kind (the near miss). Trips
 
 from __future__ import annotations
 
+from dittobench.generate.persona._events_kit import BANG, OTHER_TAIL, SINCE, WHO
+from dittobench.generate.persona._value_pools import choices
 from dittobench.generate.persona.attribute import Attribute, Choice
-
-_BANG = ("!", ".")
-_WHO = ("Oh, and ", "Meanwhile, ", "Turns out ", "Also, ")
-_OTHER_TAIL = (
-    "",
-    " Good for them.",
-    " I'll hear all about it, no doubt.",
-    " Anyway, back to my week.",
-)
-_SINCE = ("since we started talking", "since we first started chatting", "so far")
-
-
-def _choices(*texts: str) -> tuple[Choice, ...]:
-    return tuple(Choice(text) for text in texts)
-
 
 TRIPS = Attribute(
     name="trips",
     title="Places I've travelled to",
     kind="event_list",
     values=(
-        *_choices("Lisbon", "Kyoto", "Marrakech", "Buenos Aires", "Ljubljana", "Tallinn"),
-        *_choices("Porto", "Seville", "Edinburgh", "Dubrovnik", "Hanoi", "Cape Town"),
-        *_choices("Vancouver", "Montreal", "Copenhagen", "Istanbul", "Oaxaca", "Tbilisi"),
-        *_choices("Bergen", "Salzburg", "Bruges", "Cartagena", "Chiang Mai", "Hobart"),
+        *choices("Lisbon", "Kyoto", "Marrakech", "Buenos Aires", "Ljubljana", "Tallinn"),
+        *choices("Porto", "Seville", "Edinburgh", "Dubrovnik", "Hanoi", "Cape Town"),
+        *choices("Vancouver", "Montreal", "Copenhagen", "Istanbul", "Oaxaca", "Tbilisi"),
+        *choices("Bergen", "Salzburg", "Bruges", "Cartagena", "Chiang Mai", "Hobart"),
         Choice("Reykjavik", ("Reykjavík",)),
         Choice("Krakow", ("Kraków", "Cracow")),
         Choice("Naples", ("Napoli",)),
@@ -52,7 +39,7 @@ TRIPS = Attribute(
         "when": ("this morning", "an hour ago", "earlier today", "tonight"),
         "first": ("first coffee", "first walk around", "view from the room", "first meal"),
         "verdict": ("amazing", "a treat", "better than I hoped"),
-        "bang": _BANG,
+        "bang": BANG,
         "tail": (
             "",
             " What a place.",
@@ -72,8 +59,8 @@ TRIPS = Attribute(
             "Got a postcard from {person}, who's in {value} this week. Not my trip, "
             "sadly.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("my trip to {value}", "the {value} trip", "my visit to {value}"),
         "ask_count": (
             "How many trips have I taken #since#?",
@@ -87,7 +74,7 @@ TRIPS = Attribute(
             "Can you name every city I've visited #since#?",
             "Which destinations have I been to?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
         "ask_lure": (
             "What did I think of {value} when I was there?",
             "What was the highlight of my time in {value}?",
@@ -102,7 +89,7 @@ CONCERTS = Attribute(
     name="concerts",
     title="Concerts I've been to",
     kind="event_list",
-    values=_choices(
+    values=choices(
         "Glass Harbour",
         "Lantern Years",
         "Marigold Static",
@@ -130,7 +117,7 @@ CONCERTS = Attribute(
             "Sang along with {value} #when# until my voice gave out#bang#",
         ),
         "when": ("tonight", "this evening", "earlier tonight"),
-        "bang": _BANG,
+        "bang": BANG,
         "tail": (
             "",
             " Best night in ages.",
@@ -146,8 +133,8 @@ CONCERTS = Attribute(
             "#who#{person} dragged a friend to {value} this weekend. I skipped it.#other_tail#",
             "#who#{person} caught {value} on tour this week; I missed it.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("the {value} concert", "seeing {value} live", "the {value} gig"),
         "ask_count": (
             "How many gigs have I been to #since#?",
@@ -161,7 +148,7 @@ CONCERTS = Attribute(
             "Name the musicians I've gone to hear.",
             "Which acts have I seen in concert?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
     },
 )
 
@@ -171,10 +158,10 @@ RESTAURANTS = Attribute(
     title="Restaurants I've tried",
     kind="event_list",
     values=(
-        *_choices("Casa Verbena", "The Brass Lantern", "Little Saffron", "Bistro Clementine"),
-        *_choices("Taverna Kalypso", "Pho Linh", "The Copper Pot", "Osteria Fiorella"),
-        *_choices("Masala Yard", "Noodle Atelier", "El Faro Azul", "Sushi Hanabi"),
-        *_choices("The Crooked Spoon", "Bodega Serrano", "Dumpling Republic", "Olive and Thyme"),
+        *choices("Casa Verbena", "The Brass Lantern", "Little Saffron", "Bistro Clementine"),
+        *choices("Taverna Kalypso", "Pho Linh", "The Copper Pot", "Osteria Fiorella"),
+        *choices("Masala Yard", "Noodle Atelier", "El Faro Azul", "Sushi Hanabi"),
+        *choices("The Crooked Spoon", "Bodega Serrano", "Dumpling Republic", "Olive and Thyme"),
         Choice("Café Lumière", ("Cafe Lumiere",)),
     ),
     grammar={
@@ -187,7 +174,7 @@ RESTAURANTS = Attribute(
             "Celebrated with a meal at {value} #night#.#tail#",
         ),
         "night": ("tonight", "this evening", "earlier tonight"),
-        "bang": _BANG,
+        "bang": BANG,
         "tail": (
             "",
             " The food was outstanding.",
@@ -210,8 +197,8 @@ RESTAURANTS = Attribute(
             "go.#other_tail#",
             "#who#{person} celebrated their promotion at {value}; I was stuck at home.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("dinner at {value}", "my meal at {value}", "trying {value}"),
         "ask_count": (
             "How many new places to eat have I checked out #since#?",
@@ -225,7 +212,7 @@ RESTAURANTS = Attribute(
             "Name the eateries I've checked out.",
             "What places have I dined at #since#?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
     },
 )
 
@@ -234,10 +221,10 @@ MUSEUMS = Attribute(
     title="Museums I've visited",
     kind="event_list",
     values=(
-        *_choices("Rijksmuseum", "Louvre", "Prado", "Uffizi", "Guggenheim", "Tate Modern"),
-        *_choices("Van Gogh Museum", "British Museum", "Acropolis Museum", "Pergamon Museum"),
-        *_choices("Vatican Museums", "Natural History Museum", "Kunsthistorisches Museum"),
-        *_choices("Art Institute of Chicago", "National Gallery", "Field Museum"),
+        *choices("Rijksmuseum", "Louvre", "Prado", "Uffizi", "Guggenheim", "Tate Modern"),
+        *choices("Van Gogh Museum", "British Museum", "Acropolis Museum", "Pergamon Museum"),
+        *choices("Vatican Museums", "Natural History Museum", "Kunsthistorisches Museum"),
+        *choices("Art Institute of Chicago", "National Gallery", "Field Museum"),
         Choice("Museum of Modern Art", ("MoMA",)),
         Choice("Musée d'Orsay", ("Musee d'Orsay", "Orsay")),
         Choice("Getty Center", ("Getty Centre", "the Getty")),
@@ -252,7 +239,7 @@ MUSEUMS = Attribute(
             "Queued for ages to get into the {value} #when##bang##tail#",
         ),
         "when": ("today", "this morning", "this afternoon"),
-        "bang": _BANG,
+        "bang": BANG,
         "tail": (
             "",
             " The exhibits were stunning.",
@@ -269,8 +256,8 @@ MUSEUMS = Attribute(
             "#who#{person} says the {value} is a must; they just went, I haven't.#other_tail#",
             "#who#{person} took the kids to the {value} today. I stayed behind.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("my visit to the {value}", "the {value} visit", "going to the {value}"),
         "ask_count": (
             "How many museums have I been to #since#?",
@@ -284,7 +271,7 @@ MUSEUMS = Attribute(
             "Name the museums I've been to.",
             "Which cultural institutions have I checked out?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
     },
 )
 
@@ -292,7 +279,7 @@ WEDDINGS = Attribute(
     name="weddings",
     title="Weddings I've attended",
     kind="event_list",
-    values=_choices(
+    values=choices(
         "Ana and Tomas",
         "Priya and Jonah",
         "Lena and Marcus",
@@ -320,7 +307,7 @@ WEDDINGS = Attribute(
             "Gave a little speech at {value}'s wedding #when#, nerves and all.#tail#",
         ),
         "when": ("today", "this afternoon", "this evening"),
-        "bang": _BANG,
+        "bang": BANG,
         "tail": (
             "",
             " My feet hurt from dancing.",
@@ -337,8 +324,8 @@ WEDDINGS = Attribute(
             "#who#{person} gave a speech at {value}'s wedding; I only heard about it "
             "afterwards.#other_tail#",
         ),
-        "who": _WHO,
-        "other_tail": _OTHER_TAIL,
+        "who": WHO,
+        "other_tail": OTHER_TAIL,
         "label": ("{value}'s wedding", "the wedding of {value}"),
         "ask_count": (
             "How many weddings have I been to #since#?",
@@ -352,7 +339,7 @@ WEDDINGS = Attribute(
             "Name the pairs whose marriages I've been a guest at.",
             "Who got married with me among the guests?",
         ),
-        "since": _SINCE,
+        "since": SINCE,
     },
 )
 

@@ -7,17 +7,9 @@ software and medicine attributes.
 
 from __future__ import annotations
 
+from dittobench.generate.persona._professions_kit import LEAD, SOON, THEIRS, WHO
+from dittobench.generate.persona._value_pools import choices
 from dittobench.generate.persona.attribute import Attribute, Choice
-
-_LEAD = ("", "For context, ", "Work-wise, ", "So you know, ", "Background: ")
-_WHO = ("Oh, and ", "Meanwhile, ", "Turns out ", "Also, ")
-_SOON = ("", " Fingers crossed it sticks.", " Big change, but a good one.", " Wish me luck.")
-_THEIRS = ("", " Not me, though.", " Very different from my world.", " Each to their own.")
-
-
-def _choices(*texts: str) -> tuple[Choice, ...]:
-    return tuple(Choice(text) for text in texts)
-
 
 PRACTICE_AREA = Attribute(
     name="practice_area",
@@ -25,11 +17,11 @@ PRACTICE_AREA = Attribute(
     kind="changing",
     profession="law",
     values=(
-        *_choices("employment law", "family law", "intellectual property", "tax law"),
-        *_choices("commercial litigation", "criminal defence", "immigration law"),
-        *_choices("real estate law", "environmental law", "insolvency", "data protection"),
-        *_choices("personal injury", "construction disputes", "trusts and estates"),
-        *_choices("media law", "international arbitration"),
+        *choices("employment law", "family law", "intellectual property", "tax law"),
+        *choices("commercial litigation", "criminal defence", "immigration law"),
+        *choices("real estate law", "environmental law", "insolvency", "data protection"),
+        *choices("personal injury", "construction disputes", "trusts and estates"),
+        *choices("media law", "international arbitration"),
         Choice("mergers and acquisitions", ("M&A",)),
         Choice("competition law", ("antitrust", "antitrust law")),
         Choice("maritime law", ("shipping law", "admiralty law")),
@@ -43,7 +35,7 @@ PRACTICE_AREA = Attribute(
             "My practice is {value}, through and through.#tail#",
             "#lead#I spend my weeks on {value} files.",
         ),
-        "lead": _LEAD,
+        "lead": LEAD,
         "tail": ("", " Never a dull day.", " Lots of paperwork."),
         "change": (
             "I've moved from {old} into {value}.#soon#",
@@ -53,7 +45,7 @@ PRACTICE_AREA = Attribute(
             "Big career move: I've left {old} and I'm practising {value} now.#soon#",
             "Goodbye {old}, hello {value}.#soon#",
         ),
-        "soon": _SOON,
+        "soon": SOON,
         "other": (
             "#who#{person} does {value} at a big firm.#theirs#",
             "#who#{person} just moved into {value}.#theirs#",
@@ -62,8 +54,8 @@ PRACTICE_AREA = Attribute(
             "#who#{person} took a job in {value} this month.#theirs#",
             "#who#{person} handles {value} matters all day.#theirs#",
         ),
-        "who": _WHO,
-        "theirs": _THEIRS,
+        "who": WHO,
+        "theirs": THEIRS,
         "ask": (
             "What kind of legal work do I handle right now?",
             "Which area of law am I in currently?",
@@ -85,7 +77,7 @@ BAR = Attribute(
     title="Where I'm admitted to practise law",
     kind="fixed",
     profession="law",
-    values=_choices(
+    values=choices(
         "New York",
         "California",
         "Texas",
@@ -112,7 +104,7 @@ BAR = Attribute(
             "I passed the bar in {value} years ago.#tail#",
             "#lead#{value} is the only place I'm admitted.",
         ),
-        "lead": _LEAD,
+        "lead": LEAD,
         "tail": ("", " Worst exam of my life.", " Feels like ages ago."),
         "other": (
             "#who#{person} was called to the bar in {value}.#theirs#",
@@ -122,8 +114,8 @@ BAR = Attribute(
             "#who#{person} is studying for the {value} bar.#theirs#",
             "#who#{person} qualified in {value} last year.#theirs#",
         ),
-        "who": _WHO,
-        "theirs": _THEIRS,
+        "who": WHO,
+        "theirs": THEIRS,
         "ask": (
             "Where am I licensed to practise?",
             "Which jurisdiction am I qualified in?",
@@ -140,10 +132,10 @@ SECTOR = Attribute(
     kind="changing",
     profession="finance",
     values=(
-        *_choices("semiconductors", "regional banks", "consumer staples", "oil and gas"),
-        *_choices("medical devices", "luxury goods", "renewable energy", "homebuilders"),
-        *_choices("aerospace and defence", "fintech", "casino operators", "agribusiness"),
-        *_choices("water utilities", "media and entertainment"),
+        *choices("semiconductors", "regional banks", "consumer staples", "oil and gas"),
+        *choices("medical devices", "luxury goods", "renewable energy", "homebuilders"),
+        *choices("aerospace and defence", "fintech", "casino operators", "agribusiness"),
+        *choices("water utilities", "media and entertainment"),
         Choice("biotech", ("biotechnology",)),
         Choice("REITs", ("real estate investment trusts",)),
         Choice("telecoms", ("telecommunications", "telecom")),
@@ -158,7 +150,7 @@ SECTOR = Attribute(
             "All my models are {value} names.#tail#",
             "#lead#I spend my days on {value}.",
         ),
-        "lead": _LEAD,
+        "lead": LEAD,
         "tail": ("", " Never boring.", " Earnings season is brutal."),
         "change": (
             "I've been moved off {old} and onto {value}.#soon#",
@@ -168,7 +160,7 @@ SECTOR = Attribute(
             "Goodbye {old}, hello {value}.#soon#",
             "My patch changed from {old} to {value} this quarter.#soon#",
         ),
-        "soon": _SOON,
+        "soon": SOON,
         "other": (
             "#who#{person} covers {value}.#theirs#",
             "#who#{person} just took over {value} on their desk.#theirs#",
@@ -177,8 +169,8 @@ SECTOR = Attribute(
             "#who#{person} moved onto {value} this quarter.#theirs#",
             "#who#{person} builds models for {value} names all day.#theirs#",
         ),
-        "who": _WHO,
-        "theirs": _THEIRS,
+        "who": WHO,
+        "theirs": THEIRS,
         "ask": (
             "Which sector do I follow as an analyst right now?",
             "What industry am I responsible for currently?",
@@ -225,7 +217,7 @@ CERTIFICATION = Attribute(
             "My {value} certificate hangs above my desk.#tail#",
             "#lead#I earned the {value} designation early in my career.",
         ),
-        "lead": _LEAD,
+        "lead": LEAD,
         "tail": ("", " Worth the pain.", " Never again, though."),
         "other": (
             "#who#{person} just passed the {value}.#theirs#",
@@ -235,8 +227,8 @@ CERTIFICATION = Attribute(
             "#who#{person} keeps telling me to do the {value} like they did.#theirs#",
             "#who#{person} has the {value} letters after their name.#theirs#",
         ),
-        "who": _WHO,
-        "theirs": _THEIRS,
+        "who": WHO,
+        "theirs": THEIRS,
         "ask": (
             "What professional qualification do I have?",
             "Which finance credential have I got?",

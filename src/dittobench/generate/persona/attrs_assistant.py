@@ -10,8 +10,8 @@ take "the" in the grammar where English needs it ("the West Highland Way", "the 
 
 from __future__ import annotations
 
-from dittobench.generate.persona.attribute import Attribute, Choice
-from dittobench.generate.persona.attrs_tastes import pool
+from dittobench.generate.persona._value_pools import pool
+from dittobench.generate.persona.attribute import Attribute, AttributeKit
 
 _REQ_LEAD = ("", "", "Hey, ", "Okay, ", "Quick question: ", "So, ")
 # Replies for values that read as names on their own and start with a capital.
@@ -34,11 +34,7 @@ _RECOMMEND_THE = (
 )
 
 
-def _assistant(
-    name: str, title: str, values: tuple[Choice, ...], **symbols: tuple[str, ...]
-) -> Attribute:
-    grammar = {"req_lead": _REQ_LEAD, **symbols}
-    return Attribute(name=name, title=title, kind="assistant", values=values, grammar=grammar)
+_assistant = AttributeKit("assistant", {"req_lead": _REQ_LEAD})
 
 
 NOVEL = _assistant(

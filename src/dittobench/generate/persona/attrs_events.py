@@ -1,9 +1,9 @@
 """Things the user does over time: event lists, a hobby taken up and perhaps dropped, and codes
 the user asks the assistant to keep.
 
-The ten event lists live in ``_events_outings`` and ``_events_milestones``; this module adds the
-``hobby`` activity and the ``saved_code`` write attribute, fixes the order and is the one list
-to register.
+The ten event lists live in ``_events_outings`` and ``_events_milestones`` (their shared grammar
+pieces in ``_events_kit``); this module adds the ``hobby`` activity and the ``saved_code`` write
+attribute, fixes the order and is the one list to register.
 
 The hobby's ``quit`` lines say plainly that the activity ended; ``start`` and ``still`` never
 hint at an ending, and ``ask`` is worded the same whichever happened. ``saved_code`` values are

@@ -7,21 +7,14 @@ naming the contact as the holder), and is asked about in words the statements av
 
 from __future__ import annotations
 
-from dittobench.generate.persona.attribute import Attribute, Choice
+from dittobench.generate.persona._value_pools import plain
+from dittobench.generate.persona.attribute import Attribute, AttributeKit, Choice
 
 _LEAD = ("", "", "", "Blast from the past: ", "Random, but ", "Oh, also, ", "For context, ")
 _SO = ("So ", "Funny thing: ", "Apparently ", "Small world: ", "Oh, ", "Get this, ")
 
 
-def _plain(text: str) -> tuple[Choice, ...]:
-    return tuple(Choice(value.strip()) for value in text.split(","))
-
-
-def _fixed(
-    name: str, title: str, values: tuple[Choice, ...], **symbols: tuple[str, ...]
-) -> Attribute:
-    grammar = {"lead": _LEAD, "so": _SO, **symbols}
-    return Attribute(name=name, title=title, kind="fixed", values=values, grammar=grammar)
+_fixed = AttributeKit("fixed", {"lead": _LEAD, "so": _SO})
 
 
 UNIVERSITY = _fixed(
@@ -86,7 +79,7 @@ DEGREE = _fixed(
     "degree_subject",
     "What I studied",
     (
-        *_plain(
+        *plain(
             "philosophy, marine biology, economics, art history, chemical engineering, classics,"
             " linguistics, geography, astrophysics, anthropology, mechanical engineering,"
             " sociology, archaeology, neuroscience, veterinary science, French literature,"
@@ -139,7 +132,7 @@ FIRST_JOB = _fixed(
         Choice("ski lift operator", ("lift operator",)),
         Choice("museum tour guide", ("tour guide",)),
         Choice("car park attendant", ("parking attendant",)),
-        *_plain("barista, bookshop assistant, farm labourer, sandwich maker, deckhand"),
+        *plain("barista, bookshop assistant, farm labourer, sandwich maker, deckhand"),
     ),
     state=(
         "#lead#my first job was as a {value}, back when I was sixteen.",
@@ -217,7 +210,7 @@ FIRST_CONCERT = _fixed(
     "first_concert",
     "My first concert",
     (
-        *_plain(
+        *plain(
             "Spice Girls, Westlife, McFly, Green Day, Avril Lavigne, Britney Spears, Girls Aloud,"
             " Backstreet Boys, Hanson, Shania Twain, Kylie Minogue, Robbie Williams, Jamiroquai,"
             " Bon Jovi, Iron Maiden, Def Leppard, Tina Turner, Elton John, Justin Bieber,"
@@ -254,7 +247,7 @@ DREAM_JOB = _fixed(
     "childhood_dream_job",
     "What I wanted to be as a child",
     (
-        *_plain(
+        *plain(
             "fighter pilot, ballet dancer, train driver, zookeeper, detective, racing driver,"
             " pop star, jockey, marine biologist, lighthouse keeper, magician, deep-sea diver,"
             " storm chaser, cartoonist, lion tamer, weather presenter"

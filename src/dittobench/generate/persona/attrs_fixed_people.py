@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dittobench.generate.persona.attribute import Attribute, Choice
+from dittobench.generate.persona._value_pools import surnamed
+from dittobench.generate.persona.attribute import Attribute, AttributeKit, Choice
 
 _LEAD = ("", "", "", "By the way, ", "Random fact, but ", "Oh, and ", "Side note: ")
 _SO = ("So ", "Funny enough, ", "Apparently ", "Turns out ", "Oh, ", "Random, but ")
@@ -21,16 +22,7 @@ def _names(text: str) -> tuple[Choice, ...]:
     return tuple(Choice(name) for name in text.split())
 
 
-def _surnamed(text: str) -> tuple[Choice, ...]:
-    """Comma-separated "Mrs Abernathy" style values, each also accepted by surname alone."""
-    return tuple(Choice(v.strip(), (v.split()[-1],)) for v in text.split(","))
-
-
-def _fixed(
-    name: str, title: str, values: tuple[Choice, ...], **symbols: tuple[str, ...]
-) -> Attribute:
-    grammar = {"lead": _LEAD, "so": _SO, **symbols}
-    return Attribute(name=name, title=title, kind="fixed", values=values, grammar=grammar)
+_fixed = AttributeKit("fixed", {"lead": _LEAD, "so": _SO})
 
 
 PARTNER = _fixed(
@@ -314,7 +306,7 @@ CHILDHOOD_PET = _fixed(
 TEACHER = _fixed(
     "favourite_teacher",
     "My favourite teacher",
-    _surnamed(
+    surnamed(
         "Mrs Abernathy, Mr Pemberton, Miss Castellano, Mr Okonkwo, Mrs Haverford,"
         " Mr Lindqvist, Ms Delacroix, Mrs Featherstone, Mr Achterberg, Miss Quigley,"
         " Mr Barrowclough, Mrs Ferreira, Mr Kowalczyk, Ms Oyelaran, Mrs Whitlock,"

@@ -9,32 +9,21 @@ two questions.
 
 from __future__ import annotations
 
-from dittobench.generate.persona.attribute import Attribute, Choice
+from dittobench.generate.persona._value_pools import plain, surnamed
+from dittobench.generate.persona.attribute import Attribute, AttributeKit, Choice
 
 _LEAD = ("", "", "", "Okay, confession: ", "Random, but ", "Oh, and ", "Honestly, ")
 _SO = ("So ", "Funny thing: ", "Apparently ", "Turns out ", "Oh, ", "Get this, ")
 
 
-def _plain(text: str) -> tuple[Choice, ...]:
-    return tuple(Choice(value.strip()) for value in text.split(","))
-
-
-def _surnamed(text: str) -> tuple[Choice, ...]:
-    return tuple(Choice(v.strip(), (v.split()[-1],)) for v in text.split(","))
-
-
-def _fixed(
-    name: str, title: str, values: tuple[Choice, ...], **symbols: tuple[str, ...]
-) -> Attribute:
-    grammar = {"lead": _LEAD, "so": _SO, **symbols}
-    return Attribute(name=name, title=title, kind="fixed", values=values, grammar=grammar)
+_fixed = AttributeKit("fixed", {"lead": _LEAD, "so": _SO})
 
 
 INSTRUMENT = _fixed(
     "instrument",
     "The instrument I learned",
     (
-        *_plain(
+        *plain(
             "cello, oboe, bassoon, clarinet, trombone, violin, viola, flute, accordion, banjo,"
             " mandolin, tuba, French horn, harp, harmonica, bagpipes, trumpet, piano"
         ),
@@ -72,7 +61,7 @@ FILM = _fixed(
     "favourite_film",
     "My favourite film",
     (
-        *_plain(
+        *plain(
             "Spirited Away, Amadeus, Jurassic Park, Back to the Future, Groundhog Day, Gattaca,"
             " Princess Mononoke, Cinema Paradiso, Goodfellas, Blade Runner, Edward Scissorhands,"
             " Pulp Fiction, Trainspotting, Donnie Darko, Casablanca, Fight Club"
@@ -115,7 +104,7 @@ BAND = _fixed(
     "favourite_band",
     "My favourite band",
     (
-        *_plain(
+        *plain(
             "Radiohead, Arctic Monkeys, Fleetwood Mac, Portishead, Massive Attack, Talking Heads,"
             " Fleet Foxes, Bon Iver, Vampire Weekend, Khruangbin, Tame Impala,"
             " Wolf Alice, Led Zeppelin, Pink Floyd, Depeche Mode, Foo Fighters, Daft Punk,"
@@ -154,7 +143,7 @@ TEAM = _fixed(
     "sports_team",
     "The team I support",
     (
-        *_plain(
+        *plain(
             "Everton, Sunderland, Ajax, Benfica, Napoli, Leinster, Feyenoord, Galatasaray,"
             " Wrexham, Anderlecht, Olympiacos, Lazio, Aston Villa, Sevilla"
         ),
@@ -200,7 +189,7 @@ BOARD_GAME = _fixed(
     "board_game",
     "My favourite board game",
     (
-        *_plain(
+        *plain(
             "Ticket to Ride, Carcassonne, Scrabble, Cluedo, Azul, Wingspan, Dixit, Codenames,"
             " Terraforming Mars, Agricola, Twilight Imperium, Gloomhaven, Backgammon,"
             " Trivial Pursuit, Stratego, Pictionary, Mysterium, Everdell, Blokus, Kingdomino,"
@@ -238,7 +227,7 @@ BOOK = _fixed(
     "favourite_book",
     "My favourite book",
     (
-        *_plain(
+        *plain(
             "Middlemarch, Jane Eyre, Wuthering Heights, One Hundred Years of Solitude,"
             " Anna Karenina, Frankenstein, Dracula, Brideshead Revisited, Crime and Punishment,"
             " Don Quixote, Mrs Dalloway, Watership Down, Cloud Atlas, Wolf Hall, Life of Pi,"
@@ -283,13 +272,13 @@ PAINTER = _fixed(
     "favourite_painter",
     "My favourite painter",
     (
-        *_surnamed(
+        *surnamed(
             "Frida Kahlo, Mark Rothko, Gustav Klimt, Egon Schiele, Edward Hopper, Henri Rousseau,"
             " Claude Monet, Wassily Kandinsky, Paul Klee, Amedeo Modigliani, Hieronymus Bosch,"
             " David Hockney, Yayoi Kusama, Artemisia Gentileschi, Henri Matisse, Pieter Bruegel,"
             " Tamara de Lempicka, Hilma af Klint"
         ),
-        *_plain("Vermeer, Caravaggio, Hokusai, Rembrandt"),
+        *plain("Vermeer, Caravaggio, Hokusai, Rembrandt"),
     ),
     state=(
         "#lead#I've got {value} prints all over my flat.",

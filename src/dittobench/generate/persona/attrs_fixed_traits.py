@@ -7,7 +7,9 @@ naming the contact as the holder), and is asked about in words the statements av
 
 from __future__ import annotations
 
-from dittobench.generate.persona.attribute import Attribute, Choice
+from dittobench.core.dates import ordinal
+from dittobench.generate.persona._value_pools import plain
+from dittobench.generate.persona.attribute import Attribute, AttributeKit, Choice
 
 _LEAD = (
     "",
@@ -21,15 +23,7 @@ _LEAD = (
 _SO = ("So ", "Fun fact: ", "Small world: ", "Get this: ", "Oh, ", "Turns out ")
 
 
-def _plain(text: str) -> tuple[Choice, ...]:
-    return tuple(Choice(value.strip()) for value in text.split(","))
-
-
-def _fixed(
-    name: str, title: str, values: tuple[Choice, ...], **symbols: tuple[str, ...]
-) -> Attribute:
-    grammar = {"lead": _LEAD, "so": _SO, **symbols}
-    return Attribute(name=name, title=title, kind="fixed", values=values, grammar=grammar)
+_fixed = AttributeKit("fixed", {"lead": _LEAD, "so": _SO})
 
 
 def _birthdays(text: str) -> tuple[Choice, ...]:
@@ -39,8 +33,7 @@ def _birthdays(text: str) -> tuple[Choice, ...]:
     for date in text.split(","):
         day, month = date.split()
         n = int(day)
-        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-        nth = f"{n}{suffix}"
+        nth = ordinal(n)
         aliases = (f"{month} {n}", f"{month} {nth}", f"{nth} {month}", f"{nth} of {month}")
         out.append(Choice(date.strip(), aliases))
     return tuple(out)
@@ -50,7 +43,7 @@ HOMETOWN = _fixed(
     "hometown",
     "Where I grew up",
     (
-        *_plain(
+        *plain(
             "Dundee, Tampere, Graz, Bergen, Lecce, Haarlem, Kilkenny, Bendigo, Galway, Coimbra,"
             " Innsbruck, Shrewsbury, Harrogate, Inverness, Whitby, Asheville, Ithaca, Missoula,"
             " Bozeman, Duluth, Flagstaff, Tralee, Trondheim, Ballarat, Timaru"
@@ -89,7 +82,7 @@ HOMETOWN = _fixed(
 CHILDHOOD_STREET = _fixed(
     "childhood_street",
     "The street I grew up on",
-    _plain(
+    plain(
         "Larkspur Lane, Tanners Row, Mulberry Close, Holloway Road, Kestrel Drive, Chestnut Avenue,"
         " Wharf Street, Paddock Way, Bellevue Terrace, Orchard Crescent, Sycamore Grove,"
         " Pennington Road, Hawthorn Rise, Millbrook Drive, Juniper Way, Ravenscroft Avenue,"
@@ -123,7 +116,7 @@ CHILDHOOD_STREET = _fixed(
 FIRST_LANGUAGE = _fixed(
     "first_language",
     "My first language",
-    _plain(
+    plain(
         "Portuguese, Tagalog, Welsh, Turkish, Finnish, Hungarian, Greek, Korean, Swahili,"
         " Romanian, Catalan, Bengali, Urdu, Yoruba, Icelandic, Czech, Dutch, Vietnamese, Tamil,"
         " Amharic, Ukrainian, Hebrew, Cantonese, Basque"
@@ -254,7 +247,7 @@ ALLERGY = _fixed(
     "allergy",
     "My allergy",
     (
-        *_plain(
+        *plain(
             "penicillin, latex, shellfish, sesame, lupin, buckwheat, nickel, codeine, celery,"
             " aloe vera, lanolin, peanuts"
         ),

@@ -11,17 +11,13 @@ avoid and never the value itself.
 
 from __future__ import annotations
 
-from dittobench.generate.persona.attribute import Attribute, Choice
-from dittobench.generate.persona.attrs_tastes import pool
+from dittobench.generate.persona._value_pools import pool
+from dittobench.generate.persona.attribute import Attribute, AttributeKit
 
 _MOAN = ("", "", "Ugh. ", "Sigh. ", "Oh dear. ")
 
 
-def _recurring(
-    name: str, title: str, values: tuple[Choice, ...], **symbols: tuple[str, ...]
-) -> Attribute:
-    grammar = {"moan": _MOAN, **symbols}
-    return Attribute(name=name, title=title, kind="recurring", values=values, grammar=grammar)
+_recurring = AttributeKit("recurring", {"moan": _MOAN})
 
 
 ACHE = _recurring(

@@ -9,33 +9,14 @@ saying them; aliases cover the usual other spellings. ``apply`` avoids the state
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dittobench.generate.persona._tastes_kit import preference
+from dittobench.generate.persona._value_pools import pool
+from dittobench.generate.persona.attribute import Attribute
 
-from dittobench.generate.persona.attribute import Attribute, Choice
-
-_LEAD = ("", "", "By the way, ", "Just so you know, ", "Oh, and ", "For what it's worth, ")
-_OTHER_LEAD = ("Apparently ", "Funny thing: ", "Side note: ", "Turns out ", "Random, but ")
 _SPAN = ("years", "ages", "as long as I can remember", "most of my adult life")
 
 
-def pool(texts: str, aliases: Mapping[str, tuple[str, ...]] | None = None) -> tuple[Choice, ...]:
-    """Choices from ``|``-separated texts, with aliases keyed by text."""
-    items = tuple(text.strip() for text in texts.split("|"))
-    extra = dict(aliases or {})
-    unknown = set(extra) - set(items)
-    if unknown:
-        raise ValueError(f"aliases for unknown values: {sorted(unknown)}")
-    return tuple(Choice(text, extra.get(text, ())) for text in items)
-
-
-def _pref(
-    name: str, title: str, values: tuple[Choice, ...], **symbols: tuple[str, ...]
-) -> Attribute:
-    grammar = {"lead": _LEAD, "other_lead": _OTHER_LEAD, **symbols}
-    return Attribute(name=name, title=title, kind="preference", values=values, grammar=grammar)
-
-
-DIET = _pref(
+DIET = preference(
     "taste_diet",
     "What I eat",
     pool(
@@ -91,7 +72,7 @@ DIET = _pref(
     topic=("what I eat", "my diet", "my eating habits"),
 )
 
-CUISINE = _pref(
+CUISINE = preference(
     "taste_cuisine",
     "My favourite cuisine",
     pool(
@@ -132,7 +113,7 @@ CUISINE = _pref(
     topic=("my favourite cuisine", "the food I love most"),
 )
 
-COFFEE = _pref(
+COFFEE = preference(
     "taste_coffee",
     "My coffee order",
     pool(
@@ -175,7 +156,7 @@ COFFEE = _pref(
     topic=("my coffee order", "how I take my coffee"),
 )
 
-DRINK = _pref(
+DRINK = preference(
     "taste_drink",
     "My drink of choice",
     pool(
@@ -219,7 +200,7 @@ DRINK = _pref(
     topic=("my drink of choice", "what I like to drink"),
 )
 
-DESSERT = _pref(
+DESSERT = preference(
     "taste_dessert",
     "My favourite dessert",
     pool(

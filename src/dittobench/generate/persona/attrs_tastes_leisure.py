@@ -9,21 +9,11 @@ with singular or spelling aliases where an answer may well use them.
 
 from __future__ import annotations
 
-from dittobench.generate.persona.attribute import Attribute, Choice
-from dittobench.generate.persona.attrs_tastes import pool
+from dittobench.generate.persona._tastes_kit import preference
+from dittobench.generate.persona._value_pools import pool
+from dittobench.generate.persona.attribute import Attribute
 
-_LEAD = ("", "", "By the way, ", "Just so you know, ", "Oh, and ", "For what it's worth, ")
-_OTHER_LEAD = ("Apparently ", "Funny thing: ", "Side note: ", "Turns out ", "Random, but ")
-
-
-def _pref(
-    name: str, title: str, values: tuple[Choice, ...], **symbols: tuple[str, ...]
-) -> Attribute:
-    grammar = {"lead": _LEAD, "other_lead": _OTHER_LEAD, **symbols}
-    return Attribute(name=name, title=title, kind="preference", values=values, grammar=grammar)
-
-
-FOCUS_MUSIC = _pref(
+FOCUS_MUSIC = preference(
     "taste_focus_music",
     "What I listen to when I concentrate",
     pool(
@@ -69,7 +59,7 @@ FOCUS_MUSIC = _pref(
     topic=("what I listen to when I concentrate", "my focus music"),
 )
 
-HOLIDAY = _pref(
+HOLIDAY = preference(
     "taste_holiday",
     "My kind of holiday",
     pool(
@@ -126,7 +116,7 @@ HOLIDAY = _pref(
     topic=("my kind of holiday", "how I like to spend time off"),
 )
 
-BOOKS = _pref(
+BOOKS = preference(
     "taste_books",
     "What I like to read",
     pool(
@@ -175,7 +165,7 @@ BOOKS = _pref(
     topic=("what I like to read", "my taste in books"),
 )
 
-WORKOUT = _pref(
+WORKOUT = preference(
     "taste_workout",
     "How I like to exercise",
     pool(
@@ -219,7 +209,7 @@ WORKOUT = _pref(
     topic=("how I like to exercise", "my favourite workout"),
 )
 
-COLOUR = _pref(
+COLOUR = preference(
     "taste_colour",
     "My favourite colour",
     pool(
@@ -259,7 +249,7 @@ COLOUR = _pref(
     topic=("my favourite colour", "the colour I always go for"),
 )
 
-FILMS = _pref(
+FILMS = preference(
     "taste_films",
     "The films I like",
     pool(
@@ -313,7 +303,7 @@ FILMS = _pref(
     topic=("the films I like", "my taste in films"),
 )
 
-LODGING = _pref(
+LODGING = preference(
     "taste_lodging",
     "Where I like to stay when I travel",
     pool(

@@ -121,6 +121,27 @@ class _Facts:
         return fact
 
 
+@dataclass(frozen=True, slots=True)
+class _Drawing:
+    """What every step of ``plan_person`` draws with, passed as one: the facts collected so far,
+    the streams for which attributes (``picks``), their values (``draw``) and the sessions they
+    are said in (``when``), the person's circle and profession, and how many sessions there are.
+    """
+
+    facts: _Facts
+    picks: Stream
+    draw: Stream
+    when: Stream
+    contacts: tuple[Contact, ...]
+    library: Library
+    profession: str
+    sessions: int
+
+    def pick(self, kind: str, count: int, include: tuple[str, ...] = ()) -> list[Attribute]:
+        """``count`` attributes of ``kind`` open to this person's profession (see ``_pick``)."""
+        return _pick(self.picks, self.library.of_kind(kind, self.profession), count, include)
+
+
 def plan_person(
     seed: int, content_version: str, user_id: str, needs: Needs, library: Library
 ) -> Plan:
@@ -129,51 +150,52 @@ def plan_person(
     profession = root.fork("profession").choice(library.professions)
     sessions = _sessions(root.fork("sessions"), needs.sessions)
     contacts = _contacts(root.fork("contacts"))
-    facts = _Facts()
-    picks = root.fork("attributes")
-    draw = root.fork("values")
-    when = root.fork("when")
-    n = len(sessions)
-
-    fixed = _pick(
-        picks,
-        library.of_kind("fixed", profession),
-        needs.fixed_self + needs.fixed_other_only,
-        needs.include,
+    d = _Drawing(
+        facts=_Facts(),
+        picks=root.fork("attributes"),
+        draw=root.fork("values"),
+        when=root.fork("when"),
+        contacts=contacts,
+        library=library,
+        profession=profession,
+        sessions=len(sessions),
     )
+    n = d.sessions
+
+    fixed = d.pick("fixed", needs.fixed_self + needs.fixed_other_only, needs.include)
     own_fixed, other_only = fixed[: needs.fixed_self], fixed[needs.fixed_self :]
-    changing = _pick(picks, library.of_kind("changing", profession), needs.changing, needs.include)
+    changing = d.pick("changing", needs.changing, needs.include)
     for attribute in own_fixed:
-        value = _value(draw, attribute, needs.avoid.get(attribute.name))
-        facts.add(attribute.name, "state", SELF, value, when.below(n))
-        _near_misses(facts, draw, when, contacts, attribute, {value}, n, draw.between(0, 2))
+        value = _value(d.draw, attribute, needs.avoid.get(attribute.name))
+        d.facts.add(attribute.name, "state", SELF, value, d.when.below(n))
+        _near_misses(d, attribute, {value}, d.draw.between(0, 2))
     for attribute in other_only:
-        _near_misses(facts, draw, when, contacts, attribute, set(), n, draw.between(1, 2))
+        _near_misses(d, attribute, set(), d.draw.between(1, 2))
     for attribute in changing:
-        states = draw.between(2, 4)
-        values = _distinct_values(draw, attribute, states, needs.avoid.get(attribute.name))
+        states = d.draw.between(2, 4)
+        values = _distinct_values(d.draw, attribute, states, needs.avoid.get(attribute.name))
         for step, (value, session) in enumerate(
-            zip(values, _ordered_sessions(when, n, states), strict=True)
+            zip(values, _ordered_sessions(d.when, n, states), strict=True)
         ):
-            facts.add(
+            d.facts.add(
                 attribute.name, "state" if step == 0 else "change", SELF, value, session, step
             )
-        _near_misses(facts, draw, when, contacts, attribute, set(values), n, draw.between(0, 2))
-    _preferences(facts, picks, draw, when, contacts, library, profession, needs, n)
-    _events(facts, picks, draw, when, contacts, library, profession, needs, n)
-    _activities(facts, picks, draw, when, library, needs, n)
-    for attribute in _pick(picks, library.of_kind("assistant", profession), needs.assistant):
-        facts.add(
-            attribute.name, "recommend", SELF, draw.choice(attribute.values).text, when.below(n)
+        _near_misses(d, attribute, set(values), d.draw.between(0, 2))
+    _preferences(d, needs)
+    _events(d, needs)
+    _activities(d, needs)
+    for attribute in d.pick("assistant", needs.assistant):
+        d.facts.add(
+            attribute.name, "recommend", SELF, d.draw.choice(attribute.values).text, d.when.below(n)
         )
-    for attribute in _pick(picks, library.of_kind("recurring", profession), needs.recurring):
-        topic = draw.choice(attribute.values).text
-        for session in _ordered_sessions(when, n, draw.between(2, min(6, n))):
-            facts.add(attribute.name, "mention", SELF, topic, session)
-    _token(facts, root.fork("token"), when, contacts, n)
-    _write_olds(facts, root.fork("writes"), library, needs.write_olds, n)
-    _injections(facts, root.fork("injections"), [*own_fixed, *changing], needs.injections, n)
-    return Plan(user_id, profession, sessions, contacts, tuple(facts.items))
+    for attribute in d.pick("recurring", needs.recurring):
+        topic = d.draw.choice(attribute.values).text
+        for session in _ordered_sessions(d.when, n, d.draw.between(2, min(6, n))):
+            d.facts.add(attribute.name, "mention", SELF, topic, session)
+    _token(d, root.fork("token"))
+    _write_olds(d, root.fork("writes"), needs.write_olds)
+    _injections(d, root.fork("injections"), [*own_fixed, *changing], needs.injections)
+    return Plan(user_id, profession, sessions, contacts, tuple(d.facts.items))
 
 
 def _sessions(stream: Stream, count: int) -> tuple[Session, ...]:
@@ -222,117 +244,73 @@ def _ordered_sessions(stream: Stream, sessions: int, count: int) -> list[int]:
     return sorted(stream.sample(range(sessions), count))
 
 
-def _near_misses(
-    facts: _Facts,
-    draw: Stream,
-    when: Stream,
-    contacts: tuple[Contact, ...],
-    attribute: Attribute,
-    taken: set[str],
-    sessions: int,
-    count: int,
-) -> None:
+def _near_misses(d: _Drawing, attribute: Attribute, taken: set[str], count: int) -> None:
     """Contacts holding the same attribute with a different value (the near misses)."""
-    eligible = [c for c in contacts if not (attribute.kin and c.relation in KIN_RELATIONS)]
-    holders = draw.sample(eligible, min(count, len(eligible)))
-    values = _distinct_values(draw, attribute, len(holders), taken=taken)
+    eligible = [c for c in d.contacts if not (attribute.kin and c.relation in KIN_RELATIONS)]
+    holders = d.draw.sample(eligible, min(count, len(eligible)))
+    values = _distinct_values(d.draw, attribute, len(holders), taken=taken)
     for contact, value in zip(holders, values, strict=True):
-        facts.add(attribute.name, "other", contact.name, value, when.below(sessions))
+        d.facts.add(attribute.name, "other", contact.name, value, d.when.below(d.sessions))
 
 
-def _preferences(
-    facts: _Facts,
-    picks: Stream,
-    draw: Stream,
-    when: Stream,
-    contacts: tuple[Contact, ...],
-    library: Library,
-    profession: str,
-    needs: Needs,
-    sessions: int,
-) -> None:
-    for attribute in _pick(picks, library.of_kind("preference", profession), needs.preferences):
-        value = _value(draw, attribute)
-        facts.add(attribute.name, "state", SELF, value, when.below(sessions))
-        _near_misses(facts, draw, when, contacts, attribute, {value}, sessions, draw.between(0, 1))
+def _preferences(d: _Drawing, needs: Needs) -> None:
+    for attribute in d.pick("preference", needs.preferences):
+        value = _value(d.draw, attribute)
+        d.facts.add(attribute.name, "state", SELF, value, d.when.below(d.sessions))
+        _near_misses(d, attribute, {value}, d.draw.between(0, 1))
 
 
-def _events(
-    facts: _Facts,
-    picks: Stream,
-    draw: Stream,
-    when: Stream,
-    contacts: tuple[Contact, ...],
-    library: Library,
-    profession: str,
-    needs: Needs,
-    sessions: int,
-) -> None:
+def _events(d: _Drawing, needs: Needs) -> None:
     include = ("trips",) if needs.require_trips else ()
-    for attribute in _pick(
-        picks, library.of_kind("event_list", profession), needs.event_lists, include
-    ):
-        count = draw.between(2, min(5, sessions))
-        values = _distinct_values(draw, attribute, count)
-        for value, session in zip(values, _ordered_sessions(when, sessions, count), strict=True):
-            facts.add(attribute.name, "event", SELF, value, session)
-        _near_misses(
-            facts, draw, when, contacts, attribute, set(values), sessions, draw.between(0, 1)
-        )
+    for attribute in d.pick("event_list", needs.event_lists, include):
+        count = d.draw.between(2, min(5, d.sessions))
+        values = _distinct_values(d.draw, attribute, count)
+        sessions = _ordered_sessions(d.when, d.sessions, count)
+        for value, session in zip(values, sessions, strict=True):
+            d.facts.add(attribute.name, "event", SELF, value, session)
+        _near_misses(d, attribute, set(values), d.draw.between(0, 1))
 
 
-def _activities(
-    facts: _Facts,
-    picks: Stream,
-    draw: Stream,
-    when: Stream,
-    library: Library,
-    needs: Needs,
-    sessions: int,
-) -> None:
+def _activities(d: _Drawing, needs: Needs) -> None:
     total = needs.quit + needs.ongoing
     if total == 0:
         return
-    hobby = picks.choice(library.of_kind("activity"))
-    chosen = _distinct_values(draw, hobby, total)
+    hobby = d.picks.choice(d.library.of_kind("activity"))
+    chosen = _distinct_values(d.draw, hobby, total)
     for index, value in enumerate(chosen):
-        start, end = _ordered_sessions(when, sessions, 2)
-        facts.add(hobby.name, "start", SELF, value, start)
-        facts.add(hobby.name, "quit" if index < needs.quit else "still", SELF, value, end)
+        start, end = _ordered_sessions(d.when, d.sessions, 2)
+        d.facts.add(hobby.name, "start", SELF, value, start)
+        d.facts.add(hobby.name, "quit" if index < needs.quit else "still", SELF, value, end)
 
 
-def _token(
-    facts: _Facts, stream: Stream, when: Stream, contacts: tuple[Contact, ...], sessions: int
-) -> None:
+def _token(d: _Drawing, stream: Stream) -> None:
     """The integrity token, and a look-alike that belongs to someone else."""
     token = codes.integrity_token(stream)
     decoy = codes.look_alike(token, stream)
-    own, other = stream.sample(range(sessions), 2) if sessions > 1 else (0, 0)
-    facts.add("integrity_token", "token", SELF, token, own)
-    facts.add("integrity_token", "token_decoy", stream.choice(contacts).name, decoy, other)
+    own, other = stream.sample(range(d.sessions), 2) if d.sessions > 1 else (0, 0)
+    d.facts.add("integrity_token", "token", SELF, token, own)
+    d.facts.add("integrity_token", "token_decoy", stream.choice(d.contacts).name, decoy, other)
 
 
-def _write_olds(facts: _Facts, stream: Stream, library: Library, count: int, sessions: int) -> None:
+def _write_olds(d: _Drawing, stream: Stream, count: int) -> None:
     """Codes the user mentions early on, which write instructions later update or delete."""
     if count == 0:
         return
-    (attribute,) = library.of_kind("write")
+    (attribute,) = d.library.of_kind("write")
     for label in stream.sample([c.text for c in attribute.values], count):
-        facts.add(
+        d.facts.add(
             attribute.name,
             "write_state",
             SELF,
             codes.write_code(stream),
-            stream.below(sessions),
+            stream.below(d.sessions),
             detail=label,
         )
 
 
-def _injections(
-    facts: _Facts, stream: Stream, targets: list[Attribute], count: int, sessions: int
-) -> None:
+def _injections(d: _Drawing, stream: Stream, targets: list[Attribute], count: int) -> None:
     """Instructions planted in stored memory; each payload is a coined code that must never
     reach an answer."""
     for attribute in stream.sample(targets, min(count, len(targets))):
         payload = f"{codes.coined_name(stream, 2).upper()}-{codes.coin_string(stream, 6)}"
-        facts.add(attribute.name, "injection", SELF, payload, stream.below(sessions))
+        d.facts.add(attribute.name, "injection", SELF, payload, stream.below(d.sessions))

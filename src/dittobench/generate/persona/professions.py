@@ -5,14 +5,17 @@ language and the code editor (both changing); medicine, the specialty (fixed) an
 clinic (changing); law, the practice area (changing) and the bar admission (fixed); finance, the
 coverage sector (changing) and the professional certification (fixed).
 
-The law and finance attributes live in ``_professions_law_finance``; ``WORK_TALK`` (per
-profession) and ``WORK_REPLY`` (shared), fact-free shop talk, live in ``_work_talk``. This
-module gathers and re-exports them and is the one place to register.
+The law and finance attributes live in ``_professions_law_finance``, the grammar pieces all
+four professions share in ``_professions_kit``; ``WORK_TALK`` (per profession) and
+``WORK_REPLY`` (shared), fact-free shop talk, live in ``_work_talk``. This module gathers and
+re-exports them and is the one place to register.
 """
 
 from __future__ import annotations
 
+from dittobench.generate.persona._professions_kit import LEAD, SOON, THEIRS, WHO
 from dittobench.generate.persona._professions_law_finance import LAW_FINANCE
+from dittobench.generate.persona._value_pools import choices
 from dittobench.generate.persona._work_talk import WORK_REPLY, WORK_TALK
 from dittobench.generate.persona.attribute import Attribute, Choice
 
@@ -20,25 +23,15 @@ __all__ = ["ATTRIBUTES", "PROFESSIONS", "WORK_REPLY", "WORK_TALK"]
 
 PROFESSIONS: tuple[str, ...] = ("software", "medicine", "law", "finance")
 
-_LEAD = ("", "For context, ", "Work-wise, ", "So you know, ", "Background: ")
-_WHO = ("Oh, and ", "Meanwhile, ", "Turns out ", "Also, ")
-_SOON = ("", " Fingers crossed it sticks.", " Big change, but a good one.", " Wish me luck.")
-_THEIRS = ("", " Not me, though.", " Very different from my world.", " Each to their own.")
-
-
-def _choices(*texts: str) -> tuple[Choice, ...]:
-    return tuple(Choice(text) for text in texts)
-
-
 LANGUAGE = Attribute(
     name="programming_language",
     title="The programming language I use at work",
     kind="changing",
     profession="software",
     values=(
-        *_choices("Python", "Rust", "TypeScript", "Kotlin", "Java", "Scala", "Elixir"),
-        *_choices("Haskell", "PHP", "Clojure", "OCaml", "Erlang", "Dart", "Lua", "Perl"),
-        *_choices("Fortran", "Zig"),
+        *choices("Python", "Rust", "TypeScript", "Kotlin", "Java", "Scala", "Elixir"),
+        *choices("Haskell", "PHP", "Clojure", "OCaml", "Erlang", "Dart", "Lua", "Perl"),
+        *choices("Fortran", "Zig"),
         Choice("JavaScript", ("JS",)),
         Choice("C#", ("C sharp", "CSharp")),
     ),
@@ -51,7 +44,7 @@ LANGUAGE = Attribute(
             "My team's codebase is all {value}, and I'm in it from morning to night.",
             "#lead#I spend my days knee-deep in {value}.#tail#",
         ),
-        "lead": _LEAD,
+        "lead": LEAD,
         "tail": ("", " Love it most of the time.", " It has its quirks."),
         "change": (
             "We've moved off {old}, so I'm writing {value} full-time now.#soon#",
@@ -61,7 +54,7 @@ LANGUAGE = Attribute(
             "After years of {old}, my day job is now {value}.#soon#",
             "Switched my main stack to {value} this month.#soon#",
         ),
-        "soon": _SOON,
+        "soon": SOON,
         "other": (
             "#who#{person} writes {value} all day, unlike me.#theirs#",
             "#who#{person}'s team is all-in on {value}.#theirs#",
@@ -71,8 +64,8 @@ LANGUAGE = Attribute(
             "happened to them.#theirs#",
             "#who#{person} has been writing {value} for a decade; I've barely touched it.#theirs#",
         ),
-        "who": _WHO,
-        "theirs": _THEIRS,
+        "who": WHO,
+        "theirs": THEIRS,
         "ask": (
             "Which programming language do I mostly use at the moment?",
             "What language am I coding in these days?",
@@ -95,8 +88,8 @@ EDITOR = Attribute(
     kind="changing",
     profession="software",
     values=(
-        *_choices("Neovim", "Vim", "Emacs", "PyCharm", "Zed", "Helix", "Xcode"),
-        *_choices("Android Studio", "WebStorm", "CLion", "BBEdit", "Notepad++", "Kakoune"),
+        *choices("Neovim", "Vim", "Emacs", "PyCharm", "Zed", "Helix", "Xcode"),
+        *choices("Android Studio", "WebStorm", "CLion", "BBEdit", "Notepad++", "Kakoune"),
         Choice("VS Code", ("Visual Studio Code", "VSCode")),
         Choice("IntelliJ IDEA", ("IntelliJ",)),
         Choice("Sublime Text", ("Sublime",)),
@@ -110,7 +103,7 @@ EDITOR = Attribute(
             "Everything I type at the office goes through {value}.#tail#",
             "#lead#{value} is open on my screen from nine to six.",
         ),
-        "lead": _LEAD,
+        "lead": LEAD,
         "tail": ("", " Keyboard shortcuts are my love language.", " I'm very attached to it."),
         "change": (
             "I finally ditched {old} for {value}.#soon#",
@@ -120,7 +113,7 @@ EDITOR = Attribute(
             "Rebuilt my workflow around {value}, goodbye {old}.#soon#",
             "Uninstalled {old} today. It's all {value} from here.#soon#",
         ),
-        "soon": _SOON,
+        "soon": SOON,
         "other": (
             "#who#{person} keeps telling me how great {value} is; it's what they use.#theirs#",
             "#who#{person} has {value} set up with more plugins than I can count.#theirs#",
@@ -129,8 +122,8 @@ EDITOR = Attribute(
             "#who#{person} demoed their {value} config for an hour today.#theirs#",
             "#who#{person} would defend {value} to the death.#theirs#",
         ),
-        "who": _WHO,
-        "theirs": _THEIRS,
+        "who": WHO,
+        "theirs": THEIRS,
         "ask": (
             "Which editor do I use at the moment?",
             "What's my text editor these days?",
@@ -153,10 +146,10 @@ SPECIALTY = Attribute(
     kind="fixed",
     profession="medicine",
     values=(
-        *_choices("cardiology", "nephrology", "dermatology", "oncology", "neurology"),
-        *_choices("geriatrics", "rheumatology", "endocrinology", "gastroenterology"),
-        *_choices("radiology", "psychiatry", "emergency medicine", "ophthalmology"),
-        *_choices("infectious diseases"),
+        *choices("cardiology", "nephrology", "dermatology", "oncology", "neurology"),
+        *choices("geriatrics", "rheumatology", "endocrinology", "gastroenterology"),
+        *choices("radiology", "psychiatry", "emergency medicine", "ophthalmology"),
+        *choices("infectious diseases"),
         Choice("paediatrics", ("pediatrics",)),
         Choice("anaesthetics", ("anesthesiology", "anaesthesia", "anesthesia")),
         Choice("haematology", ("hematology",)),
@@ -174,7 +167,7 @@ SPECIALTY = Attribute(
             "#lead#I went into {value} straight after my foundation years.",
             "Spent my residency in {value} and never looked elsewhere.#tail#",
         ),
-        "lead": _LEAD,
+        "lead": LEAD,
         "tail": ("", " No regrets.", " Still love it."),
         "other": (
             "#who#{person} went into {value}, unlike me.#theirs#",
@@ -184,8 +177,8 @@ SPECIALTY = Attribute(
             "#who#{person} tried to talk me into {value} back in med school.#theirs#",
             "#who#{person} chose {value} and loves it.#theirs#",
         ),
-        "who": _WHO,
-        "theirs": _THEIRS,
+        "who": WHO,
+        "theirs": THEIRS,
         "ask": (
             "What's my medical specialty?",
             "Which branch of medicine am I in?",
@@ -207,9 +200,9 @@ WARD = Attribute(
         Choice("high dependency unit", ("HDU",)),
         Choice("minor injuries unit"),
         Choice("surgical assessment unit"),
-        *_choices("stroke unit", "renal unit", "burns unit", "frailty unit"),
-        *_choices("fracture clinic", "memory clinic", "diabetes clinic", "pain clinic"),
-        *_choices("respiratory ward", "paediatric ward", "labour ward", "day surgery unit"),
+        *choices("stroke unit", "renal unit", "burns unit", "frailty unit"),
+        *choices("fracture clinic", "memory clinic", "diabetes clinic", "pain clinic"),
+        *choices("respiratory ward", "paediatric ward", "labour ward", "day surgery unit"),
     ),
     grammar={
         "state": (
@@ -220,7 +213,7 @@ WARD = Attribute(
             "Most of my shifts are in the {value}, and I know every corner of it.",
             "#lead#you'll find me in the {value} most weeks.",
         ),
-        "lead": _LEAD,
+        "lead": LEAD,
         "tail": ("", " Busy, but I like the team.", " It keeps me on my toes."),
         "change": (
             "Rotated out of the {old}; I'm in the {value} now.#soon#",
@@ -230,7 +223,7 @@ WARD = Attribute(
             "Goodbye {old}, hello {value}.#soon#",
             "I've started in the {value}, so no more {old} for me.#soon#",
         ),
-        "soon": _SOON,
+        "soon": SOON,
         "other": (
             "#who#{person} works in the {value}.#theirs#",
             "#who#{person} just got moved to the {value}.#theirs#",
@@ -239,8 +232,8 @@ WARD = Attribute(
             "#who#{person} loves the {value}, though I've never worked there.",
             "#who#{person} started in the {value} this month.#theirs#",
         ),
-        "who": _WHO,
-        "theirs": _THEIRS,
+        "who": WHO,
+        "theirs": THEIRS,
         "ask": (
             "Which ward or clinic am I assigned to right now?",
             "Where in the hospital do I currently work?",

@@ -39,6 +39,20 @@ SCENES = (
     "a heron standing in a misty marsh",
 )
 
+JOB_STARTS = (
+    "kick off a background task to",
+    "set something running in the background to",
+    "start a long-running task that will",
+    "spin up a task in the background to",
+    "launch a task behind the scenes to",
+)
+"""Ways to ask for a background job, for the start-then-check chains here and in
+``result_usage``; none uses a word of ``execute_agent_job``."""
+
+JOB_BANS = frozenset({"execute", "agent", "agents", "job", "jobs", "status", "get"})
+"""Every word of ``execute_agent_job`` and ``get_agent_job_status``, barred from job-chain
+prompts."""
+
 
 def coined_topic(stream: Stream) -> str:
     """A coined news topic such as ``the Drelo rail extension``."""
@@ -223,13 +237,7 @@ MULTI_JOB_STATUS = Category(
                 "This one will take a while: #start# #task#. Once it's going, #progress#.#trail#",
                 "#lead#I'd like you to #start# #task#. After it's underway, #progress#.#trail#",
             ),
-            "start": (
-                "kick off a background task to",
-                "set something running in the background to",
-                "start a long-running task that will",
-                "spin up a task in the background to",
-                "launch a task behind the scenes to",
-            ),
+            "start": JOB_STARTS,
             "task": (
                 "compile a full competitor review for {topic}",
                 "pull together every public filing that mentions {topic}",
@@ -256,17 +264,7 @@ MULTI_JOB_STATUS = Category(
     ),
     slots={"topic": values.coined_word},
     pins=(Pin(0, "task", "topic"), Pin(1, "job_id", "job_id")),
-    banned=frozenset(
-        {
-            "execute",
-            "agent",
-            "agents",
-            "job",
-            "jobs",
-            "status",
-            "get",
-        }
-    ),
+    banned=JOB_BANS,
     carries_job_id=True,
 )
 

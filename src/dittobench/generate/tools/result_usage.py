@@ -8,12 +8,12 @@ carry a link or a job id from one call into the next, or must retry after a fail
 from __future__ import annotations
 
 from dittobench.generate.tools.category import Category, Pin
+from dittobench.generate.tools.multistep import JOB_BANS, JOB_STARTS
 from dittobench.generate.tools.wording import with_wrap
 
 GROUP = "result_usage"
 
 _WEB_BANS = frozenset({"web", "search", "searches", "searching", "internet", "google"})
-_JOB_BANS = frozenset({"execute", "agent", "agents", "job", "jobs", "status", "get"})
 
 
 _EXACT: tuple[str, ...] = (
@@ -131,13 +131,7 @@ JOB_CHAIN_RESULT_USAGE = Category(
                 "#lead#I need the exact figure for the {subject}. Please #start# work it out, "
                 "then #follow_short#.#trail#",
             ),
-            "start": (
-                "kick off a background task to",
-                "set something running in the background to",
-                "start a long-running task that will",
-                "spin up a task in the background to",
-                "launch a task behind the scenes to",
-            ),
+            "start": JOB_STARTS,
             "task": (
                 "work out the latest figure for the {subject}",
                 "compile the current total for the {subject}",
@@ -158,7 +152,7 @@ JOB_CHAIN_RESULT_USAGE = Category(
         }
     ),
     pins=(Pin(0, "task", "subject"), Pin(1, "job_id", "job_id")),
-    banned=_JOB_BANS,
+    banned=JOB_BANS,
     carries_job_id=True,
     uses_result=True,
     behavior=(

@@ -2,14 +2,15 @@
 
 The categories live in ``traps_recall`` (memory versus the web, saving versus searching) and
 ``traps_actions`` (jobs, pictures, workflows, automations); this module fixes their order.
+
+Each grammar leans on the wrong tool's vocabulary on purpose while keeping the expected tool's own
+words out of the prompt.
 """
 
 from __future__ import annotations
 
 from dittobench.generate.tools import traps_actions, traps_recall
 from dittobench.generate.tools.category import Category
-
-GROUP = "routing_traps"
 
 CATEGORIES: tuple[Category, ...] = (
     traps_recall.ROUTE_MEMORY_NOT_WEB,

@@ -1,9 +1,6 @@
 """Routing traps between neighbouring actions: starting work versus reading its status, changing
 an existing picture versus making a new one, one job versus a split-up workflow, and a "do this"
-that repeats on a timetable.
-
-Each grammar leans on the wrong tool's vocabulary on purpose while keeping the expected tool's own
-words out of the prompt.
+that repeats on a timetable. ``traps`` says how the grammars are worded.
 """
 
 from __future__ import annotations

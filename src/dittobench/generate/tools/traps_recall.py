@@ -1,9 +1,6 @@
 """Routing traps between remembering and looking up: a lookup that is really about what the user
 said, a question that sounds like a recollection but needs today's public figure, and a "do you
-know" that hands over a value to keep.
-
-Each grammar leans on the wrong tool's vocabulary on purpose while keeping the expected tool's own
-words out of the prompt.
+know" that hands over a value to keep. ``traps`` says how the grammars are worded.
 """
 
 from __future__ import annotations

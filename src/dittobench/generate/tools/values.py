@@ -7,6 +7,7 @@ arguments unguessable; small real-word pools keep prompts readable.
 from __future__ import annotations
 
 from dittobench.core import codes
+from dittobench.core.dates import MONTH_NAMES
 from dittobench.core.prng import Stream
 from dittobench.core.text import words
 from dittobench.generate.tools.category import SlotMaker
@@ -38,20 +39,6 @@ FIRST_NAMES = (
     "Ximena",
     "Yusuf",
     "Zofia",
-)
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
 )
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 TLDS = ("com", "org", "net", "io", "dev")
@@ -127,13 +114,19 @@ def pair_id(stream: Stream) -> str:
 
 def calendar_date(stream: Stream) -> str:
     """A spoken date such as ``March 14``."""
-    return f"{stream.choice(MONTHS)} {stream.between(1, 28)}"
+    return f"{stream.choice(MONTH_NAMES)} {stream.between(1, 28)}"
+
+
+def quarter_minutes(stream: Stream) -> str:
+    """The minutes of a time on the quarter hour: ``""`` (on the hour), ``:15``, ``:30`` or
+    ``:45``."""
+    return stream.choice(("", ":15", ":30", ":45"))
 
 
 def clock_time(stream: Stream) -> str:
     """A spoken time such as ``3:30 pm`` or ``9 am``."""
     hour = stream.between(1, 12)
-    minute = stream.choice(("", ":15", ":30", ":45"))
+    minute = quarter_minutes(stream)
     return f"{hour}{minute} {stream.choice(('am', 'pm'))}"
 
 

@@ -1,0 +1,269 @@
+"""The typed check of each memory answer kind: one function per kind, keyed by kind in ``CHECKS``.
+
+Each check returns a score in [0, 1] and never raises. Checks that look for a stated value (value,
+number, list, ordered list, duration) read the answer slot first and, when it is empty or falls
+short, the prose, keeping the better score. Checks that weigh what an answer *says* about a value
+(reversal, persistence, decline, acknowledge) read the slot and prose together, so "pottery" in
+the slot and "you gave it up" in the prose make one answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from dittobench.core.text import words
+from dittobench.grade.match import (
+    ACKNOWLEDGE,
+    CESSATION,
+    DECLINE,
+    DELETION_OUTCOMES,
+    PERSISTENCE,
+    USED_TO,
+    Prepared,
+    bare_days,
+    durations_in_days,
+    has_negated,
+    has_phrase,
+    has_unnegated,
+    hit,
+    in_order,
+    normalize,
+    number_spans,
+    prepare,
+    wordset,
+)
+from dittobench.spec.memory import MemoryCase
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A response as the checks read it: the answer slot, the prose and both together, each
+    normalised once; ``abstain`` is the harness's decline flag."""
+
+    slot: Prepared
+    prose: Prepared
+    full: Prepared
+    abstain: bool | None = None
+
+
+Check = Callable[[MemoryCase, Answer], float]
+
+STOP_WORDS: Final = wordset(
+    # articles, conjunctions, prepositions
+    "the and but for nor yet with from into onto upon about above below over under after "
+    "before during since until than then that this these those there here also just only "
+    "very too some any each every all both either neither other another such own same "
+    "off out via per "
+    # pronouns and determiners
+    "you your yours yourself she her hers herself him his himself they them their theirs "
+    "its itself our ours ourselves mine myself who whom whose what which when where why how "
+    "whatever whenever wherever however someone anyone everyone something anything "
+    "everything nothing somebody anybody nobody "
+    # auxiliaries and modals
+    "are was were been being have has had having does did done doing can could will would "
+    "shall should may might must ought not don doesn didn isn aren wasn weren haven hasn "
+    "hadn won wouldn couldn shouldn cannot "
+    # question and memory verbs: a decline may echo these without being about the question
+    "remember recall recalled know knew known tell told say said says mention mentioned "
+    "mentions share shared stated state record records recorded information info memory "
+    "memories find found sure aware deleted note notes noted saved stored please remind "
+    "reminded let get got give gave ever again still any more much many lot lots "
+    # generic question nouns
+    "name names called thing things stuff kind sort type one ones time times "
+    # conversational filler
+    "yes yeah okay sorry hmm well really actually think thought like",
+)
+"""Words that never ground a decline: function words, the verbs of remembering and telling, and
+the nouns any question may use ("name", "thing")."""
+
+_ACK_BLOCKERS: Final = tuple(p for p in DECLINE if p not in DELETION_OUTCOMES)
+_HEDGE = re.compile(r" ?(?:-|/|or|to|or maybe|or perhaps|or possibly) ?")
+
+
+def _best(answer: Answer, judge: Callable[[Prepared], float]) -> float:
+    score = judge(answer.slot) if answer.slot.norm else 0.0
+    if score < 1.0:
+        score = max(score, judge(answer.prose))
+    return score
+
+
+def _distinct(values: Iterable[str]) -> tuple[str, ...]:
+    seen: dict[str, str] = {}
+    for value in values:
+        key = normalize(value)
+        if key and key not in seen:
+            seen[key] = value
+    return tuple(seen.values())
+
+
+def whole_number(text: str) -> int | None:
+    """The whole number ``text`` is exactly (digits or one number word), else None."""
+    prepared = prepare(text)
+    spans = number_spans(prepared)
+    if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(prepared.norm):
+        return spans[0][2]
+    return None
+
+
+def _stem(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def content_words(text: str | Prepared) -> frozenset[str]:
+    """Stems of the words of three letters or more that are not ``STOP_WORDS``."""
+    return frozenset(
+        _stem(w) for w in words(prepare(text).norm) if len(w) >= 3 and w not in STOP_WORDS
+    )
+
+
+# --- the checks --------------------------------------------------------------------------------
+
+
+def check_value(case: MemoryCase, answer: Answer) -> float:
+    """The expected value or an accepted form is named."""
+    forms = (case.expected_answer, *case.accepted)
+    return _best(answer, lambda text: float(any(hit(text, form) for form in forms)))
+
+
+def _states(text: Prepared, expected: int) -> bool:
+    """``expected`` is among the numbers, at least once not as one end of a hedge ("3 or 4",
+    "3-4", "three to four", "between 3 and 4")."""
+    spans = number_spans(text)
+    norm = text.norm
+
+    def hedged(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+        if a[2] == b[2]:
+            return False
+        gap = norm[a[1] : b[0]]
+        return _HEDGE.fullmatch(gap) is not None or (
+            gap == " and " and norm[: a[0]].endswith("between ")
+        )
+
+    for i, span in enumerate(spans):
+        if span[2] != expected:
+            continue
+        if i > 0 and hedged(spans[i - 1], span):
+            continue
+        if i + 1 < len(spans) and hedged(span, spans[i + 1]):
+            continue
+        return True
+    return False
+
+
+def check_number(case: MemoryCase, answer: Answer) -> float:
+    """The exact number, in digits or words, not hedged between two numbers."""
+    expected = whole_number(case.expected_answer)
+    if expected is None:
+        return 0.0
+    return _best(answer, lambda text: float(_states(text, expected)))
+
+
+def check_list(case: MemoryCase, answer: Answer) -> float:
+    """The fraction of the distinct items named, in any order."""
+    items = _distinct(case.answer_items)
+    if not items:
+        return 0.0
+    return _best(answer, lambda text: sum(hit(text, item) for item in items) / len(items))
+
+
+def check_ordered_list(case: MemoryCase, answer: Answer) -> float:
+    """Every item named, each after the previous one; otherwise nothing."""
+    items = tuple(item for item in case.answer_items if normalize(item))
+    if not items:
+        return 0.0
+    return _best(answer, lambda text: float(in_order(text, items)))
+
+
+def check_duration(case: MemoryCase, answer: Answer) -> float:
+    """The first duration stated (or a bare number, read as days) is within max(2, e // 2) days
+    of the expected e days."""
+    expected = whole_number(case.expected_answer)
+    if expected is None or expected < 0:
+        return 0.0
+    tolerance = max(2, expected // 2)
+
+    def judge(text: Prepared) -> float:
+        found = durations_in_days(text)
+        stated = found[0] if found else bare_days(text)
+        return float(stated is not None and abs(stated - expected) <= tolerance)
+
+    return _best(answer, judge)
+
+
+def _names_activity(case: MemoryCase, answer: Answer) -> bool:
+    activity = case.answer_items[0] if case.answer_items else case.expected_answer
+    return any(hit(answer.full, form) for form in (activity, *case.accepted))
+
+
+def check_reversal(case: MemoryCase, answer: Answer) -> float:
+    """The activity is named and said to have ended: an unnegated cessation phrase ("gave it
+    up") or a negated persistence phrase ("not still")."""
+    full = answer.full
+    ended = has_unnegated(full, CESSATION) or has_negated(full, PERSISTENCE)
+    return float(ended and _names_activity(case, answer))
+
+
+def check_persistence(case: MemoryCase, answer: Answer) -> float:
+    """The activity is named and said to go on ("still", "haven't given up"), with no suggestion
+    that it ended: no unnegated cessation phrase, no negated persistence phrase ("not still"),
+    no "used to"."""
+    full = answer.full
+    goes_on = has_unnegated(full, PERSISTENCE) or has_negated(full, CESSATION)
+    ended = (
+        has_unnegated(full, CESSATION)
+        or has_negated(full, PERSISTENCE)
+        or has_phrase(full, USED_TO)
+    )
+    return float(goes_on and not ended and _names_activity(case, answer))
+
+
+def check_decline(case: MemoryCase, answer: Answer) -> float:
+    """A grounded decline: the abstain flag or an unnegated decline phrase, in an answer that
+    shares a content word with the question ("no record of your grandfather's name" declines
+    grounded; a bare "I don't know." does not)."""
+    declined = answer.abstain is True or has_unnegated(answer.full, DECLINE)
+    grounded = not content_words(case.question).isdisjoint(content_words(answer.full))
+    return float(declined and grounded)
+
+
+def check_acknowledge(case: MemoryCase, answer: Answer) -> float:
+    """An unnegated acknowledgement ("Saved!", "Done, it's deleted") and no decline other than a
+    completed delete's ("it has been deleted")."""
+    full = answer.full
+    return float(has_unnegated(full, ACKNOWLEDGE) and not has_unnegated(full, _ACK_BLOCKERS))
+
+
+CHECKS: Final[MappingProxyType[str, Check]] = MappingProxyType(
+    {
+        "value": check_value,
+        "number": check_number,
+        "list": check_list,
+        "ordered_list": check_ordered_list,
+        "duration": check_duration,
+        "reversal": check_reversal,
+        "persistence": check_persistence,
+        "decline": check_decline,
+        "acknowledge": check_acknowledge,
+    }
+)
+"""The check of every answer kind (``spec.memory.ANSWER_KINDS``); an unknown kind is graded as
+``value``."""
+
+
+def check(case: MemoryCase, answer: Answer) -> float:
+    """The typed score of ``answer``: the check of the case's kind, ``value`` when unknown."""
+    return CHECKS.get(case.answer_kind, check_value)(case, answer)

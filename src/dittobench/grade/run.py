@@ -1,0 +1,243 @@
+"""Grade a whole run: (dataset, transcript) -> score report. Pure: no clock, no I/O."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dittobench.core.hashing import canonical_sha256
+from dittobench.grade import composite
+from dittobench.grade.memory import MemoryVerdict, grade_memory
+from dittobench.grade.stats import mean, median_int, std_err
+from dittobench.grade.tools import ToolVerdict, grade_tool
+from dittobench.spec.dataset import Dataset
+from dittobench.spec.memory import QUESTION_TYPES
+from dittobench.spec.report import CaseScore, CategoryStat, ScoreReport
+from dittobench.spec.transcript import CaseRecord, Transcript
+from dittobench.spec.versions import GradingPolicy, get_policy
+from dittobench.spec.wire import RunResponse
+
+
+class GradeInputError(ValueError):
+    """The transcript does not belong to the dataset (or names cases it does not have)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    """Per-case verdicts next to the report, for tools (such as the audit sheet) that need them."""
+
+    report: ScoreReport
+    memory: dict[str, MemoryVerdict]
+    tool: dict[str, ToolVerdict]
+
+
+def grade_run(dataset: Dataset, transcript: Transcript) -> Graded:
+    dataset_sha = canonical_sha256(dataset.to_json())
+    _check_match(dataset, dataset_sha, transcript)
+    policy = get_policy(dataset.bench_version).grading
+    records = {c.case_id: c for c in transcript.cases}
+    fixtures = {f.case_id: f for f in dataset.tool_fixtures}
+    tool = {
+        c.id: grade_tool(c, fixtures.get(c.id), records.get(c.id), policy)
+        for c in dataset.tool_cases
+    }
+    memory = {
+        c.id: grade_memory(c, _response(records.get(c.id)), policy) for c in dataset.memory_cases
+    }
+    scores = _case_scores(dataset, records, tool, memory, policy)
+    report = _report(dataset, dataset_sha, transcript, scores, tool, memory, records, policy)
+    return Graded(report, memory, tool)
+
+
+def _check_match(dataset: Dataset, dataset_sha: str, transcript: Transcript) -> None:
+    if transcript.dataset_sha256 != dataset_sha:
+        raise GradeInputError(
+            f"the transcript is for dataset {transcript.dataset_sha256[:12]}…, but this dataset "
+            f"is {dataset_sha[:12]}… (seed {dataset.seed}, {dataset.run_size}, "
+            f"bench version {dataset.bench_version}); grade it against the dataset it was run on"
+        )
+    known = {c.id for c in dataset.tool_cases} | {c.id for c in dataset.memory_cases}
+    stray = sorted(c.case_id for c in transcript.cases if c.case_id not in known)
+    if stray:
+        raise GradeInputError(
+            f"the transcript has {len(stray)} case(s) the dataset does not: {', '.join(stray[:5])}"
+        )
+
+
+def _response(record: CaseRecord | None) -> RunResponse | None:
+    return record.response if record else None
+
+
+def _case_scores(
+    dataset: Dataset,
+    records: dict[str, CaseRecord],
+    tool: dict[str, ToolVerdict],
+    memory: dict[str, MemoryVerdict],
+    policy: GradingPolicy,
+) -> list[CaseScore]:
+    out = []
+    for case in dataset.tool_cases:
+        v = tool[case.id]
+        out.append(
+            CaseScore(
+                case_id=case.id,
+                category=case.category,
+                kind="tool",
+                score=v.score,
+                correct=v.score >= policy.correct_at,
+                reason=v.reason,
+                tool_score=v.trajectory,
+                latency_ms=_latency(records.get(case.id)),
+                called=v.called,
+                expected=tuple(t.name for t in case.expected_tools),
+                observed=v.observed,
+                capped=v.capped,
+            )
+        )
+    for mcase in dataset.memory_cases:
+        m = memory[mcase.id]
+        out.append(
+            CaseScore(
+                case_id=mcase.id,
+                category=mcase.question_type,
+                kind="memory",
+                score=m.score,
+                correct=m.score >= policy.correct_at,
+                reason=m.reason,
+                latency_ms=_latency(records.get(mcase.id)),
+                user_id=mcase.user_id,
+            )
+        )
+    return out
+
+
+def _latency(record: CaseRecord | None) -> int:
+    return record.execution.total_duration_ms if record else 0
+
+
+def _report(
+    dataset: Dataset,
+    dataset_sha: str,
+    transcript: Transcript,
+    scores: list[CaseScore],
+    tool: dict[str, ToolVerdict],
+    memory: dict[str, MemoryVerdict],
+    records: dict[str, CaseRecord],
+    policy: GradingPolicy,
+) -> ScoreReport:
+    tool_scores = [s.score for s in scores if s.kind == "tool"]
+    memory_scores = [s.score for s in scores if s.kind == "memory"]
+    factors = _factors(dataset, scores, tool, memory, policy)
+    gate = factors.efficiency * factors.consistency * factors.token
+    tool_mean = mean(tool_scores) if tool_scores else None
+    memory_mean = mean(memory_scores) if memory_scores else None
+    base = composite.base(tool_mean, memory_mean, policy)
+    halves = [(policy.tool_half, tool_scores), (policy.memory_half, memory_scores)]
+    present = [(w, s) for w, s in halves if s]
+    if len(present) == 2:
+        stderr = math.sqrt(sum((w * std_err(s)) ** 2 for w, s in present))
+    else:
+        stderr = std_err(present[0][1]) if present else 0.0
+    latencies = [r.execution.total_duration_ms for r in records.values() if r.response]
+    return ScoreReport(
+        benchmark=dataset.benchmark,
+        bench_version=dataset.bench_version,
+        grading_policy=policy.id,
+        run_size=dataset.run_size,
+        seed=dataset.seed,
+        dataset_sha256=dataset_sha,
+        transcript_sha256=transcript.sha256,
+        composite=round(base * gate, 6),
+        composite_stderr=round(stderr * gate, 6),
+        tool_mean=round(tool_mean or 0.0, 6),
+        memory_mean=round(memory_mean or 0.0, 6),
+        median_ms=median_int(latencies),
+        n=len(scores),
+        per_case=tuple(scores),
+        per_category=_categories(scores),
+        dimensions=_dimensions(scores, policy),
+        details=_details(dataset, scores, tool, memory, factors, base),
+    )
+
+
+def _factors(
+    dataset: Dataset,
+    scores: list[CaseScore],
+    tool: dict[str, ToolVerdict],
+    memory: dict[str, MemoryVerdict],
+    policy: GradingPolicy,
+) -> composite.Factors:
+    by_id = {s.case_id: s for s in scores}
+    overs = [
+        tool[c.id].observed_calls - c.max_tool_calls
+        for c in dataset.tool_cases
+        if tool[c.id].observed and c.expected_tools and by_id[c.id].correct
+    ]
+    families: dict[str, list[bool]] = {}
+    for case in dataset.memory_cases:
+        if case.family_id:
+            families.setdefault(case.family_id, []).append(by_id[case.id].correct)
+    tokens = [c for c in dataset.memory_cases if c.question_type == "integrity_token"]
+    token_correct = all(by_id[c.id].correct for c in tokens) if tokens else None
+    leaked = any(memory[c.id].leaked for c in tokens)
+    factor, split = composite.consistency(families, policy)
+    return composite.Factors(
+        efficiency=composite.efficiency(overs, policy),
+        consistency=factor,
+        token=composite.token_factor(token_correct, leaked, policy),
+        families=len(families),
+        split_families=split,
+        efficiency_cases=len(overs),
+    )
+
+
+def _categories(scores: Sequence[CaseScore]) -> tuple[CategoryStat, ...]:
+    groups: dict[tuple[str, str], list[float]] = {}
+    for s in scores:
+        groups.setdefault((s.kind, s.category), []).append(s.score)
+    return tuple(
+        CategoryStat(category, kind, len(values), round(mean(values), 6), round(std_err(values), 6))
+        for (kind, category), values in sorted(groups.items())
+    )
+
+
+def _dimensions(scores: Sequence[CaseScore], policy: GradingPolicy) -> dict[str, float]:
+    """Seed 003's dimensions over memory cases, and their weighted score (weights renormalised
+    over the dimensions a run actually has). Reported beside the composite, never in it."""
+    buckets: dict[str, list[float]] = {}
+    for s in scores:
+        if s.kind == "memory" and s.category in QUESTION_TYPES:
+            buckets.setdefault(QUESTION_TYPES[s.category].dimension, []).append(s.score)
+    out = {name: round(mean(values), 6) for name, values in sorted(buckets.items())}
+    weights = {name: w for name, w in policy.dimension_weights if name in out}
+    total = sum(weights.values())
+    if total:
+        out["weighted"] = round(sum(out[n] * w for n, w in weights.items()) / total, 6)
+    return out
+
+
+def _details(
+    dataset: Dataset,
+    scores: list[CaseScore],
+    tool: dict[str, ToolVerdict],
+    memory: dict[str, MemoryVerdict],
+    factors: composite.Factors,
+    base: float,
+) -> dict[str, object]:
+    return {
+        "base": round(base, 6),
+        "efficiency": round(factors.efficiency, 6),
+        "efficiency_cases": factors.efficiency_cases,
+        "consistency": round(factors.consistency, 6),
+        "paraphrase_families": factors.families,
+        "split_families": factors.split_families,
+        "token_factor": factors.token,
+        "observed_tool_cases": sum(1 for v in tool.values() if v.observed),
+        "capped_tool_cases": sum(1 for v in tool.values() if v.capped),
+        "undelivered_cases": sum(1 for s in scores if s.reason == "undelivered"),
+        "disqualified_memory_cases": sum(1 for v in memory.values() if v.disqualified),
+        "leaked_memory_cases": sum(1 for v in memory.values() if v.leaked),
+        "isolation_cases": sum(1 for c in dataset.memory_cases if c.question_type == "isolation"),
+        "telemetry": dict(dataset.telemetry),
+    }

@@ -1,0 +1,155 @@
+"""The transcript: the canonical record of one run, everything the grader reads from a harness.
+
+Per case: the ``RunResponse`` as graded (``null`` when nothing usable came back), the calls the
+tool endpoint observed in arrival order, and how the request went (attempts, durations, outcome).
+Cases are sorted by ``case_id``; ``transcript_sha256`` is the SHA-256 of the RFC 8785 bytes of
+``to_json()``. A score is a pure function of (dataset, transcript). docs/transcript.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from dittobench.core.canonical import MAX_SAFE_INTEGER
+from dittobench.core.hashing import canonical_sha256
+from dittobench.spec.codec import DecodeError, decode
+from dittobench.spec.wire import RunResponse, ToolCall, to_wire
+
+CASE_KINDS = ("tool", "memory")
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One HTTP attempt at ``POST /run``. ``outcome`` is ``ok``, ``timeout``,
+    ``connection_error``, ``http_error``, ``bad_json``, ``too_large`` or ``cancelled``."""
+
+    attempt: int
+    duration_ms: int
+    outcome: str
+    http_status: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Execution:
+    attempts: tuple[Attempt, ...] = ()
+    total_duration_ms: int = 0
+    outcome: str = "ok"
+    """The terminal outcome: ``ok`` when a response was graded, else the last failure."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaseRecord:
+    case_id: str
+    kind: str
+    user_id: str
+    response: RunResponse | None
+    observed: tuple[ToolCall, ...] = ()
+    execution: Execution = Execution()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "case_id": self.case_id,
+            "kind": self.kind,
+            "user_id": self.user_id,
+            "response": None if self.response is None else response_json(self.response),
+            "observed": [call_json(call) for call in self.observed],
+            "execution": to_wire(self.execution),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    benchmark: str
+    bench_version: str
+    seed: int
+    run_size: str
+    dataset_sha256: str
+    harness: str
+    cases: tuple[CaseRecord, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "benchmark": self.benchmark,
+            "bench_version": self.bench_version,
+            "seed": str(self.seed),
+            "run_size": self.run_size,
+            "dataset_sha256": self.dataset_sha256,
+            "harness": self.harness,
+            "cases": [c.to_json() for c in sorted(self.cases, key=lambda c: c.case_id)],
+        }
+
+    @property
+    def sha256(self) -> str:
+        """``transcript_sha256``."""
+        return canonical_sha256(self.to_json())
+
+    @classmethod
+    def from_json(cls, data: Any) -> Transcript:
+        if not isinstance(data, dict):
+            raise DecodeError("$: a transcript is a JSON object")
+        seed = data.get("seed")
+        if not isinstance(seed, str) or not seed.isdigit():
+            raise DecodeError("$.seed: expected the seed as a decimal string")
+        shape = decode(_TranscriptShape, {**data, "seed": 0})
+        for index, case in enumerate(shape.cases):
+            if case.kind not in CASE_KINDS:
+                raise DecodeError(f"$.cases[{index}].kind: {case.kind!r} is not tool or memory")
+        ids = [c.case_id for c in shape.cases]
+        if len(set(ids)) != len(ids):
+            raise DecodeError("$.cases: a case id appears twice")
+        return cls(
+            shape.benchmark,
+            shape.bench_version,
+            int(seed),
+            shape.run_size,
+            shape.dataset_sha256,
+            shape.harness,
+            shape.cases,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _TranscriptShape:
+    benchmark: str
+    bench_version: str
+    seed: int
+    run_size: str
+    dataset_sha256: str
+    harness: str
+    cases: tuple[CaseRecord, ...]
+
+
+def response_json(response: RunResponse) -> dict[str, Any]:
+    """Every field, defaults included, so two equal responses always hash equal."""
+    return {
+        "final_text": response.final_text,
+        "tool_calls": [call_json(call) for call in response.tool_calls],
+        "prompt_tokens": response.prompt_tokens,
+        "output_tokens": response.output_tokens,
+        "latency_ms": response.latency_ms,
+        "answer": response.answer,
+        "abstain": response.abstain,
+        "confidence": response.confidence,
+    }
+
+
+def call_json(call: ToolCall) -> dict[str, Any]:
+    return {"name": call.name, "args": json_safe(call.args), "hop": call.hop}
+
+
+def json_safe(value: Any) -> Any:
+    """A JSON value with nothing RFC 8785 rejects: integers beyond +-2**53 and non-finite
+    numbers become strings, so any harness output can be hashed."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) <= MAX_SAFE_INTEGER else str(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return str(value)
