@@ -8,48 +8,18 @@ from __future__ import annotations
 import json
 import os
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from dittobench.cli.common import RunSizeName, app, fail
 from dittobench.spec.versions import CURRENT_VERSION
 
 if TYPE_CHECKING:
     from dittobench.grade.run import Graded
     from dittobench.spec.dataset import Dataset
     from dittobench.spec.transcript import Transcript
-
-app = typer.Typer(
-    name="dittobench",
-    help=(
-        "An open, reproducible, judge-free benchmark for memory assistants.\n\n"
-        "Every dataset is a pure function of (seed, bench version, run size): anyone can rebuild "
-        "the exact cases a score was graded against."
-    ),
-    no_args_is_help=True,
-    add_completion=False,
-    # Boxes and colours on a terminal; plain lines when piped or in CI.
-    rich_markup_mode="rich" if sys.stderr.isatty() else None,
-    pretty_exceptions_enable=False,
-)
-
-
-@app.callback()
-def _root() -> None:
-    """An open, reproducible, judge-free benchmark for memory assistants."""
-
-
-class RunSizeName(StrEnum):
-    small = "small"
-    medium = "medium"
-    full = "full"
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code=2)
 
 
 @app.command()
@@ -94,9 +64,9 @@ def generate(
     try:
         dataset = build_dataset(seed, bench_version, run_size.value)
     except SeedError:
-        raise _fail(f"--seed must be an integer from 0 to {MAX_SEED}, got {seed}") from None
+        raise fail(f"--seed must be an integer from 0 to {MAX_SEED}, got {seed}") from None
     except (UnknownVersionError, UnknownRunSizeError) as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     data = canonical_bytes(dataset.to_json())
     if sha:
         typer.echo(sha256_hex(data))
@@ -106,7 +76,7 @@ def generate(
         try:
             out.write_bytes(data)
         except OSError as exc:
-            raise _fail(f"cannot write {out}: {exc.strerror}") from None
+            raise fail(f"cannot write {out}: {exc.strerror}") from None
         if not sha:
             typer.echo(f"wrote {out} ({len(data):,} bytes, sha256 {sha256_hex(data)})", err=True)
     else:
@@ -123,11 +93,11 @@ def _read_inputs(dataset: Path, transcript: Path) -> tuple[Dataset, Transcript]:
     try:
         ds = dataset_from_json(loads(_read(dataset), f"dataset {dataset}"))
     except DecodeError as exc:
-        raise _fail(f"{dataset}: {exc}") from None
+        raise fail(f"{dataset}: {exc}") from None
     try:
         tr = Transcript.from_json(loads(_read(transcript), f"transcript {transcript}"))
     except DecodeError as exc:
-        raise _fail(f"{transcript}: {exc}") from None
+        raise fail(f"{transcript}: {exc}") from None
     return ds, tr
 
 
@@ -135,7 +105,7 @@ def _read(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise _fail(f"cannot read {path}: {exc.strerror}") from None
+        raise fail(f"cannot read {path}: {exc.strerror}") from None
 
 
 def _graded(dataset: Path, transcript: Path) -> tuple[Dataset, Transcript, Graded]:
@@ -145,7 +115,7 @@ def _graded(dataset: Path, transcript: Path) -> tuple[Dataset, Transcript, Grade
     try:
         return ds, tr, grade_run(ds, tr)
     except GradeInputError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
 
 
 @app.command()
@@ -185,7 +155,7 @@ def audit(
     from dittobench.grade.audit import audit_rows, to_jsonl, to_tsv
 
     if fmt not in ("tsv", "jsonl"):
-        raise _fail(f"--format must be tsv or jsonl, got {fmt!r}")
+        raise fail(f"--format must be tsv or jsonl, got {fmt!r}")
     ds, tr, graded = _graded(dataset, transcript)
     rows = list(audit_rows(ds, tr, graded))
     sheet = to_tsv(iter(rows)) if fmt == "tsv" else to_jsonl(iter(rows))
@@ -195,8 +165,12 @@ def audit(
         try:
             out.write_text(sheet, encoding="utf-8")
         except OSError as exc:
-            raise _fail(f"cannot write {out}: {exc.strerror}") from None
+            raise fail(f"cannot write {out}: {exc.strerror}") from None
     typer.echo(f"{len(rows)} case(s) to label", err=True)
+
+
+# Registered after generate, grade and audit so `--help` lists the commands in that order.
+from dittobench.cli import running  # noqa: E402, F401
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from dittobench.grade.memory import MemoryVerdict, grade_memory
 from dittobench.grade.stats import mean, median_int, std_err
 from dittobench.grade.tools import ToolVerdict, grade_tool
 from dittobench.spec.dataset import Dataset
-from dittobench.spec.memory import QUESTION_TYPES
+from dittobench.spec.memory import DIMENSIONS, QUESTION_TYPES
 from dittobench.spec.report import CaseScore, CategoryStat, ScoreReport
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.versions import GradingPolicy, get_policy
@@ -209,7 +209,9 @@ def _dimensions(scores: Sequence[CaseScore], policy: GradingPolicy) -> dict[str,
     for s in scores:
         if s.kind == "memory" and s.category in QUESTION_TYPES:
             buckets.setdefault(QUESTION_TYPES[s.category].dimension, []).append(s.score)
-    out = {name: round(mean(values), 6) for name, values in sorted(buckets.items())}
+    out: dict[str, float] = {
+        name: round(mean(buckets[name]), 6) for name in DIMENSIONS if name in buckets
+    }
     weights = {name: w for name, w in policy.dimension_weights if name in out}
     total = sum(weights.values())
     if total:

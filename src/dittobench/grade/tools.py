@@ -89,7 +89,7 @@ def _calls(
         return own + observed, bool(observed), False
     if observed:
         return observed, True, False
-    return reported, False, True
+    return reported, False, bool(reported)
 
 
 def _trajectory(case: ToolCase, calls: list[ToolCall], policy: GradingPolicy) -> tuple[float, str]:

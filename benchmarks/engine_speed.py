@@ -1,0 +1,69 @@
+"""Print how fast the engine drives a harness: a full run against an instant loopback harness,
+the engine's overhead per case, and the ratio to the ideal against a 100 ms harness.
+
+Figures only, never assertions. Run from the repository root:
+    python benchmarks/engine_speed.py
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
+
+from tests.helpers.harness_process import harness
+
+from dittobench.engine.client import ClientLimits
+from dittobench.engine.runner import RunOptions, start_run
+from dittobench.generate.assemble import build_dataset
+from dittobench.store import RunStore
+
+LIMITS = ClientLimits(health_interval_s=0.05)
+
+
+def timed_run(mode: str, size: str, concurrency: int, *args: str) -> tuple[float, int]:
+    with tempfile.TemporaryDirectory() as folder, harness(mode, *args) as url:
+        store = RunStore(RunStore.sqlite_url(Path(folder) / "runs.db"))
+        options = RunOptions(url, 7, size, "1.1.0", concurrency, Path(folder), LIMITS)
+        start = time.perf_counter()
+        outcome = start_run(
+            store, "r-bench", options, lambda: "2026-11-30T00:00:00Z", lambda progress: None
+        )
+        elapsed = time.perf_counter() - start
+        store.close()
+        return elapsed, outcome.report.n
+
+
+def main() -> None:
+    wall, cases = timed_run("nothing", "full", 8)
+    print(
+        f"full run, instant harness, concurrency 8: {wall:.2f} s for {cases} cases "
+        "(generate, seed, run, grade, store, write)"
+    )
+    wall1, cases1 = timed_run("nothing", "full", 1)
+    print(f"engine overhead per case (concurrency 1): {wall1 / cases1 * 1000:.1f} ms")
+    wall_slow, cases_slow = timed_run("slow", "medium", 8, "--delay-ms", "100")
+    ideal = cases_slow * 0.1 / 8
+    phased = phase_bound("medium", 8, 0.1)
+    print(
+        f"100 ms harness, medium, concurrency 8: {wall_slow:.2f} s; limit cases x 0.1 s / 8 = "
+        f"{ideal:.2f} s (ratio {wall_slow / ideal:.2f}); with the wave barriers the protocol "
+        f"imposes the bound is {phased:.2f} s (ratio {wall_slow / phased:.2f})"
+    )
+
+
+def phase_bound(size: str, concurrency: int, seconds: float) -> float:
+    """The fastest possible run: each phase (tool cases, then each wave's unlocked cases) takes
+    ceil(cases / concurrency) rounds, since a wave is seeded only after the previous phase."""
+    dataset = build_dataset(7, run_size=size)
+    phases = [len(dataset.tool_cases)]
+    waves = sorted({c.run_after_wave for c in dataset.memory_cases})
+    phases += [sum(1 for c in dataset.memory_cases if c.run_after_wave == w) for w in waves]
+    return sum(-(-n // concurrency) for n in phases) * seconds
+
+
+if __name__ == "__main__":
+    main()

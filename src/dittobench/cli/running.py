@@ -1,0 +1,182 @@
+"""The `run`, `runs` and `show` commands: drive a harness, list stored runs, show one run."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dittobench.cli.common import app, fail
+from dittobench.cli.summary import report_lines
+from dittobench.engine.orchestrate import Progress
+from dittobench.spec.versions import CURRENT_VERSION
+
+
+def default_db() -> Path:
+    """The run database under the user's data directory (``$XDG_DATA_HOME`` or
+    ``~/.local/share``), read here at the edge."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "dittobench" / "runs.db"
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def new_run_id() -> str:
+    return "r-" + datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(3).hex()
+
+
+class PlainProgress:
+    """One line per stage change and at most one line a second while cases run."""
+
+    def __init__(self) -> None:
+        self._stage = ""
+        self._last = 0.0
+
+    def __call__(self, progress: Progress) -> None:
+        moment = time.monotonic()
+        stage_changed = progress.stage != self._stage or progress.note
+        finished = progress.total and progress.done == progress.total
+        if not (stage_changed or finished or moment - self._last >= 1.0):
+            return
+        self._stage, self._last = progress.stage, moment
+        counts = f" {progress.done}/{progress.total}" if progress.total else ""
+        failed = f" ({progress.failed} failed)" if progress.failed else ""
+        note = f": {progress.note}" if progress.note else ""
+        typer.echo(f"[{progress.stage}]{counts}{failed}{note}", err=True)
+
+
+@app.command()
+def run(
+    harness: Annotated[str, typer.Option(help="The harness base URL, e.g. http://127.0.0.1:8080.")],
+    run_size: Annotated[str, typer.Option("--run-size", help="small, medium or full.")] = "small",
+    seed: Annotated[
+        int | None, typer.Option(help="Dataset seed; drawn fresh when omitted.")
+    ] = None,
+    concurrency: Annotated[int, typer.Option(help="Cases in flight at once.", min=1, max=64)] = 8,
+    resume: Annotated[str | None, typer.Option(help="Finish an interrupted run by id.")] = None,
+    bench_version: Annotated[str, typer.Option("--bench-version")] = CURRENT_VERSION,
+    db: Annotated[Path | None, typer.Option(help="Run database (SQLite file).")] = None,
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="Where run folders go.")] = Path(
+        "dittobench-runs"
+    ),
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the report here.")
+    ] = None,
+    run_deadline: Annotated[
+        float, typer.Option("--case-timeout", help="Seconds per case.")
+    ] = 120.0,
+) -> None:
+    """Run the benchmark against a harness: generate, seed, run every case, grade, store.
+
+    Progress goes to stderr; the summary, the run id and the file paths to stdout. Ctrl-C
+    leaves a run that `--resume RUN_ID` finishes without redoing finished cases.
+    """
+    from dittobench.engine.client import ClientLimits, HarnessError
+    from dittobench.engine.runner import RunError, RunOptions, resume_run, start_run
+    from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError, get_policy
+    from dittobench.store import RunStore, StoreError
+
+    try:
+        get_policy(bench_version).run_size(run_size)
+    except (UnknownVersionError, UnknownRunSizeError) as exc:
+        raise fail(str(exc)) from None
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little") >> 1
+    limits = ClientLimits(run_deadline_s=run_deadline)
+    options = RunOptions(harness, seed, run_size, bench_version, concurrency, out_dir, limits)
+    try:
+        store = RunStore(RunStore.sqlite_url(db or default_db()))
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    run_id = resume or new_run_id()
+    typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
+    try:
+        if resume:
+            outcome = resume_run(store, run_id, options, now, PlainProgress())
+        else:
+            outcome = start_run(store, run_id, options, now, PlainProgress())
+    except KeyboardInterrupt:
+        typer.echo(
+            f"\ninterrupted; finish it with: dittobench run --harness {harness} --resume {run_id}",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    except (HarnessError, RunError, StoreError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        store.close()
+    for line in report_lines(outcome.report):
+        typer.echo(line)
+    typer.echo("")
+    typer.echo(f"run id      {outcome.run_id}")
+    typer.echo(f"report      {outcome.report_path}")
+    typer.echo(f"transcript  {outcome.transcript_path}")
+    typer.echo(f"dataset     {outcome.dataset_path}")
+    if json_out is not None:
+        json_out.write_bytes(outcome.report_path.read_bytes())
+
+
+@app.command()
+def runs(
+    db: Annotated[Path | None, typer.Option(help="Run database (SQLite file).")] = None,
+    limit: Annotated[int, typer.Option(help="How many, newest first.")] = 20,
+) -> None:
+    """List stored runs, newest first."""
+    from dittobench.store import RunStore
+
+    store = RunStore(RunStore.sqlite_url(db or default_db()))
+    rows = store.list_runs(limit)
+    store.close()
+    if not rows:
+        typer.echo("no runs yet")
+        return
+    for r in rows:
+        score = f"{r.composite:.4f}" if r.composite is not None else "   -  "
+        typer.echo(
+            f"{r.run_id}  {r.status:<11} {r.run_size:<6} {score}  "
+            f"{r.cases_done}/{r.cases_total}  {r.created_at}  {r.harness}"
+        )
+
+
+@app.command()
+def show(
+    run_id: Annotated[str, typer.Argument(help="A run id from `dittobench runs`.")],
+    db: Annotated[Path | None, typer.Option(help="Run database (SQLite file).")] = None,
+) -> None:
+    """One run: its summary and a line per case (score, reason, what was called)."""
+    from dittobench.spec.codec import decode
+    from dittobench.spec.report import ScoreReport
+    from dittobench.store import RunStore, StoreError
+
+    store = RunStore(RunStore.sqlite_url(db or default_db()))
+    try:
+        row = store.get_run(run_id)
+        report = store.report(run_id)
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    finally:
+        store.close()
+    typer.echo(
+        f"{row.run_id}  {row.status}  stage {row.stage}  "
+        f"{row.cases_done}/{row.cases_total} cases  {row.harness}"
+    )
+    if report is None:
+        typer.echo("no report yet" + (f" ({row.error})" if row.error else ""))
+        return
+    parsed = decode(ScoreReport, {**report, "seed": int(report["seed"])})
+    for line in report_lines(parsed):
+        typer.echo(line)
+    typer.echo("")
+    for case in parsed.per_case:
+        called = ",".join(case.called) or "-"
+        typer.echo(
+            f"{case.case_id}  {case.kind:<6} {case.score:.3f}  {case.category:<26} "
+            f"{case.reason or 'ok':<18} {called}"
+        )

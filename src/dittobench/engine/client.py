@@ -1,0 +1,199 @@
+"""The harness client: health, seeding and one ``POST /run`` per case, over HTTP.
+
+Every request carries ``Content-Length`` (bodies are sent as bytes). ``run`` never raises for a
+harness fault: timeouts, resets, 5xx, 429, malformed or oversized bodies come back as an
+``Execution`` naming what happened, with no response to grade. Connection errors, 429 and 5xx
+are retried with back-off inside the case's deadline; other failures are not. The transport is
+injectable so tests can drive an in-process app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import httpx
+
+from dittobench.core.canonical import canonical_bytes
+from dittobench.spec.codec import DecodeError, decode, loads
+from dittobench.spec.transcript import Attempt, Execution, json_safe
+from dittobench.spec.wire import RunRequest, RunResponse, SeedRequest, SeedResponse, to_wire
+
+
+@dataclass(frozen=True, slots=True)
+class ClientLimits:
+    health_wait_s: float = 180.0
+    health_interval_s: float = 1.0
+    probe_timeout_s: float = 10.0
+    seed_timeout_s: float = 300.0
+    run_deadline_s: float = 120.0
+    attempts: int = 3
+    backoff_s: tuple[float, ...] = (0.25, 0.75)
+    max_response_bytes: int = 4 * 1024 * 1024
+
+
+class HarnessError(RuntimeError):
+    """The harness cannot be used for this run (never healthy, or seeding failed)."""
+
+
+class _Failure(Exception):
+    def __init__(self, outcome: str, status: int = 0, retry: bool = False) -> None:
+        super().__init__(outcome)
+        self.outcome, self.status, self.retry = outcome, status, retry
+
+
+class HarnessClient:
+    def __init__(
+        self,
+        base_url: str,
+        limits: ClientLimits | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.limits = limits or ClientLimits()
+        self._clock = clock
+        if transport is None:
+            # Headers and body go out in separate writes; without TCP_NODELAY the body waits
+            # for the server's delayed ACK (about 40 ms a request on Linux loopback).
+            transport = httpx.AsyncHTTPTransport(
+                socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
+                limits=httpx.Limits(max_connections=64),
+            )
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            follow_redirects=False,
+            timeout=httpx.Timeout(self.limits.run_deadline_s),
+        )
+
+    async def close(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> HarnessClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def wait_healthy(self) -> None:
+        """Poll ``GET /health`` until any 2xx, or raise ``HarnessError`` after the wait."""
+        give_up = self._clock() + self.limits.health_wait_s
+        last = "no answer"
+        while True:
+            try:
+                reply = await self._http.get(
+                    f"{self.base_url}/health", timeout=self.limits.probe_timeout_s
+                )
+                if 200 <= reply.status_code < 300:
+                    return
+                last = f"HTTP {reply.status_code}"
+            except httpx.HTTPError as exc:
+                last = type(exc).__name__
+            if self._clock() >= give_up:
+                raise HarnessError(
+                    f"{self.base_url}/health never answered 2xx within "
+                    f"{self.limits.health_wait_s:.0f} s (last: {last})"
+                )
+            await asyncio.sleep(self.limits.health_interval_s)
+
+    async def seed(self, request: SeedRequest) -> SeedResponse:
+        """One ``POST /seed``; no retries (seeding is not idempotent for every harness)."""
+        body = canonical_bytes(to_wire(request))
+        try:
+            reply = await self._http.post(
+                f"{self.base_url}/seed",
+                content=body,
+                headers={"content-type": "application/json"},
+                timeout=self.limits.seed_timeout_s,
+            )
+        except httpx.HTTPError as exc:
+            raise HarnessError(
+                f"/seed (user {request.user_id}, wave {request.wave}) failed: {type(exc).__name__}"
+            ) from None
+        if not 200 <= reply.status_code < 300:
+            raise HarnessError(
+                f"/seed (user {request.user_id}, wave {request.wave}) answered "
+                f"HTTP {reply.status_code}: {reply.text[:200]}"
+            )
+        try:
+            return decode(SeedResponse, loads(reply.content[: 1024 * 1024], "/seed reply"))
+        except DecodeError:
+            return SeedResponse()  # counts are informative only
+
+    async def run(self, request: RunRequest) -> tuple[RunResponse | None, Execution]:
+        """One case: the response to grade (or None) and how it went."""
+        body = canonical_bytes(json_safe(to_wire(request)))
+        started = self._clock()
+        deadline = started + self.limits.run_deadline_s
+        attempts: list[Attempt] = []
+        for number in range(1, self.limits.attempts + 1):
+            remaining = deadline - self._clock()
+            if remaining <= 0:
+                break
+            begin = self._clock()
+            try:
+                payload = await asyncio.wait_for(self._post_run(body), remaining)
+                response = _response(payload)
+                took = _ms(self._clock() - begin)
+                attempts.append(Attempt(number, took, "ok", 200))
+                total = _ms(self._clock() - started)
+                # The harness's own latency claim is replaced by what the engine measured.
+                return replace(response, latency_ms=took), Execution(tuple(attempts), total, "ok")
+            except TimeoutError:
+                attempts.append(Attempt(number, _ms(self._clock() - begin), "timeout"))
+                break
+            except _Failure as failure:
+                attempts.append(
+                    Attempt(number, _ms(self._clock() - begin), failure.outcome, failure.status)
+                )
+                if not failure.retry or number == self.limits.attempts:
+                    break
+                pause = self.limits.backoff_s[min(number - 1, len(self.limits.backoff_s) - 1)]
+                if self._clock() + pause >= deadline:
+                    break
+                await asyncio.sleep(pause)
+        outcome = attempts[-1].outcome if attempts else "timeout"
+        return None, Execution(tuple(attempts), _ms(self._clock() - started), outcome)
+
+    async def _post_run(self, body: bytes) -> Any:
+        try:
+            async with self._http.stream(
+                "POST",
+                f"{self.base_url}/run",
+                content=body,
+                headers={"content-type": "application/json"},
+            ) as reply:
+                if reply.status_code == 429 or reply.status_code >= 500:
+                    raise _Failure("http_error", reply.status_code, retry=True)
+                if not 200 <= reply.status_code < 300:
+                    raise _Failure("http_error", reply.status_code)
+                chunks: list[bytes] = []
+                size = 0
+                async for chunk in reply.aiter_bytes():
+                    size += len(chunk)
+                    if size > self.limits.max_response_bytes:
+                        raise _Failure("too_large", reply.status_code)
+                    chunks.append(chunk)
+        except httpx.TimeoutException:
+            raise TimeoutError from None
+        except httpx.HTTPError:
+            raise _Failure("connection_error", retry=True) from None
+        try:
+            return loads(b"".join(chunks), "run reply")
+        except DecodeError:
+            raise _Failure("bad_json", 200) from None
+
+
+def _response(payload: Any) -> RunResponse:
+    try:
+        return decode(RunResponse, payload)
+    except DecodeError:
+        raise _Failure("bad_json", 200) from None
+
+
+def _ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))

@@ -1,0 +1,117 @@
+"""The observed tool endpoint: a loopback HTTP server that answers a harness's tool calls from
+``mocktools`` and records every call per case, in arrival order.
+
+Only cases currently in flight accept calls; a call naming any other case id gets 404 and is not
+recorded, so a harness cannot earn credit for one case while answering another. Memory cases are
+open too, so a tool call made while answering a memory question is seen. Bodies over 64 KiB get
+413; bodies that are not a ``ToolExecRequest`` get 400.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from dittobench.mocktools import execute
+from dittobench.spec.codec import DecodeError, decode, loads
+from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
+from dittobench.spec.wire import ToolCall, ToolExecRequest, ToolExecResponse
+
+BODY_LIMIT = 64 * 1024
+MEMORY_CASE_ERROR = "no tools are served while answering a memory question"
+
+
+class ToolEndpoint:
+    def __init__(self, dataset: Dataset, content_version: str, host: str = "127.0.0.1") -> None:
+        self._seed = dataset.seed
+        self._version = content_version
+        self._host = host
+        fixtures = {f.case_id: f for f in dataset.tool_fixtures}
+        self._tool_cases: dict[str, tuple[ToolCase, ToolFixture]] = {
+            c.id: (c, fixtures[c.id]) for c in dataset.tool_cases
+        }
+        self._open: dict[str, list[ToolCall]] = {}
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.url = ""
+        self.app = Starlette(routes=[Route("/tool", self._handle, methods=["GET", "POST"])])
+
+    def open_case(self, case_id: str) -> None:
+        self._open[case_id] = []
+
+    def close_case(self, case_id: str) -> tuple[ToolCall, ...]:
+        """Stop accepting calls for the case and return what it called, in arrival order."""
+        return tuple(self._open.pop(case_id, []))
+
+    async def start(self) -> str:
+        config = uvicorn.Config(
+            self.app, host=self._host, port=0, log_level="warning", lifespan="off", access_log=False
+        )
+        self._server = uvicorn.Server(config)
+        self._task = asyncio.create_task(self._server.serve())
+        while not self._server.started:
+            if self._task.done():
+                self._task.result()  # surfaces the start-up error
+            await asyncio.sleep(0.01)
+        port = self._server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://{self._host}:{port}/tool"
+        return self.url
+
+    async def stop(self) -> None:
+        if self._server is not None and self._task is not None:
+            self._server.should_exit = True
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _handle(self, request: Request) -> Response:
+        if request.method == "GET":
+            return Response(status_code=204)  # a harness's reachability check
+        body = await _read_limited(request)
+        if body is None:
+            return JSONResponse({"error": "request body over 64 KiB"}, status_code=413)
+        try:
+            call = decode(ToolExecRequest, loads(body, "tool call"))
+        except DecodeError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        calls = self._open.get(call.case_id)
+        if calls is None:
+            return JSONResponse(
+                {"error": f"no case {call.case_id!r} is in flight"}, status_code=404
+            )
+        earlier = [c.name for c in calls]
+        calls.append(ToolCall(call.name, call.args, call.hop))
+        return JSONResponse(_reply(self._answer(call, earlier)))
+
+    def _answer(self, call: ToolExecRequest, earlier: list[str]) -> ToolExecResponse:
+        known = self._tool_cases.get(call.case_id)
+        if known is None:
+            return ToolExecResponse(result="", error=MEMORY_CASE_ERROR)
+        case, fixture = known
+        return execute(self._seed, self._version, case, fixture, call.name, call.args, earlier)
+
+
+def _reply(response: ToolExecResponse) -> dict[str, Any]:
+    out: dict[str, Any] = {"result": response.result}
+    if response.error is not None:
+        out["error"] = response.error
+    return out
+
+
+async def _read_limited(request: Request) -> bytes | None:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > BODY_LIMIT:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > BODY_LIMIT:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -1,0 +1,445 @@
+"""The run store: where the scoring engine keeps runs, their per-case records and their reports.
+
+A run can take hours against a slow harness, so every finished case is written down as it
+completes; a crashed or interrupted run resumes from ``recorded_cases`` instead of starting over.
+The store is SQLAlchemy Core on any URL: SQLite (one file, the default) for a single machine,
+PostgreSQL later for a shared service. It never reads the clock: callers pass RFC 3339 strings,
+so tests and replays are deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+STATUSES = frozenset({"running", "done", "failed", "interrupted"})
+STAGES = frozenset({"generating", "seeding", "running", "scoring", "done"})
+
+# Execution option marking a connection that will write: on SQLite its transaction starts with
+# BEGIN IMMEDIATE, taking the write lock up front. A deferred transaction that reads and then
+# writes can fail with "database is locked" when another writer commits in between, and the
+# busy timeout does not retry that case.
+_WRITE_OPTION = "dittobench_write"
+
+_metadata = sa.MetaData()
+
+runs_table = sa.Table(
+    "runs",
+    _metadata,
+    sa.Column("run_id", sa.Text, primary_key=True),
+    # TEXT, not INTEGER: seeds are 63-bit and some backends (and JSON tooling) lose precision.
+    sa.Column("seed", sa.Text, nullable=False),
+    sa.Column("bench_version", sa.Text, nullable=False),
+    sa.Column("run_size", sa.Text, nullable=False),
+    sa.Column("dataset_sha256", sa.Text, nullable=False),
+    sa.Column("harness", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("stage", sa.Text, nullable=False),
+    sa.Column("error", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("updated_at", sa.Text, nullable=False),
+    sa.Column("cases_done", sa.Integer, nullable=False),
+    sa.Column("cases_total", sa.Integer, nullable=False),
+    sa.Column("composite", sa.Float, nullable=True),
+    sa.Column("composite_stderr", sa.Float, nullable=True),
+    sa.Column("transcript_sha256", sa.Text, nullable=False),
+    sa.Column("waves_seeded", sa.Integer, nullable=False),
+)
+
+cases_table = sa.Table(
+    "cases",
+    _metadata,
+    sa.Column("run_id", sa.Text, sa.ForeignKey("runs.run_id"), primary_key=True),
+    sa.Column("case_id", sa.Text, primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("record_json", sa.Text, nullable=False),
+)
+
+reports_table = sa.Table(
+    "reports",
+    _metadata,
+    sa.Column("run_id", sa.Text, sa.ForeignKey("runs.run_id"), primary_key=True),
+    sa.Column("report_json", sa.Text, nullable=False),
+    sa.Column("transcript_json", sa.Text, nullable=False),
+)
+
+
+class StoreError(RuntimeError):
+    """The store cannot do what was asked: an unknown or duplicate run id, or a database that
+    cannot be opened or is not a dittobench run store."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunRow:
+    """One run as the store keeps it. ``waves_seeded`` is the highest wave seeded so far plus one
+    (0 = none), so a resumed run can skip the seeding it already did."""
+
+    run_id: str
+    seed: int
+    bench_version: str
+    run_size: str
+    dataset_sha256: str
+    harness: str
+    status: str
+    stage: str
+    error: str
+    created_at: str
+    updated_at: str
+    cases_done: int
+    cases_total: int
+    composite: float | None
+    composite_stderr: float | None
+    transcript_sha256: str
+    waves_seeded: int
+
+
+def _dumps(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _loads_object(text: str, what: str) -> dict[str, Any]:
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise StoreError(f"{what} is not a JSON object")
+    return value
+
+
+def _check_status(status: str) -> None:
+    if status not in STATUSES:
+        raise StoreError(f"unknown run status {status!r}; expected one of {sorted(STATUSES)}")
+
+
+def _check_stage(stage: str) -> None:
+    if stage not in STAGES:
+        raise StoreError(f"unknown run stage {stage!r}; expected one of {sorted(STAGES)}")
+
+
+def _row_to_run(row: sa.Row[Any]) -> RunRow:
+    values = dict(row._mapping)
+    values["seed"] = int(values["seed"])
+    return RunRow(**values)
+
+
+def _describe(url: sa.URL) -> str:
+    """Where the store lives, for messages: the file for SQLite, the URL without its password
+    otherwise (messages end up in logs)."""
+    if url.get_backend_name() == "sqlite":
+        return url.database or ":memory:"
+    return url.render_as_string(hide_password=True)
+
+
+def _sqlite_file(url: sa.URL) -> Path | None:
+    database = url.database
+    if url.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return None
+    if database.startswith("file:"):  # a URI filename; leave it to SQLite
+        return None
+    return Path(database)
+
+
+def _reason(exc: SQLAlchemyError) -> str:
+    orig = getattr(exc, "orig", None)
+    return str(orig) if orig is not None else str(exc)
+
+
+class RunStore:
+    """Runs, case records and reports on one database. Not thread-safe by design: the engine
+    uses it from one asyncio thread, one call at a time, and every write is one transaction."""
+
+    def __init__(self, url: str) -> None:
+        parsed = make_url(url)
+        self._where = _describe(parsed)
+        self._closed = False
+        file = _sqlite_file(parsed)
+        if file is not None:
+            if file.is_dir():
+                raise StoreError(f"cannot open run store at {self._where}: it is a directory")
+            file.parent.mkdir(parents=True, exist_ok=True)
+        self._engine: Engine = sa.create_engine(parsed)
+        if parsed.get_backend_name() == "sqlite":
+            _configure_sqlite(self._engine)
+        try:
+            with self._engine.connect() as conn:
+                conn.execution_options(**{_WRITE_OPTION: True})
+                with conn.begin():
+                    _prepare_schema(conn, self._where, sqlite=file is not None)
+        except SQLAlchemyError as exc:
+            self._engine.dispose()
+            raise StoreError(f"cannot open run store at {self._where}: {_reason(exc)}") from exc
+        except BaseException:
+            self._engine.dispose()
+            raise
+
+    @staticmethod
+    def sqlite_url(path: Path) -> str:
+        """The URL of a SQLite store at ``path``, escaped so any file name survives parsing."""
+        return sa.URL.create("sqlite", database=str(path)).render_as_string()
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    def create_run(self, run: RunRow) -> None:
+        _check_status(run.status)
+        _check_stage(run.stage)
+        values = asdict(run)
+        values["seed"] = str(run.seed)
+        with self._writing() as conn:
+            if _run_exists(conn, run.run_id):
+                raise StoreError(f"run {run.run_id!r} already exists in {self._where}")
+            conn.execute(runs_table.insert().values(**values))
+
+    def update_run(
+        self,
+        run_id: str,
+        *,
+        updated_at: str,
+        status: str | None = None,
+        stage: str | None = None,
+        error: str | None = None,
+        cases_total: int | None = None,
+        waves_seeded: int | None = None,
+    ) -> None:
+        """Change only the fields given; ``updated_at`` always."""
+        values: dict[str, Any] = {"updated_at": updated_at}
+        if status is not None:
+            _check_status(status)
+            values["status"] = status
+        if stage is not None:
+            _check_stage(stage)
+            values["stage"] = stage
+        if error is not None:
+            values["error"] = error
+        if cases_total is not None:
+            values["cases_total"] = cases_total
+        if waves_seeded is not None:
+            values["waves_seeded"] = waves_seeded
+        with self._writing() as conn:
+            result = conn.execute(
+                runs_table.update().where(runs_table.c.run_id == run_id).values(**values)
+            )
+            if result.rowcount == 0:
+                raise self._unknown(run_id)
+
+    def record_case(
+        self, run_id: str, case_id: str, kind: str, record: dict[str, Any], *, updated_at: str
+    ) -> None:
+        """Keep one case's record (a retried case replaces its earlier record) and set
+        ``cases_done`` to the number of recorded cases, in one transaction."""
+        record_json = _dumps(record)
+        with self._writing() as conn:
+            if not _run_exists(conn, run_id):
+                raise self._unknown(run_id)
+            # Update-then-insert rather than a dialect's ON CONFLICT, so any backend works; the
+            # write transaction makes the pair atomic.
+            key = (cases_table.c.run_id == run_id) & (cases_table.c.case_id == case_id)
+            updated = conn.execute(
+                cases_table.update().where(key).values(kind=kind, record_json=record_json)
+            )
+            if updated.rowcount == 0:
+                conn.execute(
+                    cases_table.insert().values(
+                        run_id=run_id, case_id=case_id, kind=kind, record_json=record_json
+                    )
+                )
+            done = (
+                sa.select(sa.func.count())
+                .select_from(cases_table)
+                .where(cases_table.c.run_id == run_id)
+                .scalar_subquery()
+            )
+            conn.execute(
+                runs_table.update()
+                .where(runs_table.c.run_id == run_id)
+                .values(cases_done=done, updated_at=updated_at)
+            )
+
+    def save_report(
+        self,
+        run_id: str,
+        report: dict[str, Any],
+        transcript: dict[str, Any],
+        *,
+        updated_at: str,
+    ) -> None:
+        """Keep the report and transcript and mark the run done, in one transaction, so a run is
+        never "done" without its report."""
+        try:
+            composite = float(report["composite"])
+            composite_stderr = float(report["composite_stderr"])
+            transcript_sha256 = str(report["transcript_sha256"])
+        except KeyError as exc:
+            raise StoreError(f"report for run {run_id!r} lacks {exc.args[0]!r}") from exc
+        texts = {"report_json": _dumps(report), "transcript_json": _dumps(transcript)}
+        with self._writing() as conn:
+            if not _run_exists(conn, run_id):
+                raise self._unknown(run_id)
+            updated = conn.execute(
+                reports_table.update().where(reports_table.c.run_id == run_id).values(**texts)
+            )
+            if updated.rowcount == 0:
+                conn.execute(reports_table.insert().values(run_id=run_id, **texts))
+            conn.execute(
+                runs_table.update()
+                .where(runs_table.c.run_id == run_id)
+                .values(
+                    composite=composite,
+                    composite_stderr=composite_stderr,
+                    transcript_sha256=transcript_sha256,
+                    status="done",
+                    stage="done",
+                    updated_at=updated_at,
+                )
+            )
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    def get_run(self, run_id: str) -> RunRow:
+        with self._reading() as conn:
+            row = conn.execute(sa.select(runs_table).where(runs_table.c.run_id == run_id)).first()
+        if row is None:
+            raise self._unknown(run_id)
+        return _row_to_run(row)
+
+    def list_runs(self, limit: int = 50) -> list[RunRow]:
+        """Newest first. ``created_at`` strings sort as times only when they share a UTC offset;
+        callers write UTC."""
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        query = (
+            sa.select(runs_table)
+            .order_by(runs_table.c.created_at.desc(), runs_table.c.run_id)
+            .limit(limit)
+        )
+        with self._reading() as conn:
+            rows = conn.execute(query).all()
+        return [_row_to_run(row) for row in rows]
+
+    def recorded_cases(self, run_id: str) -> dict[str, dict[str, Any]]:
+        """case_id -> record for every case recorded so far, for resuming a run."""
+        query = (
+            sa.select(cases_table.c.case_id, cases_table.c.record_json)
+            .where(cases_table.c.run_id == run_id)
+            .order_by(cases_table.c.case_id)
+        )
+        with self._reading() as conn:
+            if not _run_exists(conn, run_id):
+                raise self._unknown(run_id)
+            rows = conn.execute(query).all()
+        return {
+            case_id: _loads_object(text, f"record of case {case_id!r} in run {run_id!r}")
+            for case_id, text in rows
+        }
+
+    def report(self, run_id: str) -> dict[str, Any] | None:
+        """The saved report, or None while the run has none (StoreError for an unknown run)."""
+        return self._report_text(run_id, reports_table.c.report_json, "report")
+
+    def transcript(self, run_id: str) -> dict[str, Any] | None:
+        """The saved transcript, or None while the run has none (StoreError for an unknown run)."""
+        return self._report_text(run_id, reports_table.c.transcript_json, "transcript")
+
+    def _report_text(self, run_id: str, column: sa.Column[str], what: str) -> dict[str, Any] | None:
+        with self._reading() as conn:
+            if not _run_exists(conn, run_id):
+                raise self._unknown(run_id)
+            text = conn.execute(
+                sa.select(column).where(reports_table.c.run_id == run_id)
+            ).scalar_one_or_none()
+        return None if text is None else _loads_object(text, f"{what} of run {run_id!r}")
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the connections; closing twice is harmless, using a closed store is not."""
+        if not self._closed:
+            self._closed = True
+            self._engine.dispose()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- plumbing -------------------------------------------------------------------------------
+
+    def _unknown(self, run_id: str) -> StoreError:
+        return StoreError(f"no run {run_id!r} in {self._where}")
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        with self._translated(), self._engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        with self._translated(), self._engine.connect() as conn:
+            conn.execution_options(**{_WRITE_OPTION: True})
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Database failures become StoreError naming the store, so callers catch one type."""
+        if self._closed:
+            raise StoreError(f"run store {self._where} is closed")
+        try:
+            yield
+        except SQLAlchemyError as exc:
+            raise StoreError(f"run store {self._where}: {_reason(exc)}") from exc
+
+
+def _run_exists(conn: Connection, run_id: str) -> bool:
+    query = sa.select(runs_table.c.run_id).where(runs_table.c.run_id == run_id)
+    return conn.execute(query).first() is not None
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    """WAL (readers never block the writer), enforced foreign keys, and transactions SQLAlchemy
+    begins itself: the sqlite3 module's legacy mode starts none for reads or DDL."""
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL never corrupts the file; a power cut can lose the last few
+            # commits, which a resume simply runs again. FULL would fsync on every case.
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+        finally:
+            cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        write = conn.get_execution_options().get(_WRITE_OPTION, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def _prepare_schema(conn: Connection, where: str, *, sqlite: bool) -> None:
+    """Create missing tables, but refuse a database whose tables are not ours: writing runs into
+    another program's database (or an incompatible layout) would corrupt both."""
+    inspector = sa.inspect(conn)
+    existing = set(inspector.get_table_names())
+    ours = set(_metadata.tables)
+    if sqlite and existing and not existing & ours:
+        raise StoreError(
+            f"{where} is not a dittobench run store (it holds other tables: "
+            f"{', '.join(sorted(existing))})"
+        )
+    for name in sorted(existing & ours):
+        have = {column["name"] for column in inspector.get_columns(name)}
+        missing = [c.name for c in _metadata.tables[name].columns if c.name not in have]
+        if missing:
+            raise StoreError(
+                f"{where} is not a dittobench run store: table {name!r} lacks {', '.join(missing)}"
+            )
+    _metadata.create_all(conn)

@@ -1,0 +1,504 @@
+"""A configurable harness for the engine's integration tests: a real HTTP process on loopback.
+
+Standalone and stdlib only, so it runs with any Python >= 3.11 without installing dittobench::
+
+    python tests/helpers/harness_server.py --mode MODE [--answers FILE] [--port 0]
+        [--die-after N] [--delay-ms N] [--exit-on-stdin-eof]
+
+It binds 127.0.0.1 (port 0 picks a free port), prints exactly one line ``PORT <n>`` to stdout once
+listening and nothing else there, and serves until killed (SIGTERM and SIGINT exit at once).
+
+Routes, in every mode: ``GET /health`` (200 ``{"status": "ok"}``), ``POST /seed`` (a SeedRequest;
+Content-Length required, else 400; replies with the counts), ``GET /stats`` (``{"seeds": [wave
+numbers received, in order], "runs": n, "pairs": {user_id: distinct pair ids}}``) and ``POST
+/run``, whose behaviour is the mode's:
+
+``oracle``     answers from the answer keys of ``--answers FILE`` (a dataset written by
+               ``dittobench generate --out``), calling the expected tools on ``tool_endpoint``;
+               a case id not in the file gets 400
+``nothing``    ``{"final_text": ""}``
+``slow``       sleeps ``--delay-ms`` (default 100), then ``{"final_text": "ok"}``
+``error500``   HTTP 500 ``{"error": "boom"}``
+``flaky``      503 on the first attempt of each case id, then ``{"final_text": "ok"}``
+``malformed``  200 with a truncated JSON body
+``huge``       200 with a valid JSON body of about 6 MiB
+``drip``       a small valid body (with a correct Content-Length) sent one byte every 0.5 s
+``reset``      the connection is reset (SO_LINGER 0, then close) without a response
+``hang``       never answers
+``cross``      calls ``search_web`` on the tool endpoint under another case id, then "Done."
+
+``--die-after N`` makes the process exit (status 3) while handling the N-th ``/run``, before
+answering. ``--exit-on-stdin-eof`` (used by ``harness_process``) exits when stdin reaches end of
+file, so the process dies with whoever launched it even if that launcher is killed outright.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MODES = (
+    "oracle",
+    "nothing",
+    "slow",
+    "error500",
+    "flaky",
+    "malformed",
+    "huge",
+    "drip",
+    "reset",
+    "hang",
+    "cross",
+)
+
+DIE_EXIT_CODE = 3
+HUGE_BYTES = 6 * 1024 * 1024
+DRIP_BODY = b'{"final_text": "ok"}'
+DRIP_INTERVAL_S = 0.5
+MAX_BODY_BYTES = 64 * 1024 * 1024
+TOOL_TIMEOUT_S = 10.0
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+"""Talks to the tool endpoint directly: proxy settings in the environment must not reroute it."""
+
+LIST_ARGS = frozenset({"urls", "queries", "pairIds", "steps"})
+"""Arguments that are arrays of strings in the catalog: a pinned value is wrapped in a list."""
+
+SAMPLE_ARGS: dict[str, Any] = {
+    "queries": ["latest figures"],
+    "urls": ["https://example.org/"],
+    "pairIds": ["p-1"],
+    "steps": ["one"],
+    "prompt": "a lighthouse at dusk",
+    "image_url": "https://img.example/1.png",
+    "instruction": "make it autumn",
+    "task": "research the topic",
+    "goal": "plan the work",
+    "job_id": "job-x",
+    "subject_id": "subj-1",
+    "pair_id": "p-1",
+    "content": "a note",
+    "spec": "a one-page site",
+    "message": "hello",
+    "theme": "dark",
+    "color": "teal",
+    "font": "Inter",
+    "model": "default",
+    "effort": "low",
+    "preferences": "no preference",
+    "schedule": "every day at 9am",
+    "name": "routine",
+    "title": "meeting",
+    "when": "tomorrow at 10am",
+    "remind_at": "tomorrow at 8am",
+    "query": "anything",
+    "to": "someone@example.org",
+    "body": "hi",
+    "code": "print(1)",
+}
+"""A plausible value for each required argument an expected call does not pin."""
+
+
+class State:
+    """Everything the handlers share; one lock guards the counters."""
+
+    def __init__(self, mode: str, answers: dict[str, Any] | None, die_after: int, delay_ms: int):
+        self.mode = mode
+        self.die_after = die_after
+        self.delay_s = delay_ms / 1000
+        self.lock = threading.Lock()
+        self.runs = 0
+        self.seeds: list[int] = []
+        self.pairs: dict[str, set[str]] = {}
+        self.attempts: dict[str, int] = {}
+        self.huge_body = b""
+        answers = answers or {}
+        self.tool_cases = {c["id"]: c for c in answers.get("tool_cases", [])}
+        self.fixtures = {f["case_id"]: f for f in answers.get("tool_fixtures", [])}
+        self.memory_cases = {c["id"]: c for c in answers.get("memory_cases", [])}
+
+    def huge(self) -> bytes:
+        with self.lock:
+            if not self.huge_body:
+                self.huge_body = json.dumps({"final_text": "x" * HUGE_BYTES}).encode()
+            return self.huge_body
+
+
+class BadRequest(Exception):
+    """Turned into a 400 reply carrying the message."""
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # Headers and body are separate writes; without this each reply waits on a delayed ACK.
+    disable_nagle_algorithm = True
+    server_version = "dittobench-test-harness/1"
+    state: State  # set on the subclass made in ``serve``
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silent: stdout carries only the PORT line, and tests do not want stderr noise."""
+
+    # Plumbing ------------------------------------------------------------------------------
+
+    def reply(self, status: int, payload: Any) -> None:
+        self.send_bytes(status, json.dumps(payload).encode())
+
+    def send_bytes(self, status: int, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def read_body(self, required: bool) -> bytes:
+        length = self.headers.get("Content-Length")
+        if length is None:
+            self.close_connection = True  # any body left unread would be taken for a request
+            if required:
+                raise BadRequest("Content-Length header required")
+            return b""
+        try:
+            size = int(length)
+        except ValueError:
+            self.close_connection = True
+            raise BadRequest("bad Content-Length") from None
+        if size < 0 or size > MAX_BODY_BYTES:
+            self.close_connection = True
+            raise BadRequest("bad Content-Length")
+        return self.rfile.read(size)
+
+    def read_json(self, required: bool) -> dict[str, Any]:
+        raw = self.read_body(required)
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise BadRequest("body is not JSON") from None
+        if not isinstance(data, dict):
+            raise BadRequest("body is not a JSON object")
+        return data
+
+    def guarded(self, action: Callable[[], None]) -> None:
+        try:
+            action()
+        except BadRequest as exc:
+            self.reply(400, {"error": str(exc)})
+
+    # Routes --------------------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        if self.path == "/health":
+            self.reply(200, {"status": "ok"})
+        elif self.path == "/stats":
+            with self.state.lock:
+                stats = {
+                    "seeds": list(self.state.seeds),
+                    "runs": self.state.runs,
+                    "pairs": {user: len(ids) for user, ids in sorted(self.state.pairs.items())},
+                }
+            self.reply(200, stats)
+        else:
+            self.reply(404, {"error": f"no route {self.path}"})
+
+    def do_POST(self) -> None:
+        if self.path == "/seed":
+            self.guarded(self.seed)
+        elif self.path == "/run":
+            self.guarded(self.run)
+        else:
+            self.close_connection = True
+            self.reply(404, {"error": f"no route {self.path}"})
+
+    def seed(self) -> None:
+        request = self.read_json(required=True)
+        user = str(request.get("user_id") or "miner")
+        wave = request.get("wave", 0)
+        pairs = _array(request, "pairs")
+        subjects = _array(request, "subjects")
+        links = _array(request, "links")
+        with self.state.lock:
+            self.state.seeds.append(wave if isinstance(wave, int) else 0)
+            known = self.state.pairs.setdefault(user, set())
+            known.update(str(p.get("pair_id", "")) for p in pairs if isinstance(p, dict))
+        self.reply(200, {"pairs": len(pairs), "subjects": len(subjects), "links": len(links)})
+
+    def run(self) -> None:
+        state = self.state
+        with state.lock:
+            state.runs += 1
+            number = state.runs
+        if state.die_after and number >= state.die_after:
+            os._exit(DIE_EXIT_CODE)
+        mode = state.mode
+        if mode == "oracle":
+            self.reply(200, self.oracle(self.read_json(required=False)))
+        elif mode == "cross":
+            self.reply(200, self.cross(self.read_json(required=False)))
+        elif mode == "nothing":
+            self.read_body(required=False)
+            self.reply(200, {"final_text": ""})
+        elif mode == "slow":
+            self.read_body(required=False)
+            time.sleep(state.delay_s)
+            self.reply(200, {"final_text": "ok"})
+        elif mode == "error500":
+            self.read_body(required=False)
+            self.reply(500, {"error": "boom"})
+        elif mode == "flaky":
+            self.flaky()
+        elif mode == "malformed":
+            self.read_body(required=False)
+            self.send_bytes(200, b'{"final_text": ')
+        elif mode == "huge":
+            self.read_body(required=False)
+            self.send_bytes(200, state.huge())
+        elif mode == "drip":
+            self.read_body(required=False)
+            self.drip()
+        elif mode == "reset":
+            self.reset()
+        else:  # hang
+            threading.Event().wait()
+
+    # Modes ---------------------------------------------------------------------------------
+
+    def flaky(self) -> None:
+        raw = self.read_body(required=False)
+        try:
+            case_id = str(json.loads(raw).get("case_id", ""))
+        except (ValueError, AttributeError, UnicodeDecodeError):
+            case_id = ""
+        with self.state.lock:
+            seen = self.state.attempts.get(case_id, 0)
+            self.state.attempts[case_id] = seen + 1
+        if seen == 0:
+            self.reply(503, {"error": "unavailable, try again"})
+        else:
+            self.reply(200, {"final_text": "ok"})
+
+    def drip(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(DRIP_BODY)))
+        self.end_headers()
+        try:
+            self.wfile.flush()
+            for byte in DRIP_BODY:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(DRIP_INTERVAL_S)
+        except OSError:
+            self.close_connection = True  # the client gave up: exactly what drip is for
+
+    def reset(self) -> None:
+        """Close the socket abruptly: SO_LINGER 0 makes the kernel send RST instead of FIN."""
+        sock = self.connection
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.close_connection = True
+        # ``sock.close()`` would wait for rfile/wfile to close too; detaching hands over the
+        # descriptor now and leaves those file objects on a socket that is already gone.
+        os.close(sock.detach())
+
+    def cross(self, request: dict[str, Any]) -> dict[str, Any]:
+        other = _other_case_id(str(request.get("case_id", "")))
+        endpoint = str(request.get("tool_endpoint", ""))
+        call = {"name": "search_web", "args": {"queries": ["latest figures"]}, "hop": 0}
+        if endpoint:
+            _call_tool(endpoint, other, str(request.get("user_id", "")), call)
+        return {"final_text": "Done.", "tool_calls": [call]}
+
+    def oracle(self, request: dict[str, Any]) -> dict[str, Any]:
+        case_id = str(request.get("case_id", ""))
+        if case_id in self.state.memory_cases:
+            return _memory_answer(self.state.memory_cases[case_id])
+        if case_id not in self.state.tool_cases:
+            raise BadRequest(f"unknown case id {case_id!r}")
+        case = self.state.tool_cases[case_id]
+        fixture = self.state.fixtures.get(case_id, {})
+        schemas = {
+            t.get("name"): t.get("parameters", {})
+            for t in request.get("tools") or []
+            if isinstance(t, dict)
+        }
+        endpoint = str(request.get("tool_endpoint", ""))
+        user_id = str(request.get("user_id", ""))
+        calls: list[dict[str, Any]] = []
+        for hop, expected in enumerate(case.get("expected_tools", [])):
+            name = expected["name"]
+            args = _oracle_args(name, expected.get("required_args", {}), fixture, schemas)
+            call = {"name": name, "args": args, "hop": hop}
+            calls.append(call)
+            if not endpoint:
+                continue
+            reply = _call_tool(endpoint, case_id, user_id, call)
+            if "retry" in str(reply.get("error") or ""):
+                calls.append(dict(call))
+                _call_tool(endpoint, case_id, user_id, call)
+        if case.get("group") == "result_usage":
+            text = f"It reached {fixture.get('needle_figure', '')}."
+        elif not case.get("expected_tools"):
+            text = "Happy to help without tools."
+        else:
+            text = "Done."
+        return {"final_text": text, "tool_calls": calls}
+
+
+def _array(request: dict[str, Any], key: str) -> list[Any]:
+    value = request.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise BadRequest(f"{key} must be an array")
+    return value
+
+
+def _other_case_id(case_id: str) -> str:
+    """The same id with its last hex digit changed (or one appended when there is none)."""
+    if case_id and case_id[-1].lower() in "0123456789abcdef":
+        digit = (int(case_id[-1], 16) + 1) % 16
+        return case_id[:-1] + format(digit, "x")
+    return case_id + "0"
+
+
+def _plausible(arg: str, schema: dict[str, Any]) -> Any:
+    kind = schema.get("type")
+    if arg in SAMPLE_ARGS:
+        return SAMPLE_ARGS[arg]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if kind == "array":
+        return ["example"]
+    if kind == "integer":
+        return 1
+    if kind == "boolean":
+        return False
+    return "example"
+
+
+def _oracle_args(
+    name: str, pinned: dict[str, str], fixture: dict[str, Any], schemas: dict[Any, Any]
+) -> dict[str, Any]:
+    schema = schemas.get(name) or {}
+    properties = schema.get("properties") or {}
+    args: dict[str, Any] = {
+        arg: _plausible(arg, properties.get(arg) or {}) for arg in schema.get("required") or []
+    }
+    if name == "search_web":
+        args["queries"] = [fixture.get("subject", "")]
+    elif name == "read_links":
+        args["urls"] = [fixture.get("link", "")]
+    elif name == "get_agent_job_status":
+        args["job_id"] = fixture.get("job_id", "")
+    for arg, value in pinned.items():
+        is_list = arg in LIST_ARGS or (properties.get(arg) or {}).get("type") == "array"
+        args[arg] = [value] if is_list else value
+    return args
+
+
+def _memory_answer(case: dict[str, Any]) -> dict[str, Any]:
+    kind = case.get("answer_kind")
+    expected = str(case.get("expected_answer", ""))
+    items = [str(i) for i in case.get("answer_items", [])]
+    item = items[0] if items else expected
+    if kind in ("value", "number"):
+        return {"final_text": f"It is {expected}.", "answer": expected}
+    if kind in ("list", "ordered_list"):
+        joined = ", ".join(items)
+        return {"final_text": joined, "answer": joined}
+    if kind == "duration":
+        return {"final_text": f"About {expected} days."}
+    if kind == "reversal":
+        return {"final_text": f"You gave up {item}; you no longer do it."}
+    if kind == "persistence":
+        return {"final_text": f"Yes, you still do {item} regularly."}
+    if kind == "decline":
+        question = case.get("question", "")
+        return {"final_text": f"I have no record of that. You asked: {question}", "abstain": True}
+    return {"final_text": "Done, I've saved that."}
+
+
+def _call_tool(endpoint: str, case_id: str, user_id: str, call: dict[str, Any]) -> dict[str, Any]:
+    """POST one ToolExecRequest; any failure becomes ``{"error": ...}`` rather than a crash."""
+    payload = {
+        "case_id": case_id,
+        "user_id": user_id,
+        "name": call["name"],
+        "args": call["args"],
+        "hop": call["hop"],
+    }
+    request = urllib.request.Request(
+        endpoint,
+        data=json.dumps(payload).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with OPENER.open(request, timeout=TOOL_TIMEOUT_S) as response:
+            data = json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        with exc:
+            return {"error": f"tool endpoint answered HTTP {exc.code}"}
+    except (OSError, ValueError) as exc:
+        return {"error": f"tool endpoint failed: {exc}"}
+    return data if isinstance(data, dict) else {"error": "tool endpoint reply is not an object"}
+
+
+def _watch_stdin() -> None:
+    """Exit once stdin closes: the launcher holds the other end, so this dies with it."""
+    try:
+        while sys.stdin.buffer.read(4096):
+            pass
+    except (OSError, ValueError):
+        pass
+    os._exit(0)
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--mode", required=True, choices=MODES)
+    parser.add_argument("--answers", help="dataset JSON from `dittobench generate --out` (oracle)")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    parser.add_argument("--die-after", type=int, default=0, metavar="N")
+    parser.add_argument("--delay-ms", type=int, default=100, metavar="N")
+    parser.add_argument("--exit-on-stdin-eof", action="store_true")
+    args = parser.parse_args(argv)
+    if args.mode == "oracle" and not args.answers:
+        parser.error("--mode oracle needs --answers FILE")
+    if args.die_after < 0 or args.delay_ms < 0:
+        parser.error("--die-after and --delay-ms must not be negative")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parse(argv)
+    answers = None
+    if args.answers:
+        with open(args.answers, encoding="utf-8") as handle:
+            answers = json.load(handle)
+    state = State(args.mode, answers, args.die_after, args.delay_ms)
+    handler = type("BoundHandler", (Handler,), {"state": state})
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: os._exit(0))
+    if args.exit_on_stdin_eof:
+        threading.Thread(target=_watch_stdin, name="stdin-watch", daemon=True).start()
+
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
+    server.daemon_threads = True
+    sys.stdout.write(f"PORT {server.server_address[1]}\n")
+    sys.stdout.flush()
+    server.serve_forever(poll_interval=0.1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""The scoring engine against real harness processes on loopback: the oracle earns full marks,
+a do-nothing harness earns nothing, faults are recorded per case and never sink the run, and an
+interrupted run resumes to the same scores."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import count
+from pathlib import Path
+
+import pytest
+
+from dittobench.core.canonical import canonical_bytes
+from dittobench.engine.client import ClientLimits, HarnessError
+from dittobench.engine.runner import RunOptions, resume_run, start_run
+from dittobench.generate.assemble import build_dataset
+from dittobench.store import RunStore
+from tests.helpers.harness_process import harness
+
+FAST = ClientLimits(
+    health_wait_s=10, health_interval_s=0.1, run_deadline_s=2.0, backoff_s=(0.05, 0.1)
+)
+_ids = count()
+
+
+def clock() -> str:
+    return "2026-11-30T00:00:00Z"
+
+
+def run(
+    store: RunStore,
+    url: str,
+    tmp: Path,
+    seed: int = 11,
+    size: str = "small",
+    limits: ClientLimits = FAST,
+    concurrency: int = 8,
+):  # type: ignore[no-untyped-def]
+    options = RunOptions(url, seed, size, "1.1.0", concurrency, tmp / "out", limits)
+    run_id = f"r-test-{next(_ids)}"
+    return start_run(store, run_id, options, clock, lambda progress: None)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[RunStore]:
+    with RunStore(RunStore.sqlite_url(tmp_path / "runs.db")) as opened:
+        yield opened
+
+
+def answers(tmp_path: Path, seed: int, size: str) -> Path:
+    path = tmp_path / f"answers-{seed}-{size}.json"
+    path.write_bytes(canonical_bytes(build_dataset(seed, run_size=size).to_json()))
+    return path
+
+
+@pytest.mark.parametrize("size", ["small", "medium"])
+def test_oracle_harness_scores_full_marks(store: RunStore, tmp_path: Path, size: str) -> None:
+    with harness("oracle", "--answers", str(answers(tmp_path, 11, size))) as url:
+        outcome = run(store, url, tmp_path, size=size)
+    report = outcome.report
+    assert report.composite >= 0.99, [c for c in report.per_case if c.score < 1]
+    assert report.details["observed_tool_cases"] >= 1
+    assert report.details["capped_tool_cases"] == 0
+    assert outcome.transcript_path.exists() and outcome.report_path.exists()
+    assert store.get_run(outcome.run_id).status == "done"
+
+
+def test_do_nothing_harness_scores_zero(store: RunStore, tmp_path: Path) -> None:
+    with harness("nothing") as url:
+        report = run(store, url, tmp_path, size="medium").report
+    assert report.composite <= 0.02
+    assert report.tool_mean == 0 and report.memory_mean == 0
+
+
+@pytest.mark.parametrize(
+    ("mode", "outcome"),
+    [
+        ("error500", "http_error"),
+        ("malformed", "bad_json"),
+        ("huge", "too_large"),
+        ("drip", "timeout"),
+        ("reset", "connection_error"),
+        ("hang", "timeout"),
+    ],
+)
+def test_faults_are_recorded_per_case_and_the_run_finishes(
+    store: RunStore, tmp_path: Path, mode: str, outcome: str
+) -> None:
+    limits = ClientLimits(
+        health_wait_s=10, health_interval_s=0.1, run_deadline_s=1.0, backoff_s=(0.05, 0.1)
+    )
+    with harness(mode) as url:
+        result = run(store, url, tmp_path, limits=limits)
+    records = store.transcript(result.run_id)["cases"]  # type: ignore[index]
+    assert len(records) == 12
+    assert all(r["response"] is None for r in records)
+    assert all(r["execution"]["outcome"] == outcome for r in records), {
+        r["execution"]["outcome"] for r in records
+    }
+    assert result.report.composite == 0
+    assert result.report.details["undelivered_cases"] == 12
+
+
+def test_retries_recover_from_transient_errors(store: RunStore, tmp_path: Path) -> None:
+    with harness("flaky") as url:
+        result = run(store, url, tmp_path)
+    records = store.transcript(result.run_id)["cases"]  # type: ignore[index]
+    assert all(r["response"] is not None for r in records)
+    assert all(len(r["execution"]["attempts"]) == 2 for r in records)
+
+
+def test_a_harness_that_dies_mid_run_loses_nothing_and_resumes(
+    store: RunStore, tmp_path: Path
+) -> None:
+    key = str(answers(tmp_path, 11, "small"))
+    options = RunOptions("", 11, "small", "1.1.0", 1, tmp_path / "out", FAST)
+    dying = harness("oracle", "--answers", key, "--die-after", "4")
+    with dying as url, pytest.raises(HarnessError, match="/seed"):
+        start_run(store, "r-dies", replace(options, harness_url=url), clock, lambda p: None)
+    row = store.get_run("r-dies")
+    assert row.status == "failed" and "/seed" in row.error
+    recorded = store.recorded_cases("r-dies")
+    delivered = [r for r in recorded.values() if r["response"] is not None]
+    assert len(delivered) == 3
+    assert {r["execution"]["outcome"] for r in recorded.values() if r["response"] is None} == {
+        "connection_error"
+    }
+    with harness("oracle", "--answers", key) as url:
+        outcome = resume_run(
+            store, "r-dies", replace(options, harness_url=url), clock, lambda p: None
+        )
+    assert outcome.report.composite >= 0.99
+
+
+def test_calls_made_for_another_case_earn_nothing(store: RunStore, tmp_path: Path) -> None:
+    with harness("cross") as url:
+        result = run(store, url, tmp_path)
+    records = store.transcript(result.run_id)["cases"]  # type: ignore[index]
+    assert all(r["observed"] == [] for r in records)
+    tool_cases = [c for c in result.report.per_case if c.kind == "tool" and c.expected]
+    assert not any(c.observed for c in tool_cases)
+    assert all(c.score <= 0.5 for c in tool_cases)  # at most the self-report cap
+
+
+def _wait_for_cases(db: Path, run_id: str, at_least: int, timeout: float = 30) -> None:
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        if db.exists():
+            probe = RunStore(RunStore.sqlite_url(db))
+            try:
+                if probe.get_run(run_id).cases_done >= at_least:
+                    return
+            except Exception:
+                pass
+            finally:
+                probe.close()
+        time.sleep(0.1)
+    raise AssertionError(f"run {run_id} never reached {at_least} cases")
+
+
+@pytest.mark.slow
+def test_killed_engine_resumes_to_the_same_scores(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    seed, size = 13, "medium"
+    with harness("oracle", "--answers", str(answers(tmp_path, seed, size))) as url:
+        with RunStore(RunStore.sqlite_url(tmp_path / "straight.db")) as other:
+            straight = run(other, url, tmp_path, seed=seed, size=size)
+        command = [
+            sys.executable,
+            "-m",
+            "dittobench",
+            "run",
+            "--harness",
+            url,
+            "--seed",
+            str(seed),
+            "--run-size",
+            size,
+            "--db",
+            str(db),
+            "--out-dir",
+            str(tmp_path / "cli"),
+            "--concurrency",
+            "1",
+        ]
+        with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as engine:
+            try:
+                first_line = engine.stderr.readline().decode()  # type: ignore[union-attr]
+                run_id = first_line.split()[1]
+                _wait_for_cases(db, run_id, 20)
+            finally:
+                engine.send_signal(signal.SIGKILL)
+                engine.wait(timeout=10)
+        with RunStore(RunStore.sqlite_url(db)) as stored:
+            assert stored.get_run(run_id).status == "running"
+            done_before = stored.get_run(run_id).cases_done
+            assert 20 <= done_before < 96
+            options = RunOptions(url, 0, size, "1.1.0", 4, tmp_path / "cli", FAST)
+            resumed = resume_run(stored, run_id, options, clock, lambda progress: None)
+    strip = ("latency_ms",)
+
+    def scores(report):  # type: ignore[no-untyped-def]
+        return [{k: v for k, v in c.to_json().items() if k not in strip} for c in report.per_case]
+
+    assert scores(resumed.report) == scores(straight.report)
+    assert resumed.report.composite == straight.report.composite
+    assert resumed.report.dataset_sha256 == straight.report.dataset_sha256
+    assert os.path.exists(resumed.report_path)
