@@ -31,6 +31,42 @@ def new_run_id() -> str:
     return "r-" + datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(3).hex()
 
 
+class BarProgress:
+    """A live bar on a terminal: stage, cases done of total, failures."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self._bar = Progress(
+            TextColumn("{task.description:<28}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[failed]}"),
+            console=Console(stderr=True),
+            transient=False,
+        )
+        self._task = self._bar.add_task("starting", total=None, failed="")
+
+    def __enter__(self) -> BarProgress:
+        self._bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._bar.stop()
+
+    def __call__(self, progress: Progress) -> None:
+        label = progress.stage + (f" ({progress.note})" if progress.note else "")
+        failed = f"{progress.failed} failed" if progress.failed else ""
+        self._bar.update(
+            self._task,
+            description=label,
+            completed=progress.done,
+            total=progress.total or None,
+            failed=failed,
+        )
+
+
 class PlainProgress:
     """One line per stage change and at most one line a second while cases run."""
 
@@ -49,6 +85,12 @@ class PlainProgress:
         failed = f" ({progress.failed} failed)" if progress.failed else ""
         note = f": {progress.note}" if progress.note else ""
         typer.echo(f"[{progress.stage}]{counts}{failed}{note}", err=True)
+
+    def __enter__(self) -> PlainProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
 
 
 @app.command()
@@ -71,6 +113,7 @@ def run(
     run_deadline: Annotated[
         float, typer.Option("--case-timeout", help="Seconds per case.")
     ] = 120.0,
+    wait: Annotated[float, typer.Option(help="Seconds to wait for the harness's /health.")] = 180.0,
 ) -> None:
     """Run the benchmark against a harness: generate, seed, run every case, grade, store.
 
@@ -88,7 +131,7 @@ def run(
         raise fail(str(exc)) from None
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
-    limits = ClientLimits(run_deadline_s=run_deadline)
+    limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
     options = RunOptions(harness, seed, run_size, bench_version, concurrency, out_dir, limits)
     try:
         store = RunStore(RunStore.sqlite_url(db or default_db()))
