@@ -10,6 +10,7 @@ injectable so tests can drive an in-process app.
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ import httpx
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.spec.codec import DecodeError, decode, loads
-from dittobench.spec.transcript import Attempt, Execution, json_safe
+from dittobench.spec.transcript import Attempt, Execution
 from dittobench.spec.wire import RunRequest, RunResponse, SeedRequest, SeedResponse, to_wire
 
 
@@ -55,6 +56,8 @@ class HarnessClient:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self._tools_key: tuple[object, ...] | None = None
+        self._tools_wire: list[dict[str, Any]] = []
         self.limits = limits or ClientLimits()
         self._clock = clock
         if transport is None:
@@ -126,7 +129,7 @@ class HarnessClient:
 
     async def run(self, request: RunRequest) -> tuple[RunResponse | None, Execution]:
         """One case: the response to grade (or None) and how it went."""
-        body = canonical_bytes(json_safe(to_wire(request)))
+        body = self._run_body(request)
         started = self._clock()
         deadline = started + self.limits.run_deadline_s
         attempts: list[Attempt] = []
@@ -158,6 +161,15 @@ class HarnessClient:
                 await asyncio.sleep(pause)
         outcome = attempts[-1].outcome if attempts else "timeout"
         return None, Execution(tuple(attempts), _ms(self._clock() - started), outcome)
+
+    def _run_body(self, request: RunRequest) -> bytes:
+        """The request as JSON. The tool catalog is the same for every case, so its wire form
+        is built once; everything in a request is generated text, so the C encoder is safe."""
+        if self._tools_key is not request.tools:
+            self._tools_key, self._tools_wire = request.tools, [to_wire(t) for t in request.tools]
+        fields = to_wire(replace(request, tools=()))
+        fields["tools"] = self._tools_wire
+        return json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode()
 
     async def _post_run(self, body: bytes) -> Any:
         try:

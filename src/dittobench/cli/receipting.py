@@ -1,0 +1,146 @@
+"""The `keys generate` and `verify` commands: make a signing key, check a signed receipt."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dittobench.cli.common import app, fail
+
+keys_app = typer.Typer(
+    name="keys",
+    help="Ed25519 signing keys for receipts.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=app.rich_markup_mode,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(keys_app, name="keys")
+
+
+@keys_app.command("generate")
+def keys_generate(
+    out: Annotated[
+        Path,
+        typer.Option("--out", help="Directory for the key pair.", file_okay=False),
+    ] = Path("."),
+) -> None:
+    """Write a new Ed25519 key pair: dittobench-ed25519.pem (private, mode 0600) and
+    dittobench-ed25519.pub.pem. Prints the key id and an entry for a trusted-keys file.
+
+    Keep the private key: receipts are only as trustworthy as the key that signed them. An
+    existing key is never overwritten.
+    """
+    from dittobench.receipts.keys import generate_private_key, save_keypair, trusted_entry
+
+    key = generate_private_key()
+    try:
+        private_path, public_path = save_keypair(key, out)
+    except FileExistsError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"cannot write into {out}: {exc.strerror}") from None
+    entry = trusted_entry(key, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    typer.echo(f"private key  {private_path} (mode 0600)")
+    typer.echo(f"public key   {public_path}")
+    typer.echo(f"key id       {entry.key_id}")
+    typer.echo("trusted-keys entry:")
+    typer.echo(json.dumps(entry.to_json(), indent=2))
+
+
+@app.command()
+def verify(
+    receipt: Annotated[Path, typer.Argument(help="The receipt JSON file.", dir_okay=False)],
+    trusted_keys: Annotated[
+        Path | None,
+        typer.Option(
+            "--trusted-keys",
+            help="Trusted-keys JSON: the signer must be listed, valid at created_at.",
+            dir_okay=False,
+        ),
+    ] = None,
+    transcript: Annotated[
+        Path | None,
+        typer.Option(
+            "--transcript",
+            help="The run's transcript: its hash and every response must match the leaves.",
+            dir_okay=False,
+        ),
+    ] = None,
+    proof: Annotated[
+        str | None,
+        typer.Option(
+            "--proof",
+            metavar="CASE_ID",
+            help="Print and check one case's inclusion proof (its leaf, siblings, root).",
+        ),
+    ] = None,
+) -> None:
+    """Check a signed receipt: every leaf hash, the Merkle root, the signature over the
+    manifest bytes, and (with --trusted-keys) that a trusted key made it.
+
+    Exits 0 only when every check holds, 1 when any fails, 2 when a file cannot be read.
+    """
+    from dittobench.receipts.keys import KeyFileError, TrustedKeys
+    from dittobench.receipts.verify import verify_receipt
+
+    receipt_data = _read_json(receipt, "receipt")
+    trusted: TrustedKeys | None = None
+    if trusted_keys is not None:
+        try:
+            trusted = TrustedKeys.from_json(_read_json(trusted_keys, "trusted keys"))
+        except KeyFileError as exc:
+            raise fail(f"{trusted_keys}: {exc}") from None
+    transcript_data = _read_json(transcript, "transcript") if transcript is not None else None
+    result = verify_receipt(receipt_data, trusted, transcript_data, proof)
+    width = max(len(c.name) for c in result.checks)
+    for check in result.checks:
+        mark = "ok  " if check.ok else "FAIL"
+        typer.echo(f"{mark}  {check.name:<{width}}  {check.detail}")
+    typer.echo(f"key used: {result.key_used}")
+    if result.proof is not None:
+        p = result.proof
+        typer.echo(f"proof for {p.case_id}:")
+        typer.echo(f"  leaf   {p.leaf_hash}")
+        for side, sibling in p.steps:
+            typer.echo(f"  {side:<6} {sibling}")
+        typer.echo(f"  root   {p.root}")
+    if not result.ok:
+        names = ", ".join(c.name for c in result.failed)
+        typer.echo(f"verdict: NOT VERIFIED (failed: {names})")
+        raise typer.Exit(1)
+    if trusted is None:
+        typer.echo(
+            "verdict: VERIFIED (self-consistent; the signer was not pinned: "
+            "pass --trusted-keys to check who signed)"
+        )
+    else:
+        typer.echo("verdict: VERIFIED")
+
+
+def _read_json(path: Path, what: str) -> Any:
+    """Parse a JSON file, rejecting duplicate keys and NaN; exit 2 when it cannot be read."""
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise ValueError(f"duplicate key {key!r}")
+            out[key] = value
+        return out
+
+    def no_constants(name: str) -> Any:
+        raise ValueError(f"{name} is not valid JSON")
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise fail(f"cannot read {what} {path}: {exc.strerror}") from None
+    try:
+        return json.loads(data, object_pairs_hook=no_duplicates, parse_constant=no_constants)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError too
+        raise fail(f"{what} {path}: not valid JSON ({exc})") from None

@@ -1,0 +1,113 @@
+"""Build a signed receipt from a graded run (docs/receipts.md, "Receipt file").
+
+The receipt is ``{"manifest", "signature", "public_key", "key_id", "leaves"}``; the signature is
+Ed25519 over exactly ``manifest_bytes(manifest)``. Pure: the caller passes the key and the time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+import dittobench
+from dittobench.core.hashing import text_sha256
+from dittobench.receipts.keys import b64encode, key_id, raw_public_key
+from dittobench.receipts.manifest import (
+    Manifest,
+    Scores,
+    check_trust_tier,
+    manifest_bytes,
+    parse_rfc3339,
+)
+from dittobench.receipts.merkle import leaf_bytes, leaf_hash, make_leaf, merkle_root
+from dittobench.spec.report import ScoreReport
+from dittobench.spec.transcript import Transcript
+
+
+class ReceiptInputError(ValueError):
+    """The report, transcript and prompts do not describe one run."""
+
+
+def receipt_leaves(
+    report: ScoreReport, transcript: Transcript, prompts: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """One ``{"case_id", "leaf", "hash"}`` entry per graded case, sorted by case id. A case the
+    transcript lacks has ``response`` null and no observed calls, as it was graded."""
+    records = {c.case_id: c.to_json() for c in transcript.cases}
+    ids = [s.case_id for s in report.per_case]
+    if len(set(ids)) != len(ids):
+        raise ReceiptInputError("the report grades a case twice")
+    stray = sorted(set(records) - set(ids))
+    if stray:
+        raise ReceiptInputError(
+            f"the transcript has cases the report lacks: {', '.join(stray[:5])}"
+        )
+    missing = sorted(set(ids) - set(prompts))
+    if missing:
+        raise ReceiptInputError(f"no prompt text for: {', '.join(missing[:5])}")
+    out = []
+    for score in sorted(report.per_case, key=lambda s: s.case_id):
+        record = records.get(score.case_id)
+        leaf = make_leaf(
+            score.case_id,
+            text_sha256(prompts[score.case_id]),
+            record["response"] if record else None,
+            record["observed"] if record else [],
+            score.score,
+        )
+        out.append({"case_id": score.case_id, "leaf": leaf, "hash": leaf_hash(leaf_bytes(leaf))})
+    return out
+
+
+def build_receipt(
+    report: ScoreReport,
+    transcript: Transcript,
+    prompts: Mapping[str, str],
+    private_key: Ed25519PrivateKey,
+    trust_tier: str,
+    created_at: str,
+    harness: str,
+) -> dict[str, Any]:
+    """Sign a graded run. ``prompts`` maps each case id to the text the harness was asked (a
+    tool case's prompt, a memory case's question); ``created_at`` is an RFC 3339 time."""
+    if report.transcript_sha256 != transcript.sha256:
+        raise ReceiptInputError("the report was graded from a different transcript")
+    if report.dataset_sha256 != transcript.dataset_sha256:
+        raise ReceiptInputError("the report and the transcript name different datasets")
+    check_trust_tier(trust_tier)
+    parse_rfc3339(created_at, "created_at")
+    leaves = receipt_leaves(report, transcript, prompts)
+    kid = key_id(private_key)
+    manifest = Manifest(
+        benchmark=report.benchmark,
+        bench_version=report.bench_version,
+        package_version=dittobench.__version__,
+        seed=str(report.seed),
+        run_size=report.run_size,
+        dataset_sha256=report.dataset_sha256,
+        transcript_sha256=report.transcript_sha256,
+        merkle_root=merkle_root([entry["hash"] for entry in leaves]),
+        leaf_count=len(leaves),
+        harness=harness,
+        trust_tier=trust_tier,
+        scores=Scores.from_numbers(
+            report.composite,
+            report.composite_stderr,
+            report.tool_mean,
+            report.memory_mean,
+            report.dimensions,
+        ),
+        grading_policy=report.grading_policy,
+        created_at=created_at,
+        key_id=kid,
+    )
+    signature = private_key.sign(manifest_bytes(manifest))
+    return {
+        "manifest": manifest.to_json(),
+        "signature": b64encode(signature),
+        "public_key": b64encode(raw_public_key(private_key)),
+        "key_id": kid,
+        "leaves": leaves,
+    }
