@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dittobench.spec.wire import ToolDefinition
-from dittobench_baseline.textutil import STOPWORDS, normalize_quotes, stem, tokens
+from dittobench_baseline.textutil import STOPWORDS, normalize_quotes, stem, tokens, wordset
 
 ROUTE_THRESHOLD = 0.16
 """The least similarity at which a tool is worth calling."""
@@ -61,7 +61,6 @@ SYNONYMS: Mapping[str, str] = {
     "latest": "current",
     "appointment": "calendar event",
     "meeting": "calendar event",
-    "book": "calendar event",
     "agenda": "calendar",
     "diary": "calendar",
     "colour": "color",
@@ -95,6 +94,13 @@ SYNONYMS: Mapping[str, str] = {
     "report": "document",
     "spreadsheet": "document",
     "job": "background",
+    "start": "execute",
+    "launch": "execute start",
+    "kick": "execute start",
+    "every": "repeating automatically",
+    "capable": "capabilities abilities",
+    "able": "capabilities abilities",
+    "skills": "abilities capabilities",
     "progress": "status",
     "abilities": "capabilities",
     "features": "capabilities",
@@ -104,6 +110,7 @@ SYNONYMS: Mapping[str, str] = {
 """Everyday words and what they usually mean in tool terms."""
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"'()\[\]{}]+|\bwww\.[^\s<>\"'()\[\]{}]+", re.IGNORECASE)
+_IMAGE_FILE = re.compile(r"\.(?:png|jpe?g|gif|webp|bmp|svg|tiff?|heic)(?:[?#]|$)", re.IGNORECASE)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _ID = re.compile(r"\b[A-Za-z][A-Za-z0-9]{0,11}-[A-Za-z0-9][A-Za-z0-9_-]*\b")
 _QUOTED = re.compile(r"\"([^\"]{2,})\"|(?<![\w])'([^']{2,}?)'(?![\w])")
@@ -116,14 +123,14 @@ _POLITE = re.compile(
     re.IGNORECASE,
 )
 
-COLORS = frozenset(
+COLORS = wordset(
     """red orange yellow green blue purple violet pink teal cyan magenta black white gray grey
     brown navy maroon olive lime indigo gold silver crimson turquoise coral lavender beige mint
     amber emerald scarlet aqua azure charcoal cream ivory khaki lilac mauve ochre peach plum rose
-    ruby salmon sapphire tan burgundy fuchsia jade cobalt""".split()
+    ruby salmon sapphire tan burgundy fuchsia jade cobalt"""
 )
-_COLOR_MODIFIERS = frozenset(
-    "light dark deep pale bright forest sky navy royal hot neon pastel electric baby".split()
+_COLOR_MODIFIERS = wordset(
+    "light dark deep pale bright forest sky navy royal hot neon pastel electric baby"
 )
 
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -245,10 +252,19 @@ class Router:
 
 def _affinity(text: str, tool: ToolDefinition) -> float:
     """A bonus when the request states a value that only some tools take."""
-    kinds = {arg_kind(n, s) for n, s in _properties(tool).items() if n in _required(tool)}
+    required = {n: s for n, s in _properties(tool).items() if n in _required(tool)}
+    kinds = {arg_kind(n, s) for n, s in required.items()}
     bonus = 0.0
-    if "url" in kinds and _URL.search(text):
-        bonus += 0.2
+    urls = find_urls(text)
+    if "url" in kinds and urls:
+        # A link to a picture suits an argument about pictures; any other link, the others.
+        pictured = any(_IMAGE_FILE.search(u) for u in urls)
+        for name, schema in required.items():
+            if arg_kind(name, schema) == "url":
+                about = f"{name} {schema.get('description', '')}".lower()
+                if pictured == bool(re.search(r"image|picture|photo", about)):
+                    bonus += 0.2
+                    break
     if "email" in kinds and _EMAIL.search(text):
         bonus += 0.2
     if "id" in kinds and find_ids(text):
@@ -469,11 +485,18 @@ def _value_for(kind: ArgKind, name: str, schema: Mapping[str, Any], text: str) -
     if kind == "color":
         return find_color(text)
     if kind == "enum":
-        words = set(tokens(text))
-        options = schema.get("enum") or []
-        return next((o for o in options if isinstance(o, str) and o.lower() in words), None)
+        words = tokens(text)
+        options = [o for o in schema.get("enum") or [] if isinstance(o, str) and o]
+        exact = next((o for o in options if o.lower() in words), None)
+        if exact is not None:
+            return exact
+        return next(
+            (o for o in options if len(o) >= 3 and any(w.startswith(o.lower()) for w in words)),
+            None,
+        )
     if kind == "name":
-        return _find_name(text, name, schema)
+        found = _find_name(text, name, schema)
+        return found.strip(" .,;:!?\"'") or None if found else None
     if kind == "number":
         return _find_number(text)
     if kind == "bool":

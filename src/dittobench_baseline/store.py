@@ -168,7 +168,14 @@ class MemoryStore:
                     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, pair_id) DO UPDATE SET"
                     " session_id = excluded.session_id, timestamp = excluded.timestamp,"
                     " prompt = excluded.prompt, response = excluded.response",
-                    (user, pair.pair_id, pair.session_id, pair.timestamp, pair.prompt, pair.response),
+                    (
+                        user,
+                        pair.pair_id,
+                        pair.session_id,
+                        pair.timestamp,
+                        pair.prompt,
+                        pair.response,
+                    ),
                 )
                 touched.add(pair.pair_id)
             for subject in request.subjects:

@@ -13,8 +13,18 @@ from dittobench.core.dates import spoken_date
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:dr|mr|mrs|ms|st|mt|prof|jr|sr|vs|etc|e\.g|i\.e|no|approx|ave|inc|ltd)|\b[A-Z])\.$",
+    re.IGNORECASE,
+)
 
-STOPWORDS: frozenset[str] = frozenset(
+
+def wordset(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text``, as a set (for readable word lists)."""
+    return frozenset(text.split())
+
+
+STOPWORDS: frozenset[str] = wordset(
     """
     a about above after again against all also am an and any are aren't as at be because been
     before being below between both but by can can't cannot could couldn't did didn't do does
@@ -30,7 +40,7 @@ STOPWORDS: frozenset[str] = frozenset(
     thank ok okay yeah yes sure maybe really actually still ever anything something everything
     nothing thing things tell know get got go going went want wanted like kind sort lot bit much
     many one ones us lets let can't would've could've should've again right well
-    """.split()
+    """
 )
 """Function words and chat filler that carry no topic."""
 
@@ -84,7 +94,18 @@ def content_stems(text: str) -> set[str]:
 
 def sentences(text: str) -> list[str]:
     """Split on sentence-ending punctuation followed by space, and on line breaks."""
-    return [s.strip() for s in _SENTENCE_BREAK.split(text) if s and s.strip()]
+    out: list[str] = []
+    glue = False
+    for piece in _SENTENCE_BREAK.split(text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if glue and out:
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+        glue = bool(_ABBREVIATION.search(piece))
+    return out
 
 
 def is_first_person(text: str) -> bool:
@@ -116,9 +137,7 @@ MONTHS: dict[str, int] = {
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _DATE_PATTERNS = (
     re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"),
-    re.compile(
-        rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.IGNORECASE
-    ),
+    re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.IGNORECASE),
     re.compile(
         rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\.?,?\s+(\d{{4}})\b",
         re.IGNORECASE,
@@ -146,7 +165,7 @@ def find_dates(text: str) -> list[date]:
 
 
 def parse_timestamp(value: str) -> datetime | None:
-    """An RFC 3339 timestamp as an aware datetime (naive input is read as UTC); None if unreadable."""
+    """An RFC 3339 timestamp as an aware datetime (naive input read as UTC); None if unreadable."""
     text = value.strip()
     if not text:
         return None

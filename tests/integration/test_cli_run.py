@@ -13,38 +13,73 @@ from tests.helpers.harness_process import harness
 def dittobench(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "dittobench", *args],
-        capture_output=True, text=True, timeout=timeout, check=False,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
 
 
 def test_run_then_list_and_show(tmp_path: Path) -> None:
     db, out = tmp_path / "runs.db", tmp_path / "out"
     with harness("nothing") as url:
-        result = dittobench("run", "--harness", url, "--seed", "4", "--db", str(db),
-                            "--out-dir", str(out), "--json", str(tmp_path / "report.json"))
+        result = dittobench(
+            "run",
+            "--harness",
+            url,
+            "--seed",
+            "4",
+            "--db",
+            str(db),
+            "--out-dir",
+            str(out),
+            "--json",
+            str(tmp_path / "report.json"),
+        )
     assert result.returncode == 0, result.stderr
     assert "composite    0.0000" in result.stdout
-    run_id = next(line.split()[-1] for line in result.stdout.splitlines()
-                  if line.startswith("run id"))
+    run_id = next(
+        line.split()[-1] for line in result.stdout.splitlines() if line.startswith("run id")
+    )
     assert "[running]" in result.stderr and "[scoring]" in result.stderr
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["n"] == 12 and report["seed"] == "4"
     assert (out / run_id / "transcript.json").exists()
+    assert (tmp_path / "keys" / "dittobench-ed25519.pem").exists()  # kept beside the database
+    verified = dittobench(
+        "verify",
+        str(out / run_id / "receipt.json"),
+        "--transcript",
+        str(out / run_id / "transcript.json"),
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
 
     listed = dittobench("runs", "--db", str(db))
     assert listed.returncode == 0 and run_id in listed.stdout and "done" in listed.stdout
     shown = dittobench("show", run_id, "--db", str(db))
     assert shown.returncode == 0
-    case_lines = [line for line in shown.stdout.splitlines() if line.split()[:1] and
-                  line.split()[0].startswith("c") and len(line.split()[0]) == 17]
+    case_lines = [
+        line
+        for line in shown.stdout.splitlines()
+        if line.split()[:1] and line.split()[0].startswith("c") and len(line.split()[0]) == 17
+    ]
     assert len(case_lines) == 12
     missing = dittobench("show", "r-nope", "--db", str(db))
     assert missing.returncode == 2 and "r-nope" in missing.stderr
 
 
 def test_unreachable_harness_fails_clearly(tmp_path: Path) -> None:
-    result = dittobench("run", "--harness", "http://127.0.0.1:9", "--wait", "0.5",
-                        "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path))
+    result = dittobench(
+        "run",
+        "--harness",
+        "http://127.0.0.1:9",
+        "--wait",
+        "0.5",
+        "--db",
+        str(tmp_path / "runs.db"),
+        "--out-dir",
+        str(tmp_path),
+    )
     assert result.returncode == 1
     assert "never answered" in result.stderr
     listed = dittobench("runs", "--db", str(tmp_path / "runs.db"))
@@ -52,6 +87,13 @@ def test_unreachable_harness_fails_clearly(tmp_path: Path) -> None:
 
 
 def test_bad_run_size_exits_2(tmp_path: Path) -> None:
-    result = dittobench("run", "--harness", "http://127.0.0.1:9", "--run-size", "huge",
-                        "--db", str(tmp_path / "runs.db"))
+    result = dittobench(
+        "run",
+        "--harness",
+        "http://127.0.0.1:9",
+        "--run-size",
+        "huge",
+        "--db",
+        str(tmp_path / "runs.db"),
+    )
     assert result.returncode == 2 and "huge" in result.stderr

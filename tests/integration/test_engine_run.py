@@ -191,8 +191,11 @@ def test_killed_engine_resumes_to_the_same_scores(tmp_path: Path) -> None:
         ]
         with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as engine:
             try:
-                first_line = engine.stderr.readline().decode()  # type: ignore[union-attr]
-                run_id = first_line.split()[1]
+                line = ""
+                while not line.startswith("run r-"):
+                    line = engine.stderr.readline().decode()  # type: ignore[union-attr]
+                    assert line, "the engine exited before naming its run"
+                run_id = line.split()[1]
                 _wait_for_cases(db, run_id, 20)
             finally:
                 engine.send_signal(signal.SIGKILL)

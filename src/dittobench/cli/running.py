@@ -6,11 +6,14 @@ import os
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dittobench.cli.common import app, fail
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from dittobench.cli.summary import report_lines
 from dittobench.engine.orchestrate import Progress
 from dittobench.spec.versions import CURRENT_VERSION
@@ -21,6 +24,26 @@ def default_db() -> Path:
     ``~/.local/share``), read here at the edge."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "dittobench" / "runs.db"
+
+
+def installation_key(key_file: Path | None, db_path: Path) -> Ed25519PrivateKey:
+    """The key that signs receipts: ``--key`` when given, else this installation's own key,
+    created once in ``keys/`` beside the run database and kept (never a throw-away key)."""
+    from dittobench.receipts.keys import (
+        PRIVATE_KEY_NAME,
+        generate_private_key,
+        load_private_key,
+        save_keypair,
+    )
+
+    if key_file is not None:
+        return load_private_key(key_file)
+    folder = db_path.parent / "keys"
+    path = folder / PRIVATE_KEY_NAME
+    if not path.exists():
+        save_keypair(generate_private_key(), folder)
+        typer.echo(f"created this installation's signing key: {path}", err=True)
+    return load_private_key(path)
 
 
 def now() -> str:
@@ -114,6 +137,10 @@ def run(
         float, typer.Option("--case-timeout", help="Seconds per case.")
     ] = 120.0,
     wait: Annotated[float, typer.Option(help="Seconds to wait for the harness's /health.")] = 180.0,
+    key: Annotated[
+        Path | None,
+        typer.Option(help="Ed25519 PEM key that signs the receipt (default: this installation's)."),
+    ] = None,
 ) -> None:
     """Run the benchmark against a harness: generate, seed, run every case, grade, store.
 
@@ -132,7 +159,15 @@ def run(
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
     limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
-    options = RunOptions(harness, seed, run_size, bench_version, concurrency, out_dir, limits)
+    from dittobench.receipts.keys import KeyFileError
+
+    try:
+        signing_key = installation_key(key, db or default_db())
+    except (KeyFileError, OSError) as exc:
+        raise fail(f"signing key: {exc}") from None
+    options = RunOptions(
+        harness, seed, run_size, bench_version, concurrency, out_dir, limits, signing_key
+    )
     try:
         store = RunStore(RunStore.sqlite_url(db or default_db()))
     except StoreError as exc:
@@ -162,6 +197,10 @@ def run(
     typer.echo(f"report      {outcome.report_path}")
     typer.echo(f"transcript  {outcome.transcript_path}")
     typer.echo(f"dataset     {outcome.dataset_path}")
+    if outcome.receipt_path is not None:
+        typer.echo(
+            f"receipt     {outcome.receipt_path}   (dittobench verify {outcome.receipt_path})"
+        )
     if json_out is not None:
         json_out.write_bytes(outcome.report_path.read_bytes())
 

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.hashing import sha256_hex
 from dittobench.engine.client import ClientLimits, HarnessClient
@@ -19,6 +21,7 @@ from dittobench.engine.orchestrate import Progress, Reporter, RunContext, execut
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
+from dittobench.receipts.sign import build_receipt
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import CaseRecord
@@ -35,6 +38,8 @@ class RunOptions:
     concurrency: int
     out_dir: Path
     limits: ClientLimits = field(default_factory=ClientLimits)
+    signing_key: Ed25519PrivateKey | None = None
+    """Signs the run's receipt; without one no receipt is written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,7 @@ class RunOutcome:
     report_path: Path
     transcript_path: Path
     dataset_path: Path
+    receipt_path: Path | None
 
 
 class RunError(RuntimeError):
@@ -138,7 +144,26 @@ def _drive(
     )
     paths[1].write_bytes(canonical_bytes(transcript.to_json()))
     paths[2].write_bytes(data)
-    return RunOutcome(run_id, graded.report, *paths)
+    receipt_path = None
+    if options.signing_key is not None:
+        prompts = {c.id: c.prompt for c in dataset.tool_cases}
+        prompts.update({c.id: c.question for c in dataset.memory_cases})
+        # Signed by the key of whoever ran the engine: self-reported until an operator's
+        # service runs it.
+        receipt = build_receipt(
+            graded.report,
+            transcript,
+            prompts,
+            options.signing_key,
+            "self-reported",
+            now(),
+            options.harness_url,
+        )
+        receipt_path = folder / "receipt.json"
+        receipt_path.write_text(
+            json.dumps(receipt, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    return RunOutcome(run_id, graded.report, *paths, receipt_path)
 
 
 async def _run(

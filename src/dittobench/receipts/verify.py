@@ -531,10 +531,8 @@ def _leaf_problem(position: int, entry: Any) -> tuple[str, str | None]:
     if not isinstance(leaf["observed"], list):
         return f"{label}: observed is not a list", recomputed
     if stored != recomputed:
-        return (
-            f"{label}: leaf hashes to {recomputed[:16]}…, stored hash is {stored!r:.24}",
-            recomputed,
-        )
+        shown = f"{stored[:16]}…" if isinstance(stored, str) else repr(stored)[:24]
+        return f"{label}: leaf hashes to {recomputed[:16]}…, stored hash is {shown}", recomputed
     return "", recomputed
 
 

@@ -1,0 +1,192 @@
+"""The harness HTTP surface: ``GET /health``, ``POST /seed`` and ``POST /run``.
+
+Bodies are validated with the spec's own decoder; malformed JSON or a wrong shape is a 400 with
+``{"error": ...}`` naming what is wrong, a body over 256 MiB is a 413, and an internal failure is a
+500 with a one-line ``{"error": ...}`` (the traceback goes to the log, never to the client). Store
+and agent work runs in Starlette's thread pool, so slow tool calls never block other requests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from dittobench.spec.codec import DecodeError, decode, loads
+from dittobench.spec.wire import RunRequest, SeedRequest, to_wire
+from dittobench_baseline.agent import HttpToolCaller, OfflineAgent, ToolCaller
+from dittobench_baseline.store import MemoryStore
+
+log = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 256 * 1024 * 1024
+"""The largest request body accepted (256 MiB)."""
+
+T = TypeVar("T")
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _read_body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            if int(declared) > limit:
+                raise BodyTooLarge
+        except ValueError:
+            pass
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _decode(request: Request, cls: type[T], what: str, limit: int) -> T | JSONResponse:
+    try:
+        body = await _read_body(request, limit)
+    except BodyTooLarge:
+        return _error(413, f"{what}: body larger than {limit} bytes")
+    if not body.strip():
+        return _error(400, f"{what}: request body is empty")
+    try:
+        return decode(cls, loads(body, what))
+    except DecodeError as exc:
+        return _error(400, str(exc))
+    except UnicodeDecodeError:
+        return _error(400, f"{what}: body is not UTF-8 text")
+
+
+def create_app(
+    store: MemoryStore,
+    agent: OfflineAgent,
+    tool_caller: ToolCaller | None = None,
+    *,
+    max_body_bytes: int = MAX_BODY_BYTES,
+) -> Starlette:
+    """The harness app. ``tool_caller`` defaults to an httpx client (closed on shutdown)."""
+    owned = HttpToolCaller() if tool_caller is None else None
+    caller: ToolCaller = tool_caller if tool_caller is not None else owned  # type: ignore[assignment]
+
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
+    async def seed(request: Request) -> JSONResponse:
+        parsed = await _decode(request, SeedRequest, "seed request", max_body_bytes)
+        if isinstance(parsed, JSONResponse):
+            return parsed
+        try:
+            loaded = await run_in_threadpool(store.upsert, parsed)
+        except Exception:
+            log.exception("seed failed")
+            return _error(500, "internal error while seeding")
+        return JSONResponse(to_wire(loaded))
+
+    async def run(request: Request) -> JSONResponse:
+        parsed = await _decode(request, RunRequest, "run request", max_body_bytes)
+        if isinstance(parsed, JSONResponse):
+            return parsed
+        try:
+            reply = await run_in_threadpool(agent.answer, parsed, caller)
+        except Exception:
+            log.exception("run failed for case %s", parsed.case_id)
+            return _error(500, "internal error while running the case")
+        return JSONResponse(to_wire(reply))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if owned is not None:
+                owned.close()
+
+    return Starlette(
+        routes=[
+            Route("/health", health, methods=["GET"]),
+            Route("/seed", seed, methods=["POST"]),
+            Route("/run", run, methods=["POST"]),
+        ],
+        lifespan=lifespan,
+    )
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening-ready TCP socket on ``host:port`` (port 0 picks a free one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+class _Server(uvicorn.Server):
+    """A uvicorn server that calls ``on_ready`` once it is accepting connections."""
+
+    def __init__(self, config: uvicorn.Config, on_ready: Callable[[], None] | None) -> None:
+        super().__init__(config)
+        self._on_ready = on_ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and self._on_ready is not None:
+            self._on_ready()
+
+
+def make_server(
+    app: Any, sock: socket.socket, on_ready: Callable[[], None] | None = None
+) -> uvicorn.Server:
+    """A uvicorn server for ``app`` on an already bound socket (run it with
+    ``server.run(sockets=[sock])``)."""
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, ws="none", lifespan="on", timeout_keep_alive=30
+    )
+    return _Server(config, on_ready)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8080, db_path: str | Path = ":memory:") -> None:
+    """Serve the baseline harness until interrupted, printing ``listening on http://HOST:PORT``
+    (the real port when ``port`` is 0) once it accepts connections."""
+    store = MemoryStore(db_path)
+    agent = OfflineAgent(store)
+    sock = bind(host, port)
+    real_port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+
+    def ready() -> None:
+        print(f"listening on http://{shown}:{real_port}", flush=True)
+
+    server = make_server(create_app(store, agent), sock, ready)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+        store.close()
+        sys.stdout.flush()
+
+
+__all__ = ["MAX_BODY_BYTES", "bind", "create_app", "make_server", "serve"]
