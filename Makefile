@@ -18,8 +18,8 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) ## Create .venv and install dittobench with its dev tools
 
-run: $(STAMP) ## The main job: generate a small dataset for a fresh seed into dataset.json
-	$(BIN)/dittobench generate --run-size small --out dataset.json
+run: $(STAMP) ## The main job: score the built-in baseline harness on a small run
+	$(BIN)/dittobench run --run-size small
 
 test: lint typecheck imports unit ## Everything CI checks: lint, types, layering, tests
 

@@ -360,11 +360,12 @@ class OfflineAgent:
             if strong_tool is None or not self._tool_beats(router, strong_tool, text, own):
                 return self._write(user, write, trace)
 
+        chatty = _SMALL_TALK.match(text) and not (question and is_first_person(text))
+        if chatty and strong_tool is None:
+            return _small_talk()
         if _RECALL_REQUEST.match(text) and not (strong_tool and strong_tool.score >= STRONG_ROUTE):
             return self._recall(user, text, trace)
         if question and not _POLITE_REQUEST.match(text):
-            if _SMALL_TALK.match(text) and strong_tool is None and not is_first_person(text):
-                return _small_talk()
             past = bool(_PAST_MARKERS.search(text))
             if strong_tool is None or (
                 is_first_person(text) and (past or strong_tool.score < STRONG_ROUTE)

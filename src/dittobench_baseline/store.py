@@ -38,7 +38,7 @@ SAVED_PREFIX = "mem-"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pairs (
-    id INTEGER PRIMARY KEY,
+    rid INTEGER PRIMARY KEY,
     user_id TEXT NOT NULL,
     pair_id TEXT NOT NULL,
     session_id TEXT NOT NULL,
@@ -48,12 +48,12 @@ CREATE TABLE IF NOT EXISTS pairs (
     UNIQUE (user_id, pair_id)
 );
 CREATE TABLE IF NOT EXISTS subjects (
-    id INTEGER PRIMARY KEY,
+    rid INTEGER PRIMARY KEY,
     user_id TEXT NOT NULL,
-    subject_id TEXT NOT NULL,
+    id TEXT NOT NULL,
     subject_text TEXT NOT NULL,
     description_text TEXT NOT NULL,
-    UNIQUE (user_id, subject_id)
+    UNIQUE (user_id, id)
 );
 CREATE TABLE IF NOT EXISTS links (
     user_id TEXT NOT NULL,
@@ -180,10 +180,10 @@ class MemoryStore:
                 touched.add(pair.pair_id)
             for subject in request.subjects:
                 row = self._conn.execute(
-                    "INSERT INTO subjects (user_id, subject_id, subject_text, description_text)"
-                    " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, subject_id) DO UPDATE SET"
+                    "INSERT INTO subjects (user_id, id, subject_text, description_text)"
+                    " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, id) DO UPDATE SET"
                     " subject_text = excluded.subject_text,"
-                    " description_text = excluded.description_text RETURNING id",
+                    " description_text = excluded.description_text RETURNING rid",
                     (user, subject.id, subject.subject_text, subject.description_text),
                 ).fetchone()
                 self._conn.execute("DELETE FROM subjects_fts WHERE rowid = ?", (row[0],))
@@ -226,10 +226,10 @@ class MemoryStore:
             return []
         with self._lock:
             rows = self._conn.execute(
-                "SELECT p.id, p.pair_id, p.session_id, p.timestamp, p.prompt, p.response,"
+                "SELECT p.rid, p.pair_id, p.session_id, p.timestamp, p.prompt, p.response,"
                 " bm25(pairs_fts, 1.0, 1.0, 0.5) AS rank"
-                " FROM pairs_fts JOIN pairs p ON p.id = pairs_fts.rowid"
-                " WHERE pairs_fts MATCH ? AND p.user_id = ? ORDER BY rank, p.id LIMIT ?",
+                " FROM pairs_fts JOIN pairs p ON p.rid = pairs_fts.rowid"
+                " WHERE pairs_fts MATCH ? AND p.user_id = ? ORDER BY rank, p.rid LIMIT ?",
                 (match, user_key(user_id), k),
             ).fetchall()
         return [_hit(row, -row[6]) for row in rows]
@@ -241,7 +241,7 @@ class MemoryStore:
         with self._lock:
             for pair_id in dict.fromkeys(pair_ids):
                 row = self._conn.execute(
-                    "SELECT id, pair_id, session_id, timestamp, prompt, response FROM pairs"
+                    "SELECT rid, pair_id, session_id, timestamp, prompt, response FROM pairs"
                     " WHERE user_id = ? AND pair_id = ?",
                     (user, pair_id),
                 ).fetchone()
@@ -253,7 +253,7 @@ class MemoryStore:
         """Every pair of one user, oldest first (by timestamp, then insertion order)."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT id, pair_id, session_id, timestamp, prompt, response FROM pairs"
+                "SELECT rid, pair_id, session_id, timestamp, prompt, response FROM pairs"
                 " WHERE user_id = ?",
                 (user_key(user_id),),
             ).fetchall()
@@ -274,10 +274,10 @@ class MemoryStore:
             return []
         with self._lock:
             rows = self._conn.execute(
-                "SELECT s.subject_id, s.subject_text, s.description_text,"
+                "SELECT s.id, s.subject_text, s.description_text,"
                 " bm25(subjects_fts, 2.0, 1.0) AS rank"
-                " FROM subjects_fts JOIN subjects s ON s.id = subjects_fts.rowid"
-                " WHERE subjects_fts MATCH ? AND s.user_id = ? ORDER BY rank, s.id LIMIT ?",
+                " FROM subjects_fts JOIN subjects s ON s.rid = subjects_fts.rowid"
+                " WHERE subjects_fts MATCH ? AND s.user_id = ? ORDER BY rank, s.rid LIMIT ?",
                 (match, user_key(user_id), k),
             ).fetchall()
         return [SubjectHit(r[0], r[1], r[2], -r[3]) for r in rows]
@@ -292,19 +292,19 @@ class MemoryStore:
         with self._lock:
             if match is None:
                 rows = self._conn.execute(
-                    "SELECT p.id, p.pair_id, p.session_id, p.timestamp, p.prompt, p.response, 0"
+                    "SELECT p.rid, p.pair_id, p.session_id, p.timestamp, p.prompt, p.response, 0"
                     " FROM pairs p JOIN links l ON l.user_id = p.user_id AND l.pair_id = p.pair_id"
-                    " WHERE p.user_id = ? AND l.subject_id = ? ORDER BY p.timestamp, p.id LIMIT ?",
+                    " WHERE p.user_id = ? AND l.subject_id = ? ORDER BY p.timestamp, p.rid LIMIT ?",
                     (user, subject_id, max(k, 0)),
                 ).fetchall()
             else:
                 rows = self._conn.execute(
-                    "SELECT p.id, p.pair_id, p.session_id, p.timestamp, p.prompt, p.response,"
+                    "SELECT p.rid, p.pair_id, p.session_id, p.timestamp, p.prompt, p.response,"
                     " bm25(pairs_fts, 1.0, 1.0, 0.5) AS rank"
-                    " FROM pairs_fts JOIN pairs p ON p.id = pairs_fts.rowid"
+                    " FROM pairs_fts JOIN pairs p ON p.rid = pairs_fts.rowid"
                     " JOIN links l ON l.user_id = p.user_id AND l.pair_id = p.pair_id"
                     " WHERE pairs_fts MATCH ? AND p.user_id = ? AND l.subject_id = ?"
-                    " ORDER BY rank, p.id LIMIT ?",
+                    " ORDER BY rank, p.rid LIMIT ?",
                     (match, user, subject_id, max(k, 0)),
                 ).fetchall()
         return [_hit(row, -float(row[6])) for row in rows]
@@ -320,7 +320,7 @@ class MemoryStore:
         user = user_key(user_id)
         with self._lock, self._transaction():
             stamp = timestamp or self._next_stamp(user)
-            seq = self._conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM pairs").fetchone()[0]
+            seq = self._conn.execute("SELECT COALESCE(MAX(rid), 0) + 1 FROM pairs").fetchone()[0]
             digest = hashlib.sha256(f"{user}\0{seq}\0{stamp}\0{content}".encode()).hexdigest()
             pair_id = SAVED_PREFIX + digest[:16]
             self._conn.execute(
@@ -351,12 +351,12 @@ class MemoryStore:
         user = user_key(user_id)
         with self._lock, self._transaction():
             row = self._conn.execute(
-                "SELECT id FROM pairs WHERE user_id = ? AND pair_id = ?", (user, pair_id)
+                "SELECT rid FROM pairs WHERE user_id = ? AND pair_id = ?", (user, pair_id)
             ).fetchone()
             if row is None:
                 return False
             self._conn.execute("DELETE FROM pairs_fts WHERE rowid = ?", (row[0],))
-            self._conn.execute("DELETE FROM pairs WHERE id = ?", (row[0],))
+            self._conn.execute("DELETE FROM pairs WHERE rid = ?", (row[0],))
             self._conn.execute(
                 "DELETE FROM links WHERE user_id = ? AND pair_id = ?", (user, pair_id)
             )
@@ -385,7 +385,7 @@ class MemoryStore:
 
     def _reindex(self, user: str, pair_id: str) -> None:
         row = self._conn.execute(
-            "SELECT id, prompt, response FROM pairs WHERE user_id = ? AND pair_id = ?",
+            "SELECT rid, prompt, response FROM pairs WHERE user_id = ? AND pair_id = ?",
             (user, pair_id),
         ).fetchone()
         if row is None:  # a link that names a pair not seeded yet: indexed when it arrives
@@ -394,8 +394,8 @@ class MemoryStore:
             r[0]
             for r in self._conn.execute(
                 "SELECT s.subject_text FROM links l JOIN subjects s"
-                " ON s.user_id = l.user_id AND s.subject_id = l.subject_id"
-                " WHERE l.user_id = ? AND l.pair_id = ? ORDER BY s.subject_id",
+                " ON s.user_id = l.user_id AND s.id = l.subject_id"
+                " WHERE l.user_id = ? AND l.pair_id = ? ORDER BY s.id",
                 (user, pair_id),
             )
         )

@@ -87,6 +87,7 @@ def agent(store: MemoryStore) -> OfflineAgent:
         "Thanks, that was really helpful!",
         "How are you doing today?",
         "Good morning :)",
+        "Tell me a joke!",
     ],
 )
 def test_small_talk_calls_no_tool(agent: OfflineAgent, text: str) -> None:

@@ -97,3 +97,15 @@ def test_bad_run_size_exits_2(tmp_path: Path) -> None:
         str(tmp_path / "runs.db"),
     )
     assert result.returncode == 2 and "huge" in result.stderr
+
+
+def test_run_starts_the_builtin_baseline_by_default(tmp_path: Path) -> None:
+    result = dittobench(
+        "run", "--seed", "6", "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "out")
+    )
+    assert result.returncode == 0, result.stderr
+    assert "composite" in result.stdout and "receipt" in result.stdout
+    assert (tmp_path / "baseline").is_dir()  # its memory, kept for a resume
+    report = json.loads(next((tmp_path / "out").glob("*/report.json")).read_text("utf-8"))
+    assert report["n"] == 12
+    assert report["details"]["undelivered_cases"] == 0

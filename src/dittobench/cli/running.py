@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import time
+from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from dittobench.cli.baseline import BUILTIN, builtin_harness
 from dittobench.cli.common import app, fail
 
 if TYPE_CHECKING:
@@ -44,6 +49,17 @@ def installation_key(key_file: Path | None, db_path: Path) -> Ed25519PrivateKey:
         save_keypair(generate_private_key(), folder)
         typer.echo(f"created this installation's signing key: {path}", err=True)
     return load_private_key(path)
+
+
+@contextlib.contextmanager
+def _harness_url(harness: str, database: Path, run_id: str) -> Iterator[str]:
+    """The URL to drive: the given one, or a built-in baseline harness started for this run,
+    its memory kept in ``baseline/<run id>.db`` beside the run database so a resume finds it."""
+    if harness != BUILTIN:
+        yield harness
+        return
+    with builtin_harness(database.parent / "baseline" / f"{run_id}.db") as url:
+        yield url
 
 
 def now() -> str:
@@ -118,7 +134,13 @@ class PlainProgress:
 
 @app.command()
 def run(
-    harness: Annotated[str, typer.Option(help="The harness base URL, e.g. http://127.0.0.1:8080.")],
+    harness: Annotated[
+        str,
+        typer.Option(
+            help="The harness base URL (e.g. http://127.0.0.1:8080), or `builtin` to start the "
+            "reference baseline harness on a free loopback port for this run."
+        ),
+    ] = "builtin",
     run_size: Annotated[str, typer.Option("--run-size", help="small, medium or full.")] = "small",
     seed: Annotated[
         int | None, typer.Option(help="Dataset seed; drawn fresh when omitted.")
@@ -161,31 +183,35 @@ def run(
     limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
     from dittobench.receipts.keys import KeyFileError
 
+    database = db or default_db()
     try:
-        signing_key = installation_key(key, db or default_db())
+        signing_key = installation_key(key, database)
     except (KeyFileError, OSError) as exc:
         raise fail(f"signing key: {exc}") from None
     options = RunOptions(
         harness, seed, run_size, bench_version, concurrency, out_dir, limits, signing_key
     )
     try:
-        store = RunStore(RunStore.sqlite_url(db or default_db()))
+        store = RunStore(RunStore.sqlite_url(database))
     except StoreError as exc:
         raise fail(str(exc)) from None
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
+    display = BarProgress() if sys.stderr.isatty() else PlainProgress()
     try:
-        if resume:
-            outcome = resume_run(store, run_id, options, now, PlainProgress())
-        else:
-            outcome = start_run(store, run_id, options, now, PlainProgress())
+        with _harness_url(harness, database, run_id) as url, display:
+            options = replace(options, harness_url=url)
+            if resume:
+                outcome = resume_run(store, run_id, options, now, display)
+            else:
+                outcome = start_run(store, run_id, options, now, display)
     except KeyboardInterrupt:
         typer.echo(
             f"\ninterrupted; finish it with: dittobench run --harness {harness} --resume {run_id}",
             err=True,
         )
         raise typer.Exit(130) from None
-    except (HarnessError, RunError, StoreError) as exc:
+    except (HarnessError, RunError, StoreError, RuntimeError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     finally:

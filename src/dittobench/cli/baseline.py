@@ -1,0 +1,100 @@
+"""The reference baseline harness from the command line: `dittobench harness serve`, and the
+`builtin` harness `dittobench run` starts by itself."""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from dittobench.cli.common import app, fail
+
+BUILTIN = "builtin"
+START_TIMEOUT_S = 60.0
+
+harness_app = typer.Typer(
+    name="harness",
+    help="The reference baseline harness: a real memory store, no model needed.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=app.rich_markup_mode,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(harness_app, name="harness")
+
+
+@harness_app.command("serve")
+def harness_serve(
+    port: Annotated[int, typer.Option(help="Port to listen on; 0 picks a free one.")] = 8080,
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    db: Annotated[
+        Path | None, typer.Option(help="SQLite file for its memory (default: in memory).")
+    ] = None,
+) -> None:
+    """Serve the baseline harness (GET /health, POST /seed, POST /run) until Ctrl-C.
+
+    Offline: it routes requests to tools by similarity to their descriptions, answers memory
+    questions from the best-supported stored evidence, and declines when the evidence is weak.
+    """
+    from dittobench_baseline.server import serve
+
+    try:
+        serve(host, port, db if db is not None else ":memory:")
+    except OSError as exc:
+        raise fail(f"cannot listen on {host}:{port}: {exc}") from None
+    except KeyboardInterrupt:
+        pass
+
+
+@contextlib.contextmanager
+def builtin_harness(db_path: Path) -> Iterator[str]:
+    """Start the baseline harness on a free loopback port with its memory in ``db_path`` (kept,
+    so a resumed run finds what was seeded), yield its URL, and stop it afterwards."""
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    process = subprocess.Popen(  # noqa: S603 - our own interpreter and module, fixed arguments
+        [sys.executable, "-m", "dittobench_baseline", "--port", "0", "--db", str(db_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        yield _wait_for_url(process)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def _wait_for_url(process: subprocess.Popen[bytes]) -> str:
+    lines: queue.Queue[bytes] = queue.Queue()
+    assert process.stdout is not None
+    threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
+    try:
+        line = lines.get(timeout=START_TIMEOUT_S).decode().strip()
+    except queue.Empty:
+        raise RuntimeError(
+            f"the built-in harness did not start within {START_TIMEOUT_S:.0f} s"
+        ) from None
+    if not line.startswith("listening on "):
+        errors = process.stderr.read().decode() if process.stderr else ""
+        raise RuntimeError(f"the built-in harness failed to start: {line or errors}")
+    return line.removeprefix("listening on ")
+
+
+def _pump(stream: IO[bytes], lines: queue.Queue[bytes]) -> None:
+    for line in iter(stream.readline, b""):
+        lines.put(line)
+    lines.put(b"")
