@@ -7,8 +7,11 @@ Figures only, never assertions. Run from the repository root:
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 import time
 from pathlib import Path
 
@@ -24,8 +27,26 @@ from dittobench.store import RunStore
 LIMITS = ClientLimits(health_interval_s=0.05)
 
 
+@contextlib.contextmanager
+def sleepy(delay_ms: int) -> Iterator[str]:
+    """benchmarks/sleepy_harness.py in a subprocess: an asyncio harness that waits exactly
+    ``delay_ms`` per case, so the figure measures the engine, not the harness."""
+    script = Path(__file__).resolve().parent / "sleepy_harness.py"
+    process = subprocess.Popen(
+        [sys.executable, str(script), "--delay-ms", str(delay_ms)], stdout=subprocess.PIPE
+    )
+    try:
+        line = process.stdout.readline().decode()  # type: ignore[union-attr]
+        yield f"http://127.0.0.1:{line.split()[1]}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        process.stdout.close()  # type: ignore[union-attr]
+
+
 def timed_run(mode: str, size: str, concurrency: int, *args: str) -> tuple[float, int]:
-    with tempfile.TemporaryDirectory() as folder, harness(mode, *args) as url:
+    server = sleepy(int(args[1])) if mode == "sleepy" else harness(mode, *args)
+    with tempfile.TemporaryDirectory() as folder, server as url:
         store = RunStore(RunStore.sqlite_url(Path(folder) / "runs.db"))
         options = RunOptions(url, 7, size, "1.1.0", concurrency, Path(folder), LIMITS)
         start = time.perf_counter()
@@ -45,7 +66,7 @@ def main() -> None:
     )
     wall1, cases1 = timed_run("nothing", "full", 1)
     print(f"engine overhead per case (concurrency 1): {wall1 / cases1 * 1000:.1f} ms")
-    wall_slow, cases_slow = timed_run("slow", "medium", 8, "--delay-ms", "100")
+    wall_slow, cases_slow = timed_run("sleepy", "medium", 8, "--delay-ms", "100")
     ideal = cases_slow * 0.1 / 8
     phased = phase_bound("medium", 8, 0.1)
     print(

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -69,6 +69,19 @@ log = logging.getLogger(__name__)
 
 ToolCaller = Callable[[str, ToolExecRequest], ToolExecResponse]
 """Executes one tool call: ``(tool_endpoint, request) -> response``."""
+
+
+class Agent(Protocol):
+    """What the server drives: answers one ``RunRequest``, calling non-memory tools through
+    ``call_tool``. Implementations must be safe to call from several threads at once."""
+
+    def answer(self, request: RunRequest, call_tool: ToolCaller) -> RunResponse: ...
+
+
+class UpstreamError(Exception):
+    """A service the agent depends on (not the tool endpoint) failed, so the case cannot be
+    answered. The message is one line, safe to show the client; the server replies 502 with it."""
+
 
 TOOL_TIMEOUT_S = 15.0
 
@@ -996,8 +1009,10 @@ def _figure(result: str, request: str) -> tuple[str, str] | None:
 
 __all__ = [
     "MEMORY_TOOLS",
+    "Agent",
     "HttpToolCaller",
     "MemoryTools",
     "OfflineAgent",
     "ToolCaller",
+    "UpstreamError",
 ]

@@ -2,8 +2,11 @@
 
 Bodies are validated with the spec's own decoder; malformed JSON or a wrong shape is a 400 with
 ``{"error": ...}`` naming what is wrong, a body over 256 MiB is a 413, and an internal failure is a
-500 with a one-line ``{"error": ...}`` (the traceback goes to the log, never to the client). Store
-and agent work runs in Starlette's thread pool, so slow tool calls never block other requests.
+500 with a one-line ``{"error": ...}`` (the traceback goes to the log, never to the client). When
+the agent's own upstream fails (model mode: the chat endpoint is down, times out or answers
+nonsense) ``/run`` replies 502 with ``{"error": "model endpoint: ..."}``, so the engine records the
+case as a failed delivery rather than a wrong answer. Store and agent work runs in Starlette's
+thread pool, so slow tool and model calls never block other requests.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from starlette.routing import Route
 
 from dittobench.spec.codec import DecodeError, decode, loads
 from dittobench.spec.wire import RunRequest, SeedRequest, to_wire
-from dittobench_baseline.agent import HttpToolCaller, OfflineAgent, ToolCaller
+from dittobench_baseline.agent import Agent, HttpToolCaller, OfflineAgent, ToolCaller, UpstreamError
 from dittobench_baseline.store import MemoryStore
 
 log = logging.getLogger(__name__)
@@ -34,6 +37,9 @@ MAX_BODY_BYTES = 256 * 1024 * 1024
 """The largest request body accepted (256 MiB)."""
 
 T = TypeVar("T")
+
+AgentFactory = Callable[[MemoryStore], Agent]
+"""Builds the agent that answers ``/run`` over the server's store."""
 
 
 class BodyTooLarge(Exception):
@@ -79,7 +85,7 @@ async def _decode(request: Request, cls: type[T], what: str, limit: int) -> T | 
 
 def create_app(
     store: MemoryStore,
-    agent: OfflineAgent,
+    agent: Agent,
     tool_caller: ToolCaller | None = None,
     *,
     max_body_bytes: int = MAX_BODY_BYTES,
@@ -108,6 +114,9 @@ def create_app(
             return parsed
         try:
             reply = await run_in_threadpool(agent.answer, parsed, caller)
+        except UpstreamError as exc:
+            log.warning("run failed for case %s: %s", parsed.case_id, exc)
+            return _error(502, " ".join(str(exc).split())[:500])
         except Exception:
             log.exception("run failed for case %s", parsed.case_id)
             return _error(500, "internal error while running the case")
@@ -168,11 +177,19 @@ def make_server(
     return _Server(config, on_ready)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8080, db_path: str | Path = ":memory:") -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    db_path: str | Path = ":memory:",
+    agent_factory: AgentFactory | None = None,
+) -> None:
     """Serve the baseline harness until interrupted, printing ``listening on http://HOST:PORT``
-    (the real port when ``port`` is 0) once it accepts connections."""
+    (the real port when ``port`` is 0) once it accepts connections.
+
+    ``agent_factory`` chooses the agent (default: ``OfflineAgent``); an agent with a ``close()``
+    method is closed on the way out."""
     store = MemoryStore(db_path)
-    agent = OfflineAgent(store)
+    agent = (agent_factory or OfflineAgent)(store)
     sock = bind(host, port)
     real_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
@@ -185,8 +202,11 @@ def serve(host: str = "127.0.0.1", port: int = 8080, db_path: str | Path = ":mem
         server.run(sockets=[sock])
     finally:
         sock.close()
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
         store.close()
         sys.stdout.flush()
 
 
-__all__ = ["MAX_BODY_BYTES", "bind", "create_app", "make_server", "serve"]
+__all__ = ["MAX_BODY_BYTES", "AgentFactory", "bind", "create_app", "make_server", "serve"]

@@ -260,6 +260,17 @@ class MemoryStore:
         hits = [_hit(row, 0.0) for row in rows]
         return sorted(hits, key=chronological_key)
 
+    def newest_moment(self, user_id: str) -> datetime | None:
+        """The latest readable timestamp among one user's pairs; None when there is none."""
+        with self._lock:
+            stamps = self._conn.execute(
+                "SELECT timestamp FROM pairs WHERE user_id = ?", (user_key(user_id),)
+            ).fetchall()
+        return max(
+            (moment for (stamp,) in stamps if (moment := parse_timestamp(stamp)) is not None),
+            default=None,
+        )
+
     def count(self, user_id: str) -> int:
         with self._lock:
             row = self._conn.execute(
@@ -369,16 +380,7 @@ class MemoryStore:
 
     def _next_stamp(self, user: str) -> str:
         now = datetime.now(UTC).replace(microsecond=0)
-        newest = max(
-            (
-                moment
-                for (stamp,) in self._conn.execute(
-                    "SELECT timestamp FROM pairs WHERE user_id = ?", (user,)
-                )
-                if (moment := parse_timestamp(stamp)) is not None
-            ),
-            default=None,
-        )
+        newest = self.newest_moment(user)
         if newest is not None and newest >= now:
             now = newest.replace(microsecond=0) + timedelta(seconds=1)
         return format_timestamp(now)
