@@ -11,8 +11,8 @@ import contextlib
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
