@@ -36,10 +36,11 @@ imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section
 unit: $(STAMP) ## pytest
 	$(BIN)/pytest -q
 
-bench: $(STAMP) ## Print generator, grader and engine timings, red-team scores (benchmarks/)
+bench: $(STAMP) ## Print generator, grader, engine and baseline figures (benchmarks/)
 	$(BIN)/python benchmarks/generate_speed.py
 	$(BIN)/python benchmarks/grade_speed.py
 	$(BIN)/python benchmarks/engine_speed.py
+	$(BIN)/python benchmarks/baseline_speed.py
 
 format: $(STAMP) ## Apply ruff formatting and safe fixes
 	$(BIN)/ruff check --fix src tests benchmarks

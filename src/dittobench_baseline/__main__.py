@@ -1,28 +1,72 @@
-"""``python -m dittobench_baseline --port N --db PATH``: serve the baseline harness."""
+"""``python -m dittobench_baseline [--port N] [--db PATH] [--mode offline|llm ...]``: serve the
+baseline harness.
+
+In ``llm`` mode the model's API key is read here, from ``$DITTOBENCH_MODEL_API_KEY`` or else
+``$OPENAI_API_KEY`` (optional: local servers need none), and nowhere else.
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
-from dittobench_baseline.server import serve
+from dittobench_baseline.model import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S, ModelAgent, api_key_from
+from dittobench_baseline.server import AgentFactory, serve
+from dittobench_baseline.store import MemoryStore
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m dittobench_baseline",
-        description="The dittobench reference baseline harness (offline, no model).",
+        description="The dittobench reference baseline harness: offline (no model, the default) "
+        "or backed by an OpenAI-compatible chat model (--mode llm).",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8080, help="port; 0 picks a free one")
     parser.add_argument(
         "--db", default=":memory:", help="SQLite file for the memory store (default: in memory)"
     )
+    parser.add_argument(
+        "--mode",
+        choices=("offline", "llm"),
+        default="offline",
+        help="offline: no model (default); llm: an OpenAI-compatible chat endpoint",
+    )
+    parser.add_argument("--base-url", help="llm mode: the endpoint's base URL, e.g. .../v1")
+    parser.add_argument("--model", help="llm mode: the model name to request")
+    parser.add_argument(
+        "--max-steps",
+        type=int,
+        default=DEFAULT_MAX_STEPS,
+        help=f"llm mode: most model calls per case (default {DEFAULT_MAX_STEPS})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        help=f"llm mode: seconds to wait for each model reply (default {DEFAULT_TIMEOUT_S:g})",
+    )
     args = parser.parse_args(argv)
+    factory: AgentFactory | None = None
+    if args.mode == "llm":
+        if not args.base_url or not args.model:
+            parser.error("--mode llm needs --base-url and --model")
+        if args.max_steps < 1 or args.timeout <= 0:
+            parser.error("--max-steps must be at least 1 and --timeout positive")
+        base_url: str = args.base_url
+        model: str = args.model
+        max_steps: int = args.max_steps
+        timeout_s: float = args.timeout
+        api_key = api_key_from(os.environ)
+
+        def factory(store: MemoryStore) -> ModelAgent:
+            return ModelAgent(store, base_url, model, api_key, max_steps, timeout_s)
+
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     try:
-        serve(args.host, args.port, args.db)
+        serve(args.host, args.port, args.db, factory)
     except OSError as exc:
         print(f"cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 1

@@ -145,6 +145,9 @@ def bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit it: a reply's headers and body leave at once instead of the
+    # body waiting for the client's delayed ACK (about 40 ms a request).
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind((host, port))
     except OSError:
@@ -189,19 +192,21 @@ def serve(
     ``agent_factory`` chooses the agent (default: ``OfflineAgent``); an agent with a ``close()``
     method is closed on the way out."""
     store = MemoryStore(db_path)
-    agent = (agent_factory or OfflineAgent)(store)
-    sock = bind(host, port)
-    real_port = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-
-    def ready() -> None:
-        print(f"listening on http://{shown}:{real_port}", flush=True)
-
-    server = make_server(create_app(store, agent), sock, ready)
+    agent: Agent | None = None
     try:
-        server.run(sockets=[sock])
+        agent = (agent_factory or OfflineAgent)(store)
+        sock = bind(host, port)
+        try:
+            real_port = sock.getsockname()[1]
+            shown = f"[{host}]" if ":" in host else host
+
+            def ready() -> None:
+                print(f"listening on http://{shown}:{real_port}", flush=True)
+
+            make_server(create_app(store, agent), sock, ready).run(sockets=[sock])
+        finally:
+            sock.close()
     finally:
-        sock.close()
         close = getattr(agent, "close", None)
         if callable(close):
             close()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from dittobench_baseline.agent import OfflineAgent, ToolCaller
+from dittobench_baseline.agent import Agent, OfflineAgent, ToolCaller
 from dittobench_baseline.server import bind, create_app, make_server
 from dittobench_baseline.store import MemoryStore
 
@@ -77,7 +77,7 @@ class LiveHarness:
 
 
 def start_live(
-    store: MemoryStore, agent: OfflineAgent, tool_caller: ToolCaller | None = None, **kwargs: Any
+    store: MemoryStore, agent: Agent, tool_caller: ToolCaller | None = None, **kwargs: Any
 ) -> tuple[str, Callable[[], None]]:
     """Run the app under uvicorn on a free loopback port in a thread; returns (url, stop)."""
     sock = bind("127.0.0.1", 0)
