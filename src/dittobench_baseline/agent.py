@@ -33,6 +33,7 @@ import httpx
 
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.wire import (
+    MEMORY_TOOLS,
     RunRequest,
     RunResponse,
     ToolCall,
@@ -84,19 +85,6 @@ class UpstreamError(Exception):
 
 
 TOOL_TIMEOUT_S = 15.0
-
-MEMORY_TOOLS: frozenset[str] = frozenset(
-    {
-        "search_memories",
-        "fetch_memories",
-        "search_subjects",
-        "search_memories_in_subjects",
-        "save_memory",
-        "update_memory",
-        "delete_memory",
-    }
-)
-"""Served by the agent's own store, never forwarded to the tool endpoint."""
 
 READ_TOOLS = frozenset(
     {"search_memories", "fetch_memories", "search_subjects", "search_memories_in_subjects"}

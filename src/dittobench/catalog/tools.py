@@ -8,7 +8,7 @@ harnesses and must stay fixed.
 
 from __future__ import annotations
 
-from dittobench.spec.wire import JSONValue, ToolDefinition
+from dittobench.spec.wire import MEMORY_TOOLS, JSONValue, ToolDefinition
 
 _Arg = tuple[str, dict[str, JSONValue], bool]
 
@@ -284,17 +284,6 @@ CATALOG: tuple[ToolDefinition, ...] = (
 
 TOOL_NAMES: tuple[str, ...] = tuple(tool.name for tool in CATALOG)
 
-MEMORY_TOOLS: frozenset[str] = frozenset(
-    {
-        "search_memories",
-        "fetch_memories",
-        "search_subjects",
-        "search_memories_in_subjects",
-        "save_memory",
-        "update_memory",
-        "delete_memory",
-    }
-)
 """Tools answered by the assistant's own memory store, never by the benchmark's mock server."""
 
 _BY_NAME: dict[str, ToolDefinition] = {tool.name: tool for tool in CATALOG}

@@ -92,33 +92,14 @@ class Transcript:
         seed = data.get("seed")
         if not isinstance(seed, str) or not seed.isdigit():
             raise DecodeError("$.seed: expected the seed as a decimal string")
-        shape = decode(_TranscriptShape, {**data, "seed": 0})
-        for index, case in enumerate(shape.cases):
+        transcript = decode(cls, {**data, "seed": int(seed)})
+        for index, case in enumerate(transcript.cases):
             if case.kind not in CASE_KINDS:
                 raise DecodeError(f"$.cases[{index}].kind: {case.kind!r} is not tool or memory")
-        ids = [c.case_id for c in shape.cases]
+        ids = [c.case_id for c in transcript.cases]
         if len(set(ids)) != len(ids):
             raise DecodeError("$.cases: a case id appears twice")
-        return cls(
-            shape.benchmark,
-            shape.bench_version,
-            int(seed),
-            shape.run_size,
-            shape.dataset_sha256,
-            shape.harness,
-            shape.cases,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class _TranscriptShape:
-    benchmark: str
-    bench_version: str
-    seed: int
-    run_size: str
-    dataset_sha256: str
-    harness: str
-    cases: tuple[CaseRecord, ...]
+        return transcript
 
 
 def response_json(response: RunResponse) -> dict[str, Any]:

@@ -23,6 +23,20 @@ DEFAULT_USER_ID = "miner"
 ISOLATION_USER_ID = "colleague"
 """The second user loaded for isolation cases."""
 
+MEMORY_TOOLS: frozenset[str] = frozenset(
+    {
+        "search_memories",
+        "fetch_memories",
+        "search_subjects",
+        "search_memories_in_subjects",
+        "save_memory",
+        "update_memory",
+        "delete_memory",
+    }
+)
+"""Tools a harness serves from its own memory store; the engine's tool endpoint never serves
+them (a call there is recorded and answered with an error)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ToolDefinition:
@@ -169,6 +183,7 @@ def _plain(value: Any) -> JSONValue:
 __all__ = [
     "DEFAULT_USER_ID",
     "ISOLATION_USER_ID",
+    "MEMORY_TOOLS",
     "JSONValue",
     "Link",
     "Pair",
