@@ -25,6 +25,7 @@ from dittobench.generate.assemble import build_dataset
 from dittobench.store import RunStore
 
 LIMITS = ClientLimits(health_interval_s=0.05)
+SLOW_SIZE = "full"
 
 
 @contextlib.contextmanager
@@ -66,11 +67,11 @@ def main() -> None:
     )
     wall1, cases1 = timed_run("nothing", "full", 1)
     print(f"engine overhead per case (concurrency 1): {wall1 / cases1 * 1000:.1f} ms")
-    wall_slow, cases_slow = timed_run("sleepy", "medium", 8, "--delay-ms", "100")
+    wall_slow, cases_slow = timed_run("sleepy", SLOW_SIZE, 8, "--delay-ms", "100")
     ideal = cases_slow * 0.1 / 8
-    phased = phase_bound("medium", 8, 0.1)
+    phased = phase_bound(SLOW_SIZE, 8, 0.1)
     print(
-        f"100 ms harness, medium, concurrency 8: {wall_slow:.2f} s; limit cases x 0.1 s / 8 = "
+        f"100 ms harness, {SLOW_SIZE}, concurrency 8: {wall_slow:.2f} s; limit cases x 0.1 s / 8 = "
         f"{ideal:.2f} s (ratio {wall_slow / ideal:.2f}); with the wave barriers the protocol "
         f"imposes the bound is {phased:.2f} s (ratio {wall_slow / phased:.2f})"
     )
