@@ -19,6 +19,8 @@ from dittobench.cli.common import app, fail
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from dittobench.store import RunStore
 from dittobench.cli.summary import report_lines
 from dittobench.engine.orchestrate import Progress
 from dittobench.spec.versions import CURRENT_VERSION
@@ -60,6 +62,16 @@ def _harness_url(harness: str, database: Path, run_id: str) -> Iterator[str]:
         return
     with builtin_harness(database.parent / "baseline" / f"{run_id}.db") as url:
         yield url
+
+
+def open_store(database: Path) -> RunStore:
+    """The run store at ``database``, or exit 2 saying why it cannot be opened."""
+    from dittobench.store import RunStore, StoreError
+
+    try:
+        return RunStore(RunStore.sqlite_url(database))
+    except StoreError as exc:
+        raise fail(str(exc)) from None
 
 
 def now() -> str:
@@ -172,7 +184,7 @@ def run(
     from dittobench.engine.client import ClientLimits, HarnessError
     from dittobench.engine.runner import RunError, RunOptions, resume_run, start_run
     from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError, get_policy
-    from dittobench.store import RunStore, StoreError
+    from dittobench.store import StoreError
 
     try:
         get_policy(bench_version).run_size(run_size)
@@ -184,17 +196,15 @@ def run(
     from dittobench.receipts.keys import KeyFileError
 
     database = db or default_db()
+    store = open_store(database)
     try:
         signing_key = installation_key(key, database)
     except (KeyFileError, OSError) as exc:
+        store.close()
         raise fail(f"signing key: {exc}") from None
     options = RunOptions(
         harness, seed, run_size, bench_version, concurrency, out_dir, limits, signing_key
     )
-    try:
-        store = RunStore(RunStore.sqlite_url(database))
-    except StoreError as exc:
-        raise fail(str(exc)) from None
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
     display = BarProgress() if sys.stderr.isatty() else PlainProgress()
@@ -237,9 +247,8 @@ def runs(
     limit: Annotated[int, typer.Option(help="How many, newest first.")] = 20,
 ) -> None:
     """List stored runs, newest first."""
-    from dittobench.store import RunStore
 
-    store = RunStore(RunStore.sqlite_url(db or default_db()))
+    store = open_store(db or default_db())
     rows = store.list_runs(limit)
     store.close()
     if not rows:
@@ -261,9 +270,9 @@ def show(
     """One run: its summary and a line per case (score, reason, what was called)."""
     from dittobench.spec.codec import decode
     from dittobench.spec.report import ScoreReport
-    from dittobench.store import RunStore, StoreError
+    from dittobench.store import StoreError
 
-    store = RunStore(RunStore.sqlite_url(db or default_db()))
+    store = open_store(db or default_db())
     try:
         row = store.get_run(run_id)
         report = store.report(run_id)
