@@ -64,6 +64,24 @@ def _harness_url(harness: str, database: Path, run_id: str) -> Iterator[str]:
         yield url
 
 
+def check_harness(harness: str) -> bool:
+    """True for ``builtin`` or an http(s) URL with a host and a valid port."""
+    if harness == BUILTIN:
+        return True
+    import httpx
+
+    try:
+        url = httpx.URL(harness)
+        valid = (
+            url.scheme in ("http", "https")
+            and bool(url.host)
+            and url.port in (None, *range(1, 65536))
+        )
+    except (httpx.InvalidURL, ValueError, TypeError):
+        valid = False
+    return valid
+
+
 def open_store(database: Path) -> RunStore:
     """The run store at ``database``, or exit 2 saying why it cannot be opened."""
     from dittobench.store import RunStore, StoreError
@@ -147,12 +165,12 @@ class PlainProgress:
 @app.command()
 def run(
     harness: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="The harness base URL (e.g. http://127.0.0.1:8080), or `builtin` to start the "
             "reference baseline harness on a free loopback port for this run."
         ),
-    ] = "builtin",
+    ] = None,
     run_size: Annotated[str, typer.Option("--run-size", help="small, medium or full.")] = "small",
     seed: Annotated[
         int | None, typer.Option(help="Dataset seed; drawn fresh when omitted.")
@@ -203,25 +221,36 @@ def run(
         store.close()
         raise fail(f"signing key: {exc}") from None
     options = RunOptions(
-        harness, seed, run_size, bench_version, concurrency, out_dir, limits, signing_key
+        harness or "", seed, run_size, bench_version, concurrency, out_dir, limits, signing_key
     )
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
     display = BarProgress() if sys.stderr.isatty() else PlainProgress()
     try:
-        with _harness_url(harness, database, run_id) as url, display:
-            options = replace(options, harness_url=url)
+        name = harness or (store.get_run(run_id).harness if resume else BUILTIN)
+    except StoreError as exc:
+        store.close()
+        raise fail(str(exc)) from None
+    if not check_harness(name):
+        store.close()
+        raise fail(
+            f"--harness must be `builtin` or an http(s) URL such as "
+            f"http://127.0.0.1:8080, got {name!r}"
+        )
+    try:
+        with _harness_url(name, database, run_id) as url, display:
+            options = replace(options, harness_url=url, harness_name=name)
             if resume:
                 outcome = resume_run(store, run_id, options, now, display)
             else:
                 outcome = start_run(store, run_id, options, now, display)
     except KeyboardInterrupt:
         typer.echo(
-            f"\ninterrupted; finish it with: dittobench run --harness {harness} --resume {run_id}",
+            f"\ninterrupted; finish it with: dittobench run --resume {run_id}",
             err=True,
         )
         raise typer.Exit(130) from None
-    except (HarnessError, RunError, StoreError, RuntimeError) as exc:
+    except (HarnessError, RunError, StoreError, RuntimeError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     finally:
@@ -238,13 +267,16 @@ def run(
             f"receipt     {outcome.receipt_path}   (dittobench verify {outcome.receipt_path})"
         )
     if json_out is not None:
-        json_out.write_bytes(outcome.report_path.read_bytes())
+        try:
+            json_out.write_bytes(outcome.report_path.read_bytes())
+        except OSError as exc:
+            raise fail(f"cannot write {json_out}: {exc.strerror}") from None
 
 
 @app.command()
 def runs(
     db: Annotated[Path | None, typer.Option(help="Run database (SQLite file).")] = None,
-    limit: Annotated[int, typer.Option(help="How many, newest first.")] = 20,
+    limit: Annotated[int, typer.Option(help="How many, newest first.", min=1)] = 20,
 ) -> None:
     """List stored runs, newest first."""
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from dittobench.core.canonical import canonical_bytes
+from dittobench.core.canonical import MAX_SAFE_INTEGER, canonical_bytes
 from dittobench.spec.codec import DecodeError, decode, loads
 from dittobench.spec.transcript import Attempt, Execution
 from dittobench.spec.wire import RunRequest, RunResponse, SeedRequest, SeedResponse, to_wire
@@ -127,8 +127,12 @@ class HarnessClient:
         except DecodeError:
             return SeedResponse()  # counts are informative only
 
-    async def run(self, request: RunRequest) -> tuple[RunResponse | None, Execution]:
-        """One case: the response to grade (or None) and how it went."""
+    async def run(
+        self, request: RunRequest, before_attempt: Callable[[], None] | None = None
+    ) -> tuple[RunResponse | None, Execution]:
+        """One case: the response to grade (or None) and how it went. ``before_attempt`` runs
+        before every attempt (the engine clears the case's observed tool calls, so a retried
+        case is graded on its last attempt only)."""
         body = self._run_body(request)
         started = self._clock()
         deadline = started + self.limits.run_deadline_s
@@ -138,6 +142,8 @@ class HarnessClient:
             if remaining <= 0:
                 break
             begin = self._clock()
+            if before_attempt is not None:
+                before_attempt()
             try:
                 payload = await asyncio.wait_for(self._post_run(body), remaining)
                 response = _response(payload)
@@ -202,9 +208,35 @@ class HarnessClient:
 
 def _response(payload: Any) -> RunResponse:
     try:
-        return decode(RunResponse, payload)
-    except DecodeError:
+        response = decode(RunResponse, payload)
+    except (DecodeError, OverflowError):
         raise _Failure("bad_json", 200) from None
+    return _sane(response)
+
+
+def _sane(response: RunResponse) -> RunResponse:
+    """A response that can always be stored and hashed: text with lone surrogates repaired,
+    token counts clamped to safe integers, a confidence outside [0, 1] dropped."""
+    confidence = response.confidence
+    if confidence is not None and not (0.0 <= confidence <= 1.0):
+        confidence = None
+    return replace(
+        response,
+        final_text=_text(response.final_text),
+        answer=None if response.answer is None else _text(response.answer),
+        tool_calls=tuple(replace(c, name=_text(c.name)) for c in response.tool_calls),
+        prompt_tokens=min(max(response.prompt_tokens, 0), MAX_SAFE_INTEGER),
+        output_tokens=min(max(response.output_tokens, 0), MAX_SAFE_INTEGER),
+        confidence=confidence,
+    )
+
+
+def _text(value: str) -> str:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "replace").decode("utf-8")
+    return value
 
 
 def _ms(seconds: float) -> int:

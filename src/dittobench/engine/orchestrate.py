@@ -136,7 +136,9 @@ async def _run_case(
     )
     ctx.endpoint.open_case(case_id)
     try:
-        response, execution = await ctx.client.run(request)
+        response, execution = await ctx.client.run(
+            request, before_attempt=lambda: ctx.endpoint.reset_case(case_id)
+        )
     finally:
         observed = ctx.endpoint.close_case(case_id)
     return CaseRecord(case_id, kind, user_id, response, observed, execution)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -40,6 +40,8 @@ class RunOptions:
     limits: ClientLimits = field(default_factory=ClientLimits)
     signing_key: Ed25519PrivateKey | None = None
     """Signs the run's receipt; without one no receipt is written."""
+    harness_name: str = ""
+    """How the harness is recorded (e.g. ``builtin``); the URL when empty."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +72,7 @@ def start_run(
             bench_version=dataset.bench_version,
             run_size=options.run_size,
             dataset_sha256=sha256_hex(data),
-            harness=options.harness_url,
+            harness=options.harness_name or options.harness_url,
             status="running",
             stage="generating",
             error="",
@@ -102,14 +104,13 @@ def resume_run(
         )
     store.update_run(run_id, updated_at=now(), status="running", error="")
     # The harness may have moved (a restarted process on a new port): the caller's URL wins.
-    resumed = RunOptions(
-        options.harness_url or row.harness,
-        row.seed,
-        row.run_size,
-        row.bench_version,
-        options.concurrency,
-        options.out_dir,
-        options.limits,
+    resumed = replace(
+        options,
+        harness_url=options.harness_url or row.harness,
+        harness_name=options.harness_name or row.harness,
+        seed=row.seed,
+        run_size=row.run_size,
+        bench_version=row.bench_version,
     )
     return _drive(store, run_id, dataset, data, resumed, now, report)
 
@@ -123,19 +124,33 @@ def _drive(
     now: Callable[[], str],
     report: Reporter,
 ) -> RunOutcome:
+    """Run, score, write the files, then mark the run done; any failure marks it failed (or
+    interrupted) with the reason, keeping every recorded case for a resume."""
     try:
         records = asyncio.run(_run(store, run_id, dataset, options, now, report))
+        report(Progress("scoring", len(records), len(records), 0))
+        store.update_run(run_id, updated_at=now(), stage="scoring")
+        return _finish(store, run_id, dataset, data, options, now, records)
     except KeyboardInterrupt:
         store.update_run(run_id, updated_at=now(), status="interrupted")
         raise
     except Exception as exc:
         store.update_run(run_id, updated_at=now(), status="failed", error=str(exc))
         raise
-    report(Progress("scoring", len(records), len(records), 0))
-    store.update_run(run_id, updated_at=now(), stage="scoring")
-    transcript = transcript_of(dataset, sha256_hex(data), options.harness_url, records)
+
+
+def _finish(
+    store: RunStore,
+    run_id: str,
+    dataset: Dataset,
+    data: bytes,
+    options: RunOptions,
+    now: Callable[[], str],
+    records: dict[str, CaseRecord],
+) -> RunOutcome:
+    identity = options.harness_name or options.harness_url
+    transcript = transcript_of(dataset, sha256_hex(data), identity, records)
     graded = grade_run(dataset, transcript)
-    store.save_report(run_id, graded.report.to_json(), transcript.to_json(), updated_at=now())
     folder = options.out_dir / run_id
     folder.mkdir(parents=True, exist_ok=True)
     paths = (folder / "report.json", folder / "transcript.json", folder / "dataset.json")
@@ -157,12 +172,14 @@ def _drive(
             options.signing_key,
             "self-reported",
             now(),
-            options.harness_url,
+            identity,
         )
         receipt_path = folder / "receipt.json"
         receipt_path.write_text(
             json.dumps(receipt, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
+    # Marked done only once every file is written, so a failed write leaves a resumable run.
+    store.save_report(run_id, graded.report.to_json(), transcript.to_json(), updated_at=now())
     return RunOutcome(run_id, graded.report, *paths, receipt_path)
 
 

@@ -46,6 +46,11 @@ class ToolEndpoint:
     def open_case(self, case_id: str) -> None:
         self._open[case_id] = []
 
+    def reset_case(self, case_id: str) -> None:
+        """Forget the calls of a failed attempt: a retried case is judged on its last attempt."""
+        if case_id in self._open:
+            self._open[case_id] = []
+
     def close_case(self, case_id: str) -> tuple[ToolCall, ...]:
         """Stop accepting calls for the case and return what it called, in arrival order."""
         return tuple(self._open.pop(case_id, []))

@@ -93,7 +93,11 @@ def _scalar(hint: Any, data: Any, path: str) -> Any:
         ok = isinstance(data, int) and not isinstance(data, bool)
     elif hint is float:
         ok = isinstance(data, (int, float)) and not isinstance(data, bool)
-        data = float(data) if ok else data
+        if ok:
+            try:
+                data = float(data)
+            except OverflowError:
+                raise DecodeError(f"{path}: number too large") from None
     elif hint is str:
         ok = isinstance(data, str)
     else:
