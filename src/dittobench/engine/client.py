@@ -21,7 +21,7 @@ import httpx
 
 from dittobench.core.canonical import MAX_SAFE_INTEGER, canonical_bytes
 from dittobench.spec.codec import DecodeError, decode, loads
-from dittobench.spec.transcript import Attempt, Execution
+from dittobench.spec.transcript import Attempt, Execution, safe_text
 from dittobench.spec.wire import RunRequest, RunResponse, SeedRequest, SeedResponse, to_wire
 
 
@@ -209,7 +209,7 @@ class HarnessClient:
 def _response(payload: Any) -> RunResponse:
     try:
         response = decode(RunResponse, payload)
-    except (DecodeError, OverflowError):
+    except DecodeError:
         raise _Failure("bad_json", 200) from None
     return _sane(response)
 
@@ -222,21 +222,13 @@ def _sane(response: RunResponse) -> RunResponse:
         confidence = None
     return replace(
         response,
-        final_text=_text(response.final_text),
-        answer=None if response.answer is None else _text(response.answer),
-        tool_calls=tuple(replace(c, name=_text(c.name)) for c in response.tool_calls),
+        final_text=safe_text(response.final_text),
+        answer=None if response.answer is None else safe_text(response.answer),
+        tool_calls=tuple(replace(c, name=safe_text(c.name)) for c in response.tool_calls),
         prompt_tokens=min(max(response.prompt_tokens, 0), MAX_SAFE_INTEGER),
         output_tokens=min(max(response.output_tokens, 0), MAX_SAFE_INTEGER),
         confidence=confidence,
     )
-
-
-def _text(value: str) -> str:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return value.encode("utf-8", "replace").decode("utf-8")
-    return value
 
 
 def _ms(seconds: float) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
@@ -22,7 +21,7 @@ from starlette.routing import Route
 from dittobench.mocktools import execute
 from dittobench.spec.codec import DecodeError, decode, loads
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
-from dittobench.spec.wire import ToolCall, ToolExecRequest, ToolExecResponse
+from dittobench.spec.wire import ToolCall, ToolExecRequest, ToolExecResponse, to_wire
 
 BODY_LIMIT = 64 * 1024
 MEMORY_CASE_ERROR = "no tools are served while answering a memory question"
@@ -92,7 +91,7 @@ class ToolEndpoint:
             )
         earlier = [c.name for c in calls]
         calls.append(ToolCall(call.name, call.args, call.hop))
-        return JSONResponse(_reply(self._answer(call, earlier)))
+        return JSONResponse(to_wire(self._answer(call, earlier)))
 
     def _answer(self, call: ToolExecRequest, earlier: list[str]) -> ToolExecResponse:
         known = self._tool_cases.get(call.case_id)
@@ -100,13 +99,6 @@ class ToolEndpoint:
             return ToolExecResponse(result="", error=MEMORY_CASE_ERROR)
         case, fixture = known
         return execute(self._seed, self._version, case, fixture, call.name, call.args, earlier)
-
-
-def _reply(response: ToolExecResponse) -> dict[str, Any]:
-    out: dict[str, Any] = {"result": response.result}
-    if response.error is not None:
-        out["error"] = response.error
-    return out
 
 
 async def _read_limited(request: Request) -> bytes | None:

@@ -120,17 +120,22 @@ def call_json(call: ToolCall) -> dict[str, Any]:
     return {"name": json_safe(call.name), "args": json_safe(call.args), "hop": call.hop}
 
 
+def safe_text(value: str) -> str:
+    """``value``, with any lone surrogate (which UTF-8 cannot carry) replaced by "?"."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "replace").decode("utf-8")
+    return value
+
+
 def json_safe(value: Any) -> Any:
     """A JSON value with nothing RFC 8785 rejects: integers beyond +-2**53 and non-finite
     numbers become strings, so any harness output can be hashed."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: keep the rest of the text
-            return value.encode("utf-8", "replace").decode("utf-8")
-        return value
+        return safe_text(value)
     if isinstance(value, int):
         return value if abs(value) <= MAX_SAFE_INTEGER else str(value)
     if isinstance(value, float):
