@@ -1,5 +1,6 @@
 """Print how fast the engine drives a harness: a full run against an instant loopback harness,
-the engine's overhead per case, and the ratio to the ideal against a 100 ms harness.
+the engine's overhead per case, and the ratio to the ideal against a 100 ms harness, for the
+default schedule and for ``strict_order``.
 
 Figures only, never assertions. Run from the repository root:
     python benchmarks/engine_speed.py
@@ -17,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
 
+import httpx
 from tests.helpers.harness_process import harness
 
 from dittobench.engine.client import ClientLimits
@@ -25,7 +27,6 @@ from dittobench.generate.assemble import build_dataset
 from dittobench.store import RunStore
 
 LIMITS = ClientLimits(health_interval_s=0.05)
-SLOW_SIZE = "full"
 
 
 @contextlib.contextmanager
@@ -38,18 +39,36 @@ def sleepy(delay_ms: int) -> Iterator[str]:
     )
     try:
         line = process.stdout.readline().decode()  # type: ignore[union-attr]
-        yield f"http://127.0.0.1:{line.split()[1]}"
+        url = f"http://127.0.0.1:{line.split()[1]}"
+        _ready(url)  # the harness's own start-up is not the engine's time
+        yield url
     finally:
         process.terminate()
         process.wait(timeout=10)
         process.stdout.close()  # type: ignore[union-attr]
 
 
-def timed_run(mode: str, size: str, concurrency: int, *args: str) -> tuple[float, int]:
+def _ready(url: str) -> None:
+    give_up = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"{url}/health", timeout=1).raise_for_status()
+            return
+        except httpx.HTTPError:
+            if time.monotonic() > give_up:
+                raise
+            time.sleep(0.02)
+
+
+def timed_run(
+    mode: str, size: str, concurrency: int, *args: str, strict_order: bool = False
+) -> tuple[float, int]:
     server = sleepy(int(args[1])) if mode == "sleepy" else harness(mode, *args)
     with tempfile.TemporaryDirectory() as folder, server as url:
         store = RunStore(RunStore.sqlite_url(Path(folder) / "runs.db"))
-        options = RunOptions(url, 7, size, "1.1.0", concurrency, Path(folder), LIMITS)
+        options = RunOptions(
+            url, 7, size, "1.1.0", concurrency, Path(folder), LIMITS, strict_order=strict_order
+        )
         start = time.perf_counter()
         outcome = start_run(
             store, "r-bench", options, lambda: "2026-11-30T00:00:00Z", lambda progress: None
@@ -67,19 +86,25 @@ def main() -> None:
     )
     wall1, cases1 = timed_run("nothing", "full", 1)
     print(f"engine overhead per case (concurrency 1): {wall1 / cases1 * 1000:.1f} ms")
-    wall_slow, cases_slow = timed_run("sleepy", SLOW_SIZE, 8, "--delay-ms", "100")
-    ideal = cases_slow * 0.1 / 8
-    phased = phase_bound(SLOW_SIZE, 8, 0.1)
-    print(
-        f"100 ms harness, {SLOW_SIZE}, concurrency 8: {wall_slow:.2f} s; limit cases x 0.1 s / 8 = "
-        f"{ideal:.2f} s (ratio {wall_slow / ideal:.2f}); with the wave barriers the protocol "
-        f"imposes the bound is {phased:.2f} s (ratio {wall_slow / phased:.2f})"
-    )
+    for size in ("full", "medium"):
+        wall, cases = timed_run("sleepy", size, 8, "--delay-ms", "100")
+        limit = cases * 0.1 / 8
+        print(
+            f"100 ms harness, {size} ({cases} cases), concurrency 8: {wall:.2f} s; limit cases x "
+            f"0.1 s / 8 = {limit:.2f} s, ratio {wall / limit:.2f}"
+        )
+        wall, cases = timed_run("sleepy", size, 8, "--delay-ms", "100", strict_order=True)
+        phased = phase_bound(size, 8, 0.1)
+        print(
+            f"  the same with strict_order: {wall:.2f} s, ratio {wall / limit:.2f}; its wave "
+            f"barriers alone allow no less than {phased:.2f} s (ratio {phased / limit:.2f})"
+        )
 
 
 def phase_bound(size: str, concurrency: int, seconds: float) -> float:
-    """The fastest possible run: each phase (tool cases, then each wave's unlocked cases) takes
-    ceil(cases / concurrency) rounds, since a wave is seeded only after the previous phase."""
+    """The fastest possible strict-order run: each phase (tool cases, then each wave's unlocked
+    cases) takes ceil(cases / concurrency) rounds, since a wave is seeded only after the previous
+    phase."""
     dataset = build_dataset(7, run_size=size)
     phases = [len(dataset.tool_cases)]
     waves = sorted({c.run_after_wave for c in dataset.memory_cases})

@@ -10,14 +10,16 @@ listening and nothing else there, and serves until killed (SIGTERM and SIGINT ex
 
 Routes, in every mode: ``GET /health`` (200 ``{"status": "ok"}``), ``POST /seed`` (a SeedRequest;
 Content-Length required, else 400; replies with the counts), ``GET /stats`` (``{"seeds": [wave
-numbers received, in order], "runs": n, "pairs": {user_id: distinct pair ids}}``) and ``POST
-/run``, whose behaviour is the mode's:
+numbers received, in order], "runs": n, "pairs": {user_id: distinct pair ids}, "events": [...]}``)
+and ``POST /run``, whose behaviour is the mode's. ``events`` is what happened, in order: ``["seed",
+user_id, wave]`` for each /seed, and in ``slow`` mode ``["start", case_id]`` and ``["end",
+case_id]`` around each /run's wait, so tests can check the order cases and seeds arrive in.
 
 ``oracle``     answers from the answer keys of ``--answers FILE`` (a dataset written by
                ``dittobench generate --out``), calling the expected tools on ``tool_endpoint``;
                a case id not in the file gets 400
 ``nothing``    ``{"final_text": ""}``
-``slow``       sleeps ``--delay-ms`` (default 100), then ``{"final_text": "ok"}``
+``slow``       sleeps ``--delay-ms`` (default 100), then ``{"final_text": "ok"}`` (logged in events)
 ``error500``   HTTP 500 ``{"error": "boom"}``
 ``flaky``      503 on the first attempt of each case id, then ``{"final_text": "ok"}``
 ``malformed``  200 with a truncated JSON body
@@ -120,6 +122,7 @@ class State:
         self.lock = threading.Lock()
         self.runs = 0
         self.seeds: list[int] = []
+        self.events: list[list[Any]] = []
         self.pairs: dict[str, set[str]] = {}
         self.attempts: dict[str, int] = {}
         self.huge_body = b""
@@ -205,6 +208,7 @@ class Handler(BaseHTTPRequestHandler):
                     "seeds": list(self.state.seeds),
                     "runs": self.state.runs,
                     "pairs": {user: len(ids) for user, ids in sorted(self.state.pairs.items())},
+                    "events": list(self.state.events),
                 }
             self.reply(200, stats)
         else:
@@ -228,6 +232,7 @@ class Handler(BaseHTTPRequestHandler):
         links = _array(request, "links")
         with self.state.lock:
             self.state.seeds.append(wave if isinstance(wave, int) else 0)
+            self.state.events.append(["seed", user, wave])
             known = self.state.pairs.setdefault(user, set())
             known.update(str(p.get("pair_id", "")) for p in pairs if isinstance(p, dict))
         self.reply(200, {"pairs": len(pairs), "subjects": len(subjects), "links": len(links)})
@@ -248,9 +253,7 @@ class Handler(BaseHTTPRequestHandler):
             self.read_body(required=False)
             self.reply(200, {"final_text": ""})
         elif mode == "slow":
-            self.read_body(required=False)
-            time.sleep(state.delay_s)
-            self.reply(200, {"final_text": "ok"})
+            self.slow()
         elif mode == "error500":
             self.read_body(required=False)
             self.reply(500, {"error": "boom"})
@@ -271,6 +274,15 @@ class Handler(BaseHTTPRequestHandler):
             threading.Event().wait()
 
     # Modes ---------------------------------------------------------------------------------
+
+    def slow(self) -> None:
+        case_id = str(self.read_json(required=False).get("case_id", ""))
+        with self.state.lock:
+            self.state.events.append(["start", case_id])
+        time.sleep(self.state.delay_s)
+        with self.state.lock:
+            self.state.events.append(["end", case_id])
+        self.reply(200, {"final_text": "ok"})
 
     def flaky(self) -> None:
         raw = self.read_body(required=False)
@@ -479,6 +491,13 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # socketserver's listen backlog is 5: with more clients reconnecting at once (after resets,
+    # say) the kernel drops their SYNs and each waits a second to retry.
+    request_queue_size = 128
+
+
 def main(argv: list[str] | None = None) -> None:
     args = _parse(argv)
     answers = None
@@ -493,8 +512,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.exit_on_stdin_eof:
         threading.Thread(target=_watch_stdin, name="stdin-watch", daemon=True).start()
 
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", args.port), handler)
     sys.stdout.write(f"PORT {server.server_address[1]}\n")
     sys.stdout.flush()
     server.serve_forever(poll_interval=0.1)

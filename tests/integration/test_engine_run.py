@@ -115,16 +115,19 @@ def test_retries_recover_from_transient_errors(store: RunStore, tmp_path: Path) 
     assert all(len(r["execution"]["attempts"]) == 2 for r in records)
 
 
+@pytest.mark.parametrize("strict_order", [False, True])
 def test_a_harness_that_dies_mid_run_loses_nothing_and_resumes(
-    store: RunStore, tmp_path: Path
+    store: RunStore, tmp_path: Path, strict_order: bool
 ) -> None:
     key = str(answers(tmp_path, 11, "small"))
-    options = RunOptions("", 11, "small", "1.1.0", 1, tmp_path / "out", FAST)
+    options = RunOptions(
+        "", 11, "small", "1.1.0", 1, tmp_path / "out", FAST, strict_order=strict_order
+    )
     dying = harness("oracle", "--answers", key, "--die-after", "4")
-    with dying as url, pytest.raises(HarnessError, match="/seed"):
+    with dying as url, pytest.raises(HarnessError, match="stopped answering"):
         start_run(store, "r-dies", replace(options, harness_url=url), clock, lambda p: None)
     row = store.get_run("r-dies")
-    assert row.status == "failed" and "/seed" in row.error
+    assert row.status == "failed" and "stopped answering" in row.error
     recorded = store.recorded_cases("r-dies")
     delivered = [r for r in recorded.values() if r["response"] is not None]
     assert len(delivered) == 3
@@ -215,3 +218,37 @@ def test_killed_engine_resumes_to_the_same_scores(tmp_path: Path) -> None:
     assert resumed.report.composite == straight.report.composite
     assert resumed.report.dataset_sha256 == straight.report.dataset_sha256
     assert os.path.exists(resumed.report_path)
+
+
+@pytest.mark.slow
+def test_ctrl_c_leaves_an_interrupted_run_that_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    seed, size = 5, "small"
+    with harness("slow", "--delay-ms", "150") as url:
+        command = [sys.executable, "-m", "dittobench", "run", "--harness", url, "--seed", str(seed)]
+        command += ["--run-size", size, "--db", str(db), "--out-dir", str(tmp_path / "cli")]
+        command += ["--concurrency", "1"]
+        with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as engine:
+            line = ""
+            while not line.startswith("run r-"):
+                line = engine.stderr.readline().decode()  # type: ignore[union-attr]
+                assert line, "the engine exited before naming its run"
+            run_id = line.split()[1]
+            _wait_for_cases(db, run_id, 3)
+            engine.send_signal(signal.SIGINT)
+            try:
+                code = engine.wait(timeout=20)
+            finally:
+                engine.kill()
+            said = engine.stderr.read().decode()  # type: ignore[union-attr]
+        assert code == 130, said
+        assert f"dittobench run --resume {run_id}" in said
+        with RunStore(RunStore.sqlite_url(db)) as stored:
+            row = stored.get_run(run_id)
+            assert row.status == "interrupted"
+            assert 3 <= row.cases_done < row.cases_total
+            options = RunOptions(url, 0, size, "1.1.0", 4, tmp_path / "cli", FAST)
+            resumed = resume_run(stored, run_id, options, clock, lambda progress: None)
+            assert stored.get_run(run_id).status == "done"
+    assert resumed.report.n == row.cases_total
+    assert all(c.reason != "undelivered" for c in resumed.report.per_case)

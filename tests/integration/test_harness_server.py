@@ -178,7 +178,12 @@ def test_health_stats_and_unknown_routes() -> None:
         health = call(url, "GET", "/health")
         assert (health.status, health.json()) == (200, {"status": "ok"})
         assert health.headers["Content-Type"] == "application/json"
-        assert call(url, "GET", "/stats").json() == {"seeds": [], "runs": 0, "pairs": {}}
+        assert call(url, "GET", "/stats").json() == {
+            "seeds": [],
+            "runs": 0,
+            "pairs": {},
+            "events": [],
+        }
         assert call(url, "GET", "/nope").status == 404
         assert post(url, "/nope", {}).status == 404
 

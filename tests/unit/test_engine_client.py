@@ -10,10 +10,11 @@ from collections.abc import Callable
 import httpx
 import pytest
 
+from dittobench.catalog import CATALOG
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.spec.transcript import CaseRecord
-from dittobench.spec.wire import RunRequest
+from dittobench.spec.wire import RunRequest, ToolDefinition, to_wire
 
 FAST = ClientLimits(run_deadline_s=2.0, backoff_s=(0.01, 0.01))
 REQUEST = RunRequest("c0123456789abcdef", "system", "hello")
@@ -74,3 +75,34 @@ def test_every_attempt_starts_clean_and_5xx_is_retried() -> None:
     assert response is not None and response.final_text == "done"
     assert len(attempts) == 3 == len(resets) == len(execution.attempts)
     assert [a.outcome for a in execution.attempts] == ["http_error", "http_error", "ok"]
+
+
+@pytest.mark.parametrize("user_id", ["", "miner"])
+@pytest.mark.parametrize("tools", [(), CATALOG])
+def test_the_run_body_is_the_request_on_the_wire_with_each_key_once(
+    user_id: str, tools: tuple[ToolDefinition, ...]
+) -> None:
+    request = RunRequest(
+        "c0123456789abcdef", "system", 'say "hi" \u00e9', tools, "http://127.0.0.1:1/tool", user_id
+    )
+    seen: list[bytes] = []
+
+    def handler(incoming: httpx.Request) -> httpx.Response:
+        seen.append(incoming.content)
+        return httpx.Response(200, content=b'{"final_text": "ok"}')
+
+    async def go() -> None:
+        transport = httpx.MockTransport(handler)
+        async with HarnessClient("http://harness.test", FAST, transport=transport) as client:
+            await client.run(request)
+            await client.run(request)  # the catalog's cached encoding is reused
+
+    asyncio.run(go())
+
+    def no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        keys = [k for k, _ in pairs]
+        assert len(keys) == len(set(keys)), f"repeated keys in {keys}"
+        return dict(pairs)
+
+    for body in seen:
+        assert json.loads(body, object_pairs_hook=no_repeats) == to_wire(request)

@@ -176,6 +176,15 @@ def run(
         int | None, typer.Option(help="Dataset seed; drawn fresh when omitted.")
     ] = None,
     concurrency: Annotated[int, typer.Option(help="Cases in flight at once.", min=1, max=64)] = 8,
+    strict_order: Annotated[
+        bool,
+        typer.Option(
+            "--strict-order",
+            help="Run every tool case first and never send /seed while a case is in flight "
+            "(the reference sequence; slower). By default tool cases fill the places the "
+            "memory waves leave idle.",
+        ),
+    ] = False,
     resume: Annotated[str | None, typer.Option(help="Finish an interrupted run by id.")] = None,
     bench_version: Annotated[str, typer.Option("--bench-version")] = CURRENT_VERSION,
     db: Annotated[Path | None, typer.Option(help="Run database (SQLite file).")] = None,
@@ -221,7 +230,15 @@ def run(
         store.close()
         raise fail(f"signing key: {exc}") from None
     options = RunOptions(
-        harness or "", seed, run_size, bench_version, concurrency, out_dir, limits, signing_key
+        harness or "",
+        seed,
+        run_size,
+        bench_version,
+        concurrency,
+        out_dir,
+        limits,
+        signing_key,
+        strict_order=strict_order,
     )
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)

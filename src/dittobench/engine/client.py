@@ -57,7 +57,7 @@ class HarnessClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self._tools_key: tuple[object, ...] | None = None
-        self._tools_wire: list[dict[str, Any]] = []
+        self._tools_json = b""
         self.limits = limits or ClientLimits()
         self._clock = clock
         if transport is None:
@@ -102,6 +102,17 @@ class HarnessClient:
                     f"{self.limits.health_wait_s:.0f} s (last: {last})"
                 )
             await asyncio.sleep(self.limits.health_interval_s)
+
+    async def check_alive(self) -> None:
+        """One ``GET /health``; ``HarnessError`` if nothing answers at all (any HTTP reply will
+        do: a harness that answers badly is still there to be scored)."""
+        try:
+            await self._http.get(f"{self.base_url}/health", timeout=self.limits.probe_timeout_s)
+        except httpx.TransportError as exc:
+            raise HarnessError(
+                f"the harness at {self.base_url} stopped answering: a case could not reach it "
+                f"and /health fails too ({type(exc).__name__})"
+            ) from None
 
     async def seed(self, request: SeedRequest) -> SeedResponse:
         """One ``POST /seed``; no retries (seeding is not idempotent for every harness)."""
@@ -169,13 +180,15 @@ class HarnessClient:
         return None, Execution(tuple(attempts), _ms(self._clock() - started), outcome)
 
     def _run_body(self, request: RunRequest) -> bytes:
-        """The request as JSON. The tool catalog is the same for every case, so its wire form
-        is built once; everything in a request is generated text, so the C encoder is safe."""
+        """The request as JSON. The tool catalog is the same for every case, so it is encoded
+        once and spliced in; everything in a request is generated text, so the C encoder is
+        safe."""
         if self._tools_key is not request.tools:
-            self._tools_key, self._tools_wire = request.tools, [to_wire(t) for t in request.tools]
+            self._tools_key = request.tools
+            self._tools_json = _json([to_wire(t) for t in request.tools])
         fields = to_wire(replace(request, tools=()))
-        fields["tools"] = self._tools_wire
-        return json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode()
+        del fields["tools"]
+        return _json(fields)[:-1] + b',"tools":' + self._tools_json + b"}"
 
     async def _post_run(self, body: bytes) -> Any:
         try:
@@ -204,6 +217,10 @@ class HarnessClient:
             return loads(b"".join(chunks), "run reply")
         except DecodeError:
             raise _Failure("bad_json", 200) from None
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _response(payload: Any) -> RunResponse:

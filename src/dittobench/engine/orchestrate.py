@@ -1,13 +1,23 @@
-"""Run a dataset against a harness: tool cases, the isolation user's material, then each wave
-followed by the memory cases it unlocks. Cases within a phase run concurrently; every case is
-written to the store the moment it finishes, so an interrupted run resumes without redoing any.
+"""Run a dataset against a harness: the isolation user's material, then each wave of the first
+user followed by the memory cases it unlocks, with the tool cases filling every place in flight the
+memory phases leave idle. Every case is written to the store the moment it finishes, so an
+interrupted run resumes without redoing any.
+
+Memory phases are the run's critical path: a wave is seeded only after every case of the previous
+wave has finished, so the end of each phase leaves places idle. Tool cases depend on no wave, so
+they take those places instead of running as a phase of their own. ``strict_order`` keeps the
+reference sequence instead (every tool case first, then the memory phases, no ``/seed`` while a
+case is in flight) for a harness that cannot take a ``/seed`` while answering.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import contextlib
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from dittobench.catalog import CATALOG
 from dittobench.engine.client import HarnessClient
@@ -48,6 +58,7 @@ class RunContext:
     concurrency: int
     now: Callable[[], str]
     report: Reporter
+    strict_order: bool = False
 
 
 @dataclass
@@ -69,10 +80,27 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
     tally = _Tally(len(records), len(data.tool_cases) + len(data.memory_cases), 0)
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), cases_total=tally.total, stage="running")
     await ctx.client.wait_healthy()
+    slots = _Slots(ctx.concurrency)
     tool_jobs = [(c.id, "tool", "", c.prompt) for c in data.tool_cases]
-    await _phase(ctx, tool_jobs, records, tally)
+    tool_cases = _cases(ctx, slots, tool_jobs, records, tally, urgent=False)
+    if ctx.strict_order:
+        await tool_cases
+        await _memory_phases(ctx, slots, records, tally)
+    else:
+        await _together(tool_cases, _memory_phases(ctx, slots, records, tally))
+    leftover = [
+        (c.id, "memory", c.user_id, c.question) for c in data.memory_cases if c.id not in records
+    ]  # only if the dataset's waves are inconsistent
+    await _cases(ctx, slots, leftover, records, tally, urgent=True)
+    return records
+
+
+async def _memory_phases(
+    ctx: RunContext, slots: _Slots, records: dict[str, CaseRecord], tally: _Tally
+) -> None:
+    """Each wave in order, then the cases it unlocks; a resumed run skips waves already seeded."""
     seeded = ctx.store.get_run(ctx.run_id).waves_seeded
-    for index, request in enumerate(data.memory_waves):
+    for index, request in enumerate(ctx.dataset.memory_waves):
         if index >= seeded:
             ctx.report(
                 Progress(
@@ -89,38 +117,87 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
             continue
         unlocked = [
             (c.id, "memory", c.user_id, c.question)
-            for c in data.memory_cases
+            for c in ctx.dataset.memory_cases
             if c.run_after_wave == request.wave
         ]
-        await _phase(ctx, unlocked, records, tally)
-    leftover = [
-        (c.id, "memory", c.user_id, c.question) for c in data.memory_cases if c.id not in records
-    ]  # only if the dataset's waves are inconsistent
-    await _phase(ctx, leftover, records, tally)
-    return records
+        await _cases(ctx, slots, unlocked, records, tally, urgent=True)
 
 
-async def _phase(
+async def _together(*jobs: Coroutine[Any, Any, None]) -> None:
+    """Run the jobs concurrently; the first failure cancels the others and is raised as is."""
+    try:
+        async with asyncio.TaskGroup() as group:
+            for job in jobs:
+                group.create_task(job)
+    except BaseExceptionGroup as failures:
+        raise failures.exceptions[0] from None
+
+
+async def _cases(
     ctx: RunContext,
+    slots: _Slots,
     jobs: Iterable[tuple[str, str, str, str]],
     records: dict[str, CaseRecord],
     tally: _Tally,
+    urgent: bool,
 ) -> None:
     pending = [job for job in jobs if job[0] not in records]
-    if not pending:
-        return
-    gate = asyncio.Semaphore(ctx.concurrency)
 
     async def one(case_id: str, kind: str, user_id: str, text: str) -> None:
-        async with gate:
+        async with slots.hold(urgent):
             record = await _run_case(ctx, case_id, kind, user_id, text)
         ctx.store.record_case(ctx.run_id, case_id, kind, record.to_json(), updated_at=ctx.now())
         records[case_id] = record
         tally.done += 1
         tally.failed += record.response is None
         ctx.report(Progress("running", tally.done, tally.total, tally.failed))
+        if record.execution.outcome == "connection_error":
+            # A dead harness would otherwise fail every remaining case; stop instead, so the
+            # run can be resumed once it is back.
+            await ctx.client.check_alive()
 
     await asyncio.gather(*(one(*job) for job in pending))
+
+
+class _Slots:
+    """The places for cases in flight (``--concurrency``). A freed place goes to a waiting
+    urgent (memory) case before a waiting tool case, so tool cases only take places the memory
+    phases leave idle."""
+
+    def __init__(self, size: int) -> None:
+        self._free = size
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._other: deque[asyncio.Future[None]] = deque()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, urgent: bool) -> AsyncIterator[None]:
+        await self._acquire(self._urgent if urgent else self._other)
+        try:
+            yield
+        finally:
+            self._release()
+
+    async def _acquire(self, queue: deque[asyncio.Future[None]]) -> None:
+        if self._free > 0:
+            self._free -= 1
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        queue.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self._release()  # handed a place while being cancelled: pass it on
+            raise
+
+    def _release(self) -> None:
+        for queue in (self._urgent, self._other):
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)
+                    return
+        self._free += 1
 
 
 async def _run_case(

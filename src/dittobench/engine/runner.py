@@ -42,6 +42,8 @@ class RunOptions:
     """Signs the run's receipt; without one no receipt is written."""
     harness_name: str = ""
     """How the harness is recorded (e.g. ``builtin``); the URL when empty."""
+    strict_order: bool = False
+    """Every tool case before any seeding, as the reference runs them (see orchestrate)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +198,15 @@ async def _run(
     try:
         async with HarnessClient(options.harness_url, options.limits) as client:
             ctx = RunContext(
-                dataset, run_id, client, endpoint, store, options.concurrency, now, report
+                dataset,
+                run_id,
+                client,
+                endpoint,
+                store,
+                options.concurrency,
+                now,
+                report,
+                options.strict_order,
             )
             return await execute_run(ctx)
     finally:

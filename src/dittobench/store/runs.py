@@ -234,31 +234,27 @@ class RunStore:
         ``cases_done`` to the number of recorded cases, in one transaction."""
         record_json = _dumps(record)
         with self._writing() as conn:
-            if not _run_exists(conn, run_id):
-                raise self._unknown(run_id)
             # Update-then-insert rather than a dialect's ON CONFLICT, so any backend works; the
-            # write transaction makes the pair atomic.
+            # write transaction makes the pair atomic. The count of recorded cases moves only
+            # when a case is new.
             key = (cases_table.c.run_id == run_id) & (cases_table.c.case_id == case_id)
-            updated = conn.execute(
+            replaced = conn.execute(
                 cases_table.update().where(key).values(kind=kind, record_json=record_json)
-            )
-            if updated.rowcount == 0:
+            ).rowcount
+            done = runs_table.c.cases_done + (0 if replaced else 1)
+            touched = conn.execute(
+                runs_table.update()
+                .where(runs_table.c.run_id == run_id)
+                .values(cases_done=done, updated_at=updated_at)
+            ).rowcount
+            if touched == 0:
+                raise self._unknown(run_id)
+            if not replaced:
                 conn.execute(
                     cases_table.insert().values(
                         run_id=run_id, case_id=case_id, kind=kind, record_json=record_json
                     )
                 )
-            done = (
-                sa.select(sa.func.count())
-                .select_from(cases_table)
-                .where(cases_table.c.run_id == run_id)
-                .scalar_subquery()
-            )
-            conn.execute(
-                runs_table.update()
-                .where(runs_table.c.run_id == run_id)
-                .values(cases_done=done, updated_at=updated_at)
-            )
 
     def save_report(
         self,
