@@ -68,7 +68,7 @@ class HarnessClient:
                 limits=httpx.Limits(max_connections=64),
                 # Certificates matter only over https (redirects are not followed); loading the
                 # CA bundle costs about 60 ms a run otherwise.
-                verify=self.base_url.startswith("https://"),
+                verify=httpx.URL(self.base_url).scheme != "http",
             )
         self._http = httpx.AsyncClient(
             transport=transport,
@@ -107,11 +107,12 @@ class HarnessClient:
             await asyncio.sleep(self.limits.health_interval_s)
 
     async def check_alive(self) -> None:
-        """One ``GET /health``; ``HarnessError`` if nothing answers at all (any HTTP reply will
-        do: a harness that answers badly is still there to be scored)."""
+        """One ``GET /health``; ``HarnessError`` if no connection can be made at all. Any
+        reply, or even a slow one, will do: a harness that answers badly or is busy is still
+        there to be scored."""
         try:
             await self._http.get(f"{self.base_url}/health", timeout=self.limits.probe_timeout_s)
-        except httpx.TransportError as exc:
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise HarnessError(
                 f"the harness at {self.base_url} stopped answering: a case could not reach it "
                 f"and /health fails too ({type(exc).__name__})"

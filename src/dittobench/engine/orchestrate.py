@@ -66,6 +66,8 @@ class _Tally:
     done: int
     total: int
     failed: int
+    wave: str = ""
+    """The memory wave seeded last, shown beside running counts."""
 
 
 async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
@@ -87,7 +89,7 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
         await tool_cases
         await _memory_phases(ctx, slots, records, tally)
     else:
-        await _together(tool_cases, _memory_phases(ctx, slots, records, tally))
+        await _together([tool_cases, _memory_phases(ctx, slots, records, tally)])
     leftover = [
         (c.id, "memory", c.user_id, c.question) for c in data.memory_cases if c.id not in records
     ]  # only if the dataset's waves are inconsistent
@@ -101,16 +103,9 @@ async def _memory_phases(
     """Each wave in order, then the cases it unlocks; a resumed run skips waves already seeded."""
     seeded = ctx.store.get_run(ctx.run_id).waves_seeded
     for index, request in enumerate(ctx.dataset.memory_waves):
+        tally.wave = f"user {request.user_id}, wave {request.wave}"
         if index >= seeded:
-            ctx.report(
-                Progress(
-                    "seeding",
-                    tally.done,
-                    tally.total,
-                    tally.failed,
-                    f"user {request.user_id}, wave {request.wave}",
-                )
-            )
+            ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, tally.wave))
             await ctx.client.seed(request)
             ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), waves_seeded=index + 1)
         if request.user_id != DEFAULT_USER_ID:
@@ -123,7 +118,7 @@ async def _memory_phases(
         await _cases(ctx, slots, unlocked, records, tally, urgent=True)
 
 
-async def _together(*jobs: Coroutine[Any, Any, None]) -> None:
+async def _together(jobs: Iterable[Coroutine[Any, Any, None]]) -> None:
     """Run the jobs concurrently; the first failure cancels the others and is raised as is."""
     try:
         async with asyncio.TaskGroup() as group:
@@ -150,13 +145,13 @@ async def _cases(
         records[case_id] = record
         tally.done += 1
         tally.failed += record.response is None
-        ctx.report(Progress("running", tally.done, tally.total, tally.failed))
+        ctx.report(Progress("running", tally.done, tally.total, tally.failed, tally.wave))
         if record.execution.outcome == "connection_error":
             # A dead harness would otherwise fail every remaining case; stop instead, so the
             # run can be resumed once it is back.
             await ctx.client.check_alive()
 
-    await asyncio.gather(*(one(*job) for job in pending))
+    await _together(one(*job) for job in pending)
 
 
 class _Slots:

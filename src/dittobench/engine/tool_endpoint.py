@@ -16,7 +16,7 @@ from types import FrameType
 
 import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -73,13 +73,18 @@ class ToolEndpoint:
     async def stop(self) -> None:
         if self._server is not None and self._task is not None:
             self._server.stop()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            # asyncio.wait, not ``await task``: a cancelled caller must stay cancelled.
+            await asyncio.wait({self._task})
+            if not self._task.cancelled():
+                self._task.result()  # surfaces a server failure
 
     async def _handle(self, request: Request) -> Response:
         if request.method == "GET":
             return Response(status_code=204)  # a harness's reachability check
-        body = await _read_limited(request)
+        try:
+            body = await _read_limited(request)
+        except ClientDisconnect:
+            return Response(status_code=400)  # the harness went away mid-request
         if body is None:
             return JSONResponse({"error": "request body over 64 KiB"}, status_code=413)
         try:
@@ -105,9 +110,9 @@ class ToolEndpoint:
 
 class _PromptServer(uvicorn.Server):
     """uvicorn that stops the moment it is told. Its own loop polls for the exit flag every
-    0.1 s and its shutdown sleeps another 0.1 s for connections to drain; the endpoint is only
-    stopped once no case is in flight, so there is nothing to wait for, and every run (and
-    every test that runs one) would pay those 0.2 s."""
+    0.1 s and its shutdown sleeps another 0.1 s for connections to drain; every run (and every
+    test that runs one) would pay those 0.2 s. The endpoint is stopped only once no case is in
+    flight, so nothing a harness still has open is worth waiting for."""
 
     def __init__(self, config: uvicorn.Config) -> None:
         super().__init__(config)
@@ -127,15 +132,24 @@ class _PromptServer(uvicorn.Server):
 
     async def main_loop(self) -> None:
         self._loop = asyncio.get_running_loop()
-        await self.on_tick(0)  # sets the Date header
-        if not self.should_exit:
-            await self._stopping.wait()
+        counter = 0
+        while not await self.on_tick(counter):  # refreshes the Date header when counter % 10 == 0
+            counter += 10
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), 1.0)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         for server in self.servers:
             server.close()
+        # Idle keep-alive connections and requests a harness never finished sending are cut
+        # off, not waited for (from Python 3.12 wait_closed waits for every connection).
         for connection in list(self.server_state.connections):
-            connection.shutdown()
+            connection.transport.abort()
+        tasks = list(self.server_state.tasks)
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=1.0)
+            for task in late:
+                task.cancel()
         for server in self.servers:
             await server.wait_closed()
 
