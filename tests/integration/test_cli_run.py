@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+from dittobench.store import RunStore
 from tests.helpers.harness_process import harness
 
 
@@ -109,3 +111,37 @@ def test_run_starts_the_builtin_baseline_by_default(tmp_path: Path) -> None:
     report = json.loads(next((tmp_path / "out").glob("*/report.json")).read_text("utf-8"))
     assert report["n"] == 12
     assert report["details"]["undelivered_cases"] == 0
+
+
+def test_a_database_url_keeps_runs_in_postgresql(tmp_path: Path, postgres_database: str) -> None:
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "dittobench", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+
+    result = cli("run", "--seed", "8", "--db", postgres_database, "--out-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    run_id = next(
+        line.split()[-1] for line in result.stdout.splitlines() if line.startswith("run id")
+    )
+    # No SQLite file anywhere; the installation's own files go to its data folder.
+    assert (tmp_path / "data" / "dittobench" / "keys" / "dittobench-ed25519.pem").exists()
+    assert (tmp_path / "data" / "dittobench" / "baseline" / f"{run_id}.db").exists()
+    with RunStore(postgres_database) as store:
+        assert store.get_run(run_id).status == "done"
+        assert len(store.recorded_cases(run_id)) == 12
+    listed = cli("runs", "--db", postgres_database)
+    assert listed.returncode == 0 and run_id in listed.stdout
+    shown = cli("show", run_id, "--db", postgres_database)
+    assert shown.returncode == 0 and "composite" in shown.stdout
+
+
+def test_a_database_that_cannot_be_opened_exits_2_without_its_password(tmp_path: Path) -> None:
+    for url, said in [
+        ("postgresql+psycopg://me:s3cret@127.0.0.1:1/runs", "connection"),
+        ("nosuchdb://me:s3cret@host/runs", "no driver"),
+    ]:
+        result = dittobench("runs", "--db", url)
+        assert result.returncode == 2, result.stderr
+        assert said in result.stderr and "s3cret" not in result.stderr

@@ -252,3 +252,24 @@ def test_ctrl_c_leaves_an_interrupted_run_that_resumes(tmp_path: Path) -> None:
             assert stored.get_run(run_id).status == "done"
     assert resumed.report.n == row.cases_total
     assert all(c.reason != "undelivered" for c in resumed.report.per_case)
+
+
+def test_postgresql_keeps_a_run_through_a_harness_death_and_resume(
+    tmp_path: Path, postgres_database: str
+) -> None:
+    key = str(answers(tmp_path, 11, "small"))
+    options = RunOptions("", 11, "small", "1.1.0", 2, tmp_path / "out", FAST)
+    with RunStore(postgres_database) as store:
+        dying = harness("oracle", "--answers", key, "--die-after", "5")
+        with dying as url, pytest.raises(HarnessError, match="stopped answering"):
+            start_run(store, "r-pg", replace(options, harness_url=url), clock, lambda p: None)
+        assert store.get_run("r-pg").status == "failed"
+        kept = [r for r in store.recorded_cases("r-pg").values() if r["response"] is not None]
+        assert len(kept) >= 3
+        with harness("oracle", "--answers", key) as url:
+            outcome = resume_run(
+                store, "r-pg", replace(options, harness_url=url), clock, lambda p: None
+            )
+        assert store.get_run("r-pg").status == "done"
+        assert store.get_run("r-pg").cases_done == 12
+    assert outcome.report.composite >= 0.99

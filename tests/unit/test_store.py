@@ -1,4 +1,6 @@
-"""The run store on real SQLite files: round trips, upserts, errors and durability across reopen."""
+"""The run store on real databases: round trips, upserts, errors and durability across reopen.
+Tests taking ``store_url`` or ``store`` run on a SQLite file and on a PostgreSQL server (skipped
+where none is installed); the rest check SQLite files themselves."""
 
 from __future__ import annotations
 
@@ -54,13 +56,21 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "nested" / "dir" / "runs.db"
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, db_path: Path) -> str:
+    if request.param == "sqlite":
+        return RunStore.sqlite_url(db_path)
+    return str(request.getfixturevalue("postgres_database"))
+
+
 @pytest.fixture
-def store(db_path: Path) -> Iterator[RunStore]:
-    with RunStore(RunStore.sqlite_url(db_path)) as opened:
+def store(store_url: str) -> Iterator[RunStore]:
+    with RunStore(store_url) as opened:
         yield opened
 
 
-def test_creates_parent_dirs_and_tables(db_path: Path, store: RunStore) -> None:
+def test_creates_parent_dirs_and_tables(db_path: Path) -> None:
+    RunStore(RunStore.sqlite_url(db_path)).close()
     assert db_path.is_file()
     with sqlite3.connect(db_path) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -128,7 +138,7 @@ def test_update_run_rejects_unknown_status_and_stage(store: RunStore) -> None:
     assert store.get_run("run-1").updated_at == T0
 
 
-def test_record_case_upserts_and_counts(db_path: Path, store: RunStore) -> None:
+def test_record_case_upserts_and_counts(store: RunStore) -> None:
     store.create_run(make_run())
     store.record_case("run-1", "c1", "memory", {"answer": "first"}, updated_at=T1)
     store.record_case("run-1", "c2", "tool", {"calls": ["a"]}, updated_at=T1)
@@ -136,11 +146,20 @@ def test_record_case_upserts_and_counts(db_path: Path, store: RunStore) -> None:
     store.record_case("run-1", "c1", "memory", {"answer": "second"}, updated_at=T2)
     got = store.get_run("run-1")
     assert (got.cases_done, got.updated_at) == (2, T2)
-    assert store.recorded_cases("run-1")["c1"] == {"answer": "second"}
+    assert store.recorded_cases("run-1") == {"c1": {"answer": "second"}, "c2": {"calls": ["a"]}}
+    with pytest.raises(StoreError, match="no run 'nope'"):
+        store.record_case("nope", "c1", "memory", {}, updated_at=T2)
+
+
+def test_records_are_stored_as_json_text(db_path: Path) -> None:
+    with RunStore(RunStore.sqlite_url(db_path)) as store:
+        store.create_run(make_run())
+        store.record_case("run-1", "c1", "memory", {"b": 1, "a": "second"}, updated_at=T1)
+        store.record_case("run-1", "c2", "tool", {"calls": ["a"]}, updated_at=T1)
     with sqlite3.connect(db_path) as conn:
         rows = conn.execute("SELECT case_id, record_json FROM cases ORDER BY case_id").fetchall()
     conn.close()
-    assert rows == [("c1", '{"answer": "second"}'), ("c2", '{"calls": ["a"]}')]
+    assert rows == [("c1", '{"a": "second", "b": 1}'), ("c2", '{"calls": ["a"]}')]
 
 
 def test_cases_are_counted_per_run(store: RunStore) -> None:
@@ -186,8 +205,8 @@ def test_save_report_needs_its_fields(store: RunStore) -> None:
     assert store.get_run("run-1").status == "running"
 
 
-def test_everything_survives_reopen(db_path: Path) -> None:
-    url = RunStore.sqlite_url(db_path)
+def test_everything_survives_reopen(store_url: str) -> None:
+    url = store_url
     first = RunStore(url)
     first.create_run(make_run("old", created_at=T0))
     first.create_run(make_run("new", seed=BIG_SEED, created_at=T1))
@@ -222,12 +241,17 @@ def test_list_order_and_limit(store: RunStore) -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2**53 + 1, BIG_SEED])
-def test_big_seeds_round_trip(db_path: Path, seed: int) -> None:
-    url = RunStore.sqlite_url(db_path)
-    with RunStore(url) as store:
+def test_big_seeds_round_trip(store_url: str, seed: int) -> None:
+    with RunStore(store_url) as store:
         store.create_run(make_run(seed=seed))
-    with RunStore(url) as store:
+    with RunStore(store_url) as store:
         assert store.get_run("run-1").seed == seed
+
+
+def test_seeds_are_stored_as_text(db_path: Path) -> None:
+    seed = BIG_SEED
+    with RunStore(RunStore.sqlite_url(db_path)) as store:
+        store.create_run(make_run(seed=seed))
     with sqlite3.connect(db_path) as conn:
         stored = conn.execute("SELECT seed, typeof(seed) FROM runs").fetchone()
     conn.close()

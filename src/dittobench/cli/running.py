@@ -33,9 +33,26 @@ def default_db() -> Path:
     return Path(base) / "dittobench" / "runs.db"
 
 
-def installation_key(key_file: Path | None, db_path: Path) -> Ed25519PrivateKey:
+DB_HELP = (
+    "Run database: a SQLite file, or a database URL such as "
+    "postgresql+psycopg://user@host/dittobench (needs the `postgres` extra)."
+)
+
+
+def store_location(db: str | None) -> tuple[str, Path]:
+    """The run store's URL and the folder for this installation's local files (its signing
+    key, the built-in harness's memory): beside a SQLite file, else the user's data folder."""
+    if db is not None and "://" in db:
+        return db, default_db().parent
+    from dittobench.store import RunStore
+
+    path = Path(db) if db is not None else default_db()
+    return RunStore.sqlite_url(path), path.parent
+
+
+def installation_key(key_file: Path | None, home: Path) -> Ed25519PrivateKey:
     """The key that signs receipts: ``--key`` when given, else this installation's own key,
-    created once in ``keys/`` beside the run database and kept (never a throw-away key)."""
+    created once in ``keys/`` under ``home`` and kept (never a throw-away key)."""
     from dittobench.receipts.keys import (
         PRIVATE_KEY_NAME,
         generate_private_key,
@@ -45,7 +62,7 @@ def installation_key(key_file: Path | None, db_path: Path) -> Ed25519PrivateKey:
 
     if key_file is not None:
         return load_private_key(key_file)
-    folder = db_path.parent / "keys"
+    folder = home / "keys"
     path = folder / PRIVATE_KEY_NAME
     if not path.exists():
         save_keypair(generate_private_key(), folder)
@@ -54,13 +71,13 @@ def installation_key(key_file: Path | None, db_path: Path) -> Ed25519PrivateKey:
 
 
 @contextlib.contextmanager
-def _harness_url(harness: str, database: Path, run_id: str) -> Iterator[str]:
+def _harness_url(harness: str, home: Path, run_id: str) -> Iterator[str]:
     """The URL to drive: the given one, or a built-in baseline harness started for this run,
-    its memory kept in ``baseline/<run id>.db`` beside the run database so a resume finds it."""
+    its memory kept in ``baseline/<run id>.db`` under ``home`` so a resume finds it."""
     if harness != BUILTIN:
         yield harness
         return
-    with builtin_harness(database.parent / "baseline" / f"{run_id}.db") as url:
+    with builtin_harness(home / "baseline" / f"{run_id}.db") as url:
         yield url
 
 
@@ -82,12 +99,12 @@ def check_harness(harness: str) -> bool:
     return valid
 
 
-def open_store(database: Path) -> RunStore:
-    """The run store at ``database``, or exit 2 saying why it cannot be opened."""
+def open_store(url: str) -> RunStore:
+    """The run store at ``url``, or exit 2 saying why it cannot be opened."""
     from dittobench.store import RunStore, StoreError
 
     try:
-        return RunStore(RunStore.sqlite_url(database))
+        return RunStore(url)
     except StoreError as exc:
         raise fail(str(exc)) from None
 
@@ -187,7 +204,7 @@ def run(
     ] = False,
     resume: Annotated[str | None, typer.Option(help="Finish an interrupted run by id.")] = None,
     bench_version: Annotated[str, typer.Option("--bench-version")] = CURRENT_VERSION,
-    db: Annotated[Path | None, typer.Option(help="Run database (SQLite file).")] = None,
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Where run folders go.")] = Path(
         "dittobench-runs"
     ),
@@ -222,10 +239,10 @@ def run(
     limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
     from dittobench.receipts.keys import KeyFileError
 
-    database = db or default_db()
-    store = open_store(database)
+    url, home = store_location(db)
+    store = open_store(url)
     try:
-        signing_key = installation_key(key, database)
+        signing_key = installation_key(key, home)
     except (KeyFileError, OSError) as exc:
         store.close()
         raise fail(f"signing key: {exc}") from None
@@ -255,8 +272,8 @@ def run(
             f"http://127.0.0.1:8080, got {name!r}"
         )
     try:
-        with _harness_url(name, database, run_id) as url, display:
-            options = replace(options, harness_url=url, harness_name=name)
+        with _harness_url(name, home, run_id) as harness_url, display:
+            options = replace(options, harness_url=harness_url, harness_name=name)
             if resume:
                 outcome = resume_run(store, run_id, options, now, display)
             else:
@@ -292,12 +309,12 @@ def run(
 
 @app.command()
 def runs(
-    db: Annotated[Path | None, typer.Option(help="Run database (SQLite file).")] = None,
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
     limit: Annotated[int, typer.Option(help="How many, newest first.", min=1)] = 20,
 ) -> None:
     """List stored runs, newest first."""
 
-    store = open_store(db or default_db())
+    store = open_store(store_location(db)[0])
     rows = store.list_runs(limit)
     store.close()
     if not rows:
@@ -314,14 +331,14 @@ def runs(
 @app.command()
 def show(
     run_id: Annotated[str, typer.Argument(help="A run id from `dittobench runs`.")],
-    db: Annotated[Path | None, typer.Option(help="Run database (SQLite file).")] = None,
+    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
     """One run: its summary and a line per case (score, reason, what was called)."""
     from dittobench.spec.codec import decode
     from dittobench.spec.report import ScoreReport
     from dittobench.store import StoreError
 
-    store = open_store(db or default_db())
+    store = open_store(store_location(db)[0])
     try:
         row = store.get_run(run_id)
         report = store.report(run_id)

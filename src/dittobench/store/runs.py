@@ -10,6 +10,7 @@ so tests and replays are deterministic.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -155,7 +156,11 @@ class RunStore:
     uses it from one asyncio thread, one call at a time, and every write is one transaction."""
 
     def __init__(self, url: str) -> None:
-        parsed = make_url(url)
+        try:
+            parsed = make_url(url)
+        except SQLAlchemyError:
+            hidden = re.sub(r"(://)[^/@]*@", r"\1***@", url)  # credentials stay out of logs
+            raise StoreError(f"not a database URL or SQLite file: {hidden!r}") from None
         self._where = _describe(parsed)
         self._closed = False
         file = _sqlite_file(parsed)
@@ -163,7 +168,14 @@ class RunStore:
             if file.is_dir():
                 raise StoreError(f"cannot open run store at {self._where}: it is a directory")
             file.parent.mkdir(parents=True, exist_ok=True)
-        self._engine: Engine = sa.create_engine(parsed)
+        try:
+            self._engine: Engine = sa.create_engine(parsed)
+        except (SQLAlchemyError, ImportError) as exc:
+            raise StoreError(
+                f"cannot open run store at {self._where}: no driver for "
+                f"{parsed.drivername!r} ({exc}); for PostgreSQL install the `postgres` extra "
+                "and use a postgresql+psycopg:// URL"
+            ) from None
         if parsed.get_backend_name() == "sqlite":
             _configure_sqlite(self._engine)
         try:
