@@ -453,3 +453,59 @@ def test_any_input_gets_an_answer(agent: OfflineAgent, store: MemoryStore, text:
     assert isinstance(reply.final_text, str) and reply.final_text
     for call in reply.tool_calls:
         assert isinstance(call.args, dict)
+
+
+# Many ways to ask for a write: each is followed by a read that must see its effect. The wording
+# varies the verb and where the value sits, as people do; none of it is the generator's.
+SAVES = [
+    "Please remember that my gym locker number is 4417.",
+    "For future reference, my gym locker number is 4417. Hang on to that for me.",
+    "Keep a note: my gym locker number is 4417.",
+    "Jot down my gym locker number, it's 4417. Thanks!",
+    "Could you store my gym locker number somewhere? It's 4417.",
+    "Just so you know, my gym locker number is 4417.",
+]
+UPDATES = [
+    "Update my gym locker number to 9082.",
+    "Please overwrite my gym locker number with 9082; the old one is gone.",
+    "My gym locker number changed: it's 9082 now, please update it.",
+    "Heads up, my gym locker number has been reset to 9082.",
+    "New gym locker number: 9082. The old one no longer works, so replace it.",
+    "They gave me a new gym locker number; from now on it's 9082. Update your note.",
+    "Correction: my gym locker number is now 9082.",
+    "Swap my gym locker number for 9082, please.",
+]
+DELETES = [
+    "Forget my gym locker number.",
+    "Please delete my gym locker number from your notes.",
+    "Wipe my gym locker number from memory; I'd rather it wasn't kept.",
+    "Scrap the gym locker number you have for me.",
+    "I've changed my mind about my gym locker number: get rid of it.",
+    "Remove my gym locker number, please. I don't need you keeping it.",
+]
+
+
+@pytest.mark.parametrize("text", SAVES)
+def test_saves_in_many_words(agent: OfflineAgent, text: str) -> None:
+    said = ask(agent, text)
+    assert [c.name for c in said.tool_calls] == ["save_memory"], said.final_text
+    assert "4417" in ask(agent, "What's my gym locker number?").final_text
+
+
+@pytest.mark.parametrize("text", UPDATES)
+def test_updates_in_many_words(agent: OfflineAgent, text: str) -> None:
+    ask(agent, "Please remember that my gym locker number is 4417.")
+    said = ask(agent, text)
+    assert [c.name for c in said.tool_calls] == ["update_memory"], said.final_text
+    reply = ask(agent, "What's my gym locker number?").final_text
+    assert "9082" in reply and "4417" not in reply
+
+
+@pytest.mark.parametrize("text", DELETES)
+def test_deletes_in_many_words(agent: OfflineAgent, store: MemoryStore, text: str) -> None:
+    ask(agent, "Please remember that my gym locker number is 4417.")
+    said = ask(agent, text)
+    assert [c.name for c in said.tool_calls] == ["delete_memory"], said.final_text
+    reply = ask(agent, "What's my gym locker number?")
+    assert reply.abstain is True and "4417" not in reply.final_text
+    assert store.count("miner") == 0
