@@ -11,7 +11,12 @@ from typing import Any
 
 import httpx
 
-from dittobench.engine.tool_endpoint import BODY_LIMIT, MEMORY_CASE_ERROR, ToolEndpoint
+from dittobench.engine.tool_endpoint import (
+    BODY_LIMIT,
+    CALLS_PER_CASE,
+    MEMORY_CASE_ERROR,
+    ToolEndpoint,
+)
 from dittobench.generate.assemble import build_dataset
 from dittobench.mocktools import execute
 from dittobench.spec.versions import get_policy
@@ -107,6 +112,20 @@ def test_oversized_and_malformed_bodies_are_refused_and_not_recorded() -> None:
             assert (await client.post(endpoint.url, content=bad)).status_code == 400
         assert (await client.get(endpoint.url)).status_code == 204  # a reachability check
         assert endpoint.close_case(TOOL_CASE.id) == ()
+
+    with_endpoint(body)
+
+
+def test_a_runaway_harness_is_cut_off_at_the_call_limit() -> None:
+    async def body(endpoint: ToolEndpoint, client: httpx.AsyncClient) -> None:
+        endpoint.open_case(TOOL_CASE.id)
+        for hop in range(CALLS_PER_CASE):
+            reply = await client.post(endpoint.url, json=call(TOOL_CASE.id, "search_web", hop=hop))
+            assert reply.status_code == 200
+        over = await client.post(endpoint.url, json=call(TOOL_CASE.id, "read_links"))
+        assert over.status_code == 429 and str(CALLS_PER_CASE) in over.json()["error"]
+        calls = endpoint.close_case(TOOL_CASE.id)
+        assert len(calls) == CALLS_PER_CASE and calls[-1].name == "search_web"
 
     with_endpoint(body)
 

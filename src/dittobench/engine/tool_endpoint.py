@@ -4,7 +4,8 @@
 Only cases currently in flight accept calls; a call naming any other case id gets 404 and is not
 recorded, so a harness cannot earn credit for one case while answering another. Memory cases are
 open too, so a tool call made while answering a memory question is seen. Bodies over 64 KiB get
-413; bodies that are not a ``ToolExecRequest`` get 400.
+413; bodies that are not a ``ToolExecRequest`` get 400; calls beyond ``CALLS_PER_CASE`` for one
+case get 429 and are not recorded.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
 from dittobench.spec.wire import ToolCall, ToolExecRequest, ToolExecResponse, to_wire
 
 BODY_LIMIT = 64 * 1024
+CALLS_PER_CASE = 200
+"""Calls recorded for one case; beyond it a harness gets 429, so a runaway loop cannot grow the
+transcript without bound (the grader's efficiency factor has long since saturated)."""
 MEMORY_CASE_ERROR = "no tools are served while answering a memory question"
 
 
@@ -95,6 +99,11 @@ class ToolEndpoint:
         if calls is None:
             return JSONResponse(
                 {"error": f"no case {call.case_id!r} is in flight"}, status_code=404
+            )
+        if len(calls) >= CALLS_PER_CASE:
+            return JSONResponse(
+                {"error": f"case {call.case_id!r} has made {CALLS_PER_CASE} tool calls; no more"},
+                status_code=429,
             )
         earlier = [c.name for c in calls]
         calls.append(ToolCall(call.name, call.args, call.hop))
