@@ -144,40 +144,26 @@ _SMALL_TALK = re.compile(
     re.IGNORECASE,
 )
 _SAVE = re.compile(
-    r"^\s*(?:(?:just\s+)?note that|for the record|for future reference|fyi|just so you know)"
-    r"\b[:,]?\s*"
+    r"^\s*(?:(?:just\s+)?note that|for the record|fyi|just so you know)\b[:,]?\s*"
     r"|(?:^\s*(?:(?:hey|hi|ok|okay|so|also|and|oh)[,!]?\s+)*|[.!?;]\s+|\bplease\s+"
     r"|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?|\b(?:want|need|like)\s+you\s+to\s+)"
     r"(?:remember|memori[sz]e|note down|make a note|keep a note|take a note"
-    r"|jot down|keep in mind|save|store|don't forget|do not forget|never forget|hang on to"
-    r"|hold on to|hold onto|keep hold of|keep track of|add (?:a|this)"
+    r"|jot down|keep in mind|save|store|don't forget|do not forget|never forget|add (?:a|this)"
     r" (?:note|memory))\b(?:\s+(?:that|this|of|the fact that|for me|down))*\s*[:,-]?\s*",
     re.IGNORECASE,
 )
 _UPDATE = re.compile(
-    r"\b(?:update|change|correct|amend|revise|modify|edit|replace|switch|overwrite|swap)"
-    r"\s+(?P<topic>.+?)\s+(?:to|with|for|so (?:that )?it (?:says|reads))\s+(?P<value>.+)",
+    r"\b(?:update|change|correct|amend|revise|modify|edit|replace|switch)\s+(?P<topic>.+?)"
+    r"\s+(?:to|with|so (?:that )?it (?:says|reads))\s+(?P<value>.+)",
     re.IGNORECASE | re.DOTALL,
 )
 _UPDATE_STATEMENT = re.compile(
     r"(?P<topic>\bmy\b.+?)\s+(?:is now|are now|has changed to|have changed to|changed to"
-    r"|is actually|has been (?:changed|reset|updated|switched) to|was (?:changed|reset|updated) to"
-    r"|(?:has |have )?changed\s*[:;,-]\s*(?:it's|it is|they're|they are)(?: now)?)"
-    r"\s+(?P<value>.+)",
+    r"|is actually|has been changed to|was changed to)\s+(?P<value>.+)",
     re.IGNORECASE | re.DOTALL,
 )
-_NEW_VALUE = re.compile(
-    r"\bnew\s+(?P<topic>[a-z][\w' -]{1,60}?)\s*(?:[:;,]|\bis\b)\s*(?:from now on\s*,?\s*)?"
-    r"(?:it's\s+|it is\s+)?"
-    r"(?P<value>[^\s,;.!?]+(?:[.-][^\s,;.!?]+)*(?:\s+[^\s,;.!?]+){0,3})",
-    re.IGNORECASE,
-)
-_REPLACES_OLD = re.compile(
-    r"\b(?:update|replace|swap|overwrite|old one|no longer|from now on|instead)\b", re.IGNORECASE
-)
 _DELETE = re.compile(
-    r"(?<!n't )(?<!not )(?<!never )\b(?:forget|delete|erase|remove|wipe|drop|purge|scrub|scrap"
-    r"|get rid of)"
+    r"(?<!n't )(?<!not )(?<!never )\b(?:forget|delete|erase|remove|wipe|drop|purge|scrub)"
     r"\s+(?:about\s+|all about\s+|everything about\s+)?(?P<topic>.+)",
     re.IGNORECASE | re.DOTALL,
 )
@@ -747,7 +733,6 @@ def _write_intent(text: str) -> tuple[str, str, str] | None:
         if len(content.split()) < 2:
             content = _clean_clause(text[: save.start()] + " " + text[save.end() :])
         if content:
-            content = _as_fact(content)
             return "save", content, content
     update = _UPDATE.search(text) or _UPDATE_STATEMENT.search(text)
     if update and (
@@ -756,7 +741,7 @@ def _write_intent(text: str) -> tuple[str, str, str] | None:
         or _MEMORY_WORDS.search(update.group("topic"))
     ):
         topic = _clean_clause(update.group("topic"))
-        value = _clean_clause(_first_clause(update.group("value")))
+        value = _clean_clause(update.group("value"))
         if topic and value:
             topic = re.sub(
                 r"^(?:the\s+)?(?:note|memory|record)\s+(?:of|about|for)\s+",
@@ -765,62 +750,17 @@ def _write_intent(text: str) -> tuple[str, str, str] | None:
                 flags=re.IGNORECASE,
             )
             return "update", topic, value if find_ids(topic) else f"{topic} is {value}"
-    new = _NEW_VALUE.search(text)
-    if new and _REPLACES_OLD.search(text):
-        topic = "my " + re.sub(r"^my\s+", "", new.group("topic").strip(), flags=re.IGNORECASE)
-        return "update", topic, f"{topic} is {new.group('value')}"
     delete = _DELETE.search(text)
     if delete:
-        topic = _delete_topic(delete.group("topic"), text[: delete.start()])
+        topic = _clean_clause(delete.group("topic"))
+        topic = re.sub(
+            r"^(?:what\s+i\s+(?:said|told you)\s+about\s+|that\s+)", "", topic, flags=re.IGNORECASE
+        )
         verb = delete.group(0).split()[0].lower()
-        # "the code you have for me" is personal though cut short; "it" is what it stands for
-        said = f"{topic} {delete.group('topic')}"
-        personal = is_first_person(said) or bool(_MEMORY_WORDS.search(said))
+        personal = is_first_person(topic) or bool(_MEMORY_WORDS.search(topic))
         if topic and not re.match(r"it\b", topic, re.I) and (verb == "forget" or personal):
             return "delete", topic, ""
     return None
-
-
-def _first_clause(value: str) -> str:
-    """A new value without what follows it ("9082 now, please update it" -> "9082")."""
-    return re.split(
-        r"\s*[;!?]|\.(?:\s|$)|,\s*(?:please|so|and|but|because|thanks)\b|\s+now\b",
-        value,
-        maxsplit=1,
-        flags=re.IGNORECASE,
-    )[0]
-
-
-def _as_fact(content: str) -> str:
-    """A saved fact as one sentence, so it reads back whole: "my locker code somewhere? It's
-    4417" becomes "my locker code is 4417"."""
-    split = re.match(
-        r"(?P<topic>.+?)(?:\s+(?:somewhere(?:\s+safe)?|for me|for later))?\s*[,:;?.!-]+\s*"
-        r"(?:it's|it is|which is)\s+(?P<value>.+)$",
-        content,
-        re.IGNORECASE | re.DOTALL,
-    )
-    if split is None or " is " in split.group("topic"):
-        return content
-    return f"{split.group('topic')} is {_clean_clause(split.group('value'))}"
-
-
-def _delete_topic(topic: str, before: str) -> str:
-    """What to delete, without the rest of the sentence; "it" is what was named before."""
-    topic = _clean_clause(topic)
-    topic = re.sub(
-        r"^(?:what\s+i\s+(?:said|told you)\s+about\s+|that\s+)", "", topic, flags=re.IGNORECASE
-    )
-    if re.match(r"it\b", topic, re.IGNORECASE):
-        named = re.findall(r"\bmy\s+[^:;,.!?]+?(?=\s+my\b|[:;,.!?]|$)", before, re.IGNORECASE)
-        topic = named[-1] if named else topic  # the last thing of the user's named
-    return re.split(
-        r"\s*[,;:.!?]|\s+(?:from\s+(?:your|my|the)\s+\w+|from memory|you have|you've got|"
-        r"for me|completely|entirely|please)\b",
-        topic,
-        maxsplit=1,
-        flags=re.IGNORECASE,
-    )[0].strip()
 
 
 def _clean_clause(text: str) -> str:
