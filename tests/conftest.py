@@ -6,15 +6,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.helpers.postgres import fresh_database, postgres_server, server_binaries
+from tests.helpers.postgres import fresh_database, postgres_server, server_binaries, why_not
 
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A running PostgreSQL server's base URL, for the whole session (skips without one)."""
-    binaries = server_binaries()
-    if binaries is None:
-        pytest.skip("no PostgreSQL server binaries installed (initdb not found)")
+    reason, binaries = why_not(), server_binaries()
+    if reason is not None or binaries is None:
+        pytest.skip(reason or "no PostgreSQL server")
     with postgres_server(binaries) as url:
         yield url
 

@@ -1,11 +1,13 @@
 """A throwaway PostgreSQL server for tests: its own cluster in a temporary folder, on a free
-loopback port, stopped at the end. Tests that use it are skipped where no PostgreSQL server
-binaries are installed (``initdb`` on PATH or under /usr/lib/postgresql)."""
+loopback port, stopped and removed at the end. Tests that use it are skipped where it cannot run:
+no server binaries (``initdb`` on PATH or under /usr/lib/postgresql), or running as root without a
+``postgres`` user and ``runuser`` to drop to it (PostgreSQL refuses to run as root)."""
 
 from __future__ import annotations
 
 import glob
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -23,8 +25,23 @@ def server_binaries() -> Path | None:
     found = shutil.which("initdb")
     if found:
         return Path(found).resolve().parent
-    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return Path(versions[-1]).parent if versions else None
+    versions = glob.glob("/usr/lib/postgresql/*/bin/initdb")
+    newest = max(versions, key=lambda p: int(Path(p).parts[-3].split(".")[0]), default=None)
+    return Path(newest).parent if newest else None
+
+
+def why_not() -> str | None:
+    """Why no server can be started here, or None when one can."""
+    if server_binaries() is None:
+        return "no PostgreSQL server binaries installed (initdb not found)"
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "running as root with no `postgres` user to run the server as"
+        if shutil.which("runuser") is None:
+            return "running as root without `runuser` to drop to the `postgres` user"
+    return None
 
 
 def _free_port() -> int:
@@ -36,26 +53,27 @@ def _free_port() -> int:
 @contextmanager
 def postgres_server(binaries: Path) -> Iterator[str]:
     """Yield the server's base URL (``postgresql+psycopg://dittobench@127.0.0.1:<port>``)."""
-    # Not under pytest's own temporary folder: as root that is private to root, and PostgreSQL
-    # refuses to run as root (the Debian packages create a `postgres` user for it).
+    # Not under pytest's own temporary folder: as root that is private to root.
     folder = Path(tempfile.mkdtemp(prefix="dittobench-pg-"))
     run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    if run_as:
-        shutil.chown(folder, user="postgres")
-    data, port = folder / "data", _free_port()
+    data, started = folder / "data", False
 
     def pg(*args: str) -> None:
-        subprocess.run(
-            [*run_as, str(binaries / args[0]), *args[1:]], check=True, capture_output=True
-        )
+        command = [*run_as, str(binaries / args[0]), *args[1:]]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
 
-    pg("initdb", "-D", str(data), "-A", "trust", "-U", USER, "--no-sync", "-E", "UTF8")
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-    pg("pg_ctl", "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start")
     try:
+        if run_as:
+            shutil.chown(folder, user="postgres")
+        pg("initdb", "-D", str(data), "-A", "trust", "-U", USER, "--no-sync", "-E", "UTF8")
+        port = _free_port()
+        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        pg("pg_ctl", "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start")
+        started = True
         yield f"postgresql+psycopg://{USER}@127.0.0.1:{port}"
     finally:
-        pg("pg_ctl", "-D", str(data), "-m", "immediate", "stop")
+        if started:
+            pg("pg_ctl", "-D", str(data), "-m", "immediate", "stop")
         shutil.rmtree(folder, ignore_errors=True)
 
 

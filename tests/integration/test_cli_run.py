@@ -141,7 +141,11 @@ def test_a_database_that_cannot_be_opened_exits_2_without_its_password(tmp_path:
     for url, said in [
         ("postgresql+psycopg://me:s3cret@127.0.0.1:1/runs", "connection"),
         ("nosuchdb://me:s3cret@host/runs", "no driver"),
+        ("postgresql+psycopg://me@127.0.0.1:1/runs?password=s3cret", "connection"),
+        ("postgresql+psycopg://me:s3c@ret@127.0.0.1:1/runs", "cannot open"),  # unescaped @
+        ("postgresql+psycopg://me:s3cret@127.0.0.1:port/runs", "not a database URL"),
     ]:
         result = dittobench("runs", "--db", url)
         assert result.returncode == 2, result.stderr
-        assert said in result.stderr and "s3cret" not in result.stderr
+        assert said in result.stderr and "s3c" not in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr

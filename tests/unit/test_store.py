@@ -5,6 +5,7 @@ where none is installed); the rest check SQLite files themselves."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -298,3 +299,51 @@ def test_closed_store_refuses_use(db_path: Path) -> None:
     store.close()
     with pytest.raises(StoreError, match="closed"):
         store.list_runs()
+
+
+def test_writers_of_one_run_never_collide(store_url: str) -> None:
+    """Several connections recording the same new cases at once: each case is kept once, the
+    count is exact and no writer fails."""
+    with RunStore(store_url) as first:
+        first.create_run(make_run())
+    case_ids = [f"c{i}" for i in range(12)]
+    failures: list[BaseException] = []
+
+    def writer(number: int) -> None:
+        try:
+            with RunStore(store_url) as mine:
+                for case_id in case_ids:
+                    mine.record_case("run-1", case_id, "tool", {"by": number}, updated_at=T1)
+                mine.save_report("run-1", report_for(), {"cases": []}, updated_at=T2)
+        except BaseException as exc:  # reported below, not lost in the thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    with RunStore(store_url) as after:
+        assert after.get_run("run-1").cases_done == len(case_ids)
+        assert sorted(after.recorded_cases("run-1")) == sorted(case_ids)
+        assert after.report("run-1") == report_for()
+
+
+def test_first_use_from_several_processes_at_once(store_url: str) -> None:
+    failures: list[BaseException] = []
+    ready = threading.Barrier(4)
+
+    def opener() -> None:
+        try:
+            ready.wait()
+            RunStore(store_url).close()
+        except BaseException as exc:  # reported below, not lost in the thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=opener) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []

@@ -46,7 +46,7 @@ def store_location(db: str | None) -> tuple[str, Path]:
         return db, default_db().parent
     from dittobench.store import RunStore
 
-    path = Path(db) if db is not None else default_db()
+    path = Path(db).expanduser() if db is not None else default_db()
     return RunStore.sqlite_url(path), path.parent
 
 

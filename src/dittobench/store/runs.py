@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -29,6 +31,9 @@ STAGES = frozenset({"generating", "seeding", "running", "scoring", "done"})
 # writes can fail with "database is locked" when another writer commits in between, and the
 # busy timeout does not retry that case.
 _WRITE_OPTION = "dittobench_write"
+
+WAL_SWITCH_WAIT_S = 10.0
+_SCHEMA_LOCK = 0x6469_7474_6F62  # "dittob": the PostgreSQL advisory lock held while creating tables
 
 _metadata = sa.MetaData()
 
@@ -129,12 +134,30 @@ def _row_to_run(row: sa.Row[Any]) -> RunRow:
     return RunRow(**values)
 
 
+def _secrets(url: sa.URL) -> tuple[str, ...]:
+    """What no message may show: the password, one given as a query parameter, and whatever an
+    unescaped ``@`` in a password pushed into the host. Longest first, for ``_redact``."""
+    found = [url.password or ""]
+    for key, value in url.query.items():
+        if "password" in key.lower():
+            found.extend(value if isinstance(value, tuple) else (value,))
+    if url.host and "@" in url.host:
+        found.append(url.host.rsplit("@", 1)[0])
+    return tuple(sorted({str(s) for s in found if s}, key=len, reverse=True))
+
+
+def _redact(text: str, secrets: tuple[str, ...]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text
+
+
 def _describe(url: sa.URL) -> str:
-    """Where the store lives, for messages: the file for SQLite, the URL without its password
+    """Where the store lives, for messages: the file for SQLite, the URL without its secrets
     otherwise (messages end up in logs)."""
     if url.get_backend_name() == "sqlite":
         return url.database or ":memory:"
-    return url.render_as_string(hide_password=True)
+    return _redact(url.render_as_string(hide_password=True), _secrets(url))
 
 
 def _sqlite_file(url: sa.URL) -> Path | None:
@@ -146,11 +169,6 @@ def _sqlite_file(url: sa.URL) -> Path | None:
     return Path(database)
 
 
-def _reason(exc: SQLAlchemyError) -> str:
-    orig = getattr(exc, "orig", None)
-    return str(orig) if orig is not None else str(exc)
-
-
 class RunStore:
     """Runs, case records and reports on one database. Not thread-safe by design: the engine
     uses it from one asyncio thread, one call at a time, and every write is one transaction."""
@@ -158,10 +176,11 @@ class RunStore:
     def __init__(self, url: str) -> None:
         try:
             parsed = make_url(url)
-        except SQLAlchemyError:
+        except (SQLAlchemyError, ValueError):
             hidden = re.sub(r"(://)[^/@]*@", r"\1***@", url)  # credentials stay out of logs
             raise StoreError(f"not a database URL or SQLite file: {hidden!r}") from None
         self._where = _describe(parsed)
+        self._secrets = _secrets(parsed)
         self._closed = False
         file = _sqlite_file(parsed)
         if file is not None:
@@ -173,8 +192,8 @@ class RunStore:
         except (SQLAlchemyError, ImportError) as exc:
             raise StoreError(
                 f"cannot open run store at {self._where}: no driver for "
-                f"{parsed.drivername!r} ({exc}); for PostgreSQL install the `postgres` extra "
-                "and use a postgresql+psycopg:// URL"
+                f"{parsed.drivername!r} ({self._hidden(exc)}); for PostgreSQL install the "
+                "`postgres` extra and use a postgresql+psycopg:// URL"
             ) from None
         if parsed.get_backend_name() == "sqlite":
             _configure_sqlite(self._engine)
@@ -185,7 +204,9 @@ class RunStore:
                     _prepare_schema(conn, self._where, sqlite=file is not None)
         except SQLAlchemyError as exc:
             self._engine.dispose()
-            raise StoreError(f"cannot open run store at {self._where}: {_reason(exc)}") from exc
+            raise StoreError(
+                f"cannot open run store at {self._where}: {self._hidden(exc)}"
+            ) from None
         except BaseException:
             self._engine.dispose()
             raise
@@ -246,26 +267,23 @@ class RunStore:
         ``cases_done`` to the number of recorded cases, in one transaction."""
         record_json = _dumps(record)
         with self._writing() as conn:
+            self._lock_run(conn, run_id, updated_at)
             # Update-then-insert rather than a dialect's ON CONFLICT, so any backend works; the
-            # write transaction makes the pair atomic. The count of recorded cases moves only
-            # when a case is new.
+            # run's lock makes the pair atomic. The count moves only when a case is new.
             key = (cases_table.c.run_id == run_id) & (cases_table.c.case_id == case_id)
             replaced = conn.execute(
                 cases_table.update().where(key).values(kind=kind, record_json=record_json)
             ).rowcount
-            done = runs_table.c.cases_done + (0 if replaced else 1)
-            touched = conn.execute(
-                runs_table.update()
-                .where(runs_table.c.run_id == run_id)
-                .values(cases_done=done, updated_at=updated_at)
-            ).rowcount
-            if touched == 0:
-                raise self._unknown(run_id)
             if not replaced:
                 conn.execute(
                     cases_table.insert().values(
                         run_id=run_id, case_id=case_id, kind=kind, record_json=record_json
                     )
+                )
+                conn.execute(
+                    runs_table.update()
+                    .where(runs_table.c.run_id == run_id)
+                    .values(cases_done=runs_table.c.cases_done + 1)
                 )
 
     def save_report(
@@ -286,8 +304,7 @@ class RunStore:
             raise StoreError(f"report for run {run_id!r} lacks {exc.args[0]!r}") from exc
         texts = {"report_json": _dumps(report), "transcript_json": _dumps(transcript)}
         with self._writing() as conn:
-            if not _run_exists(conn, run_id):
-                raise self._unknown(run_id)
+            self._lock_run(conn, run_id, updated_at)
             updated = conn.execute(
                 reports_table.update().where(reports_table.c.run_id == run_id).values(**texts)
             )
@@ -302,7 +319,6 @@ class RunStore:
                     transcript_sha256=transcript_sha256,
                     status="done",
                     stage="done",
-                    updated_at=updated_at,
                 )
             )
 
@@ -378,6 +394,21 @@ class RunStore:
 
     # -- plumbing -------------------------------------------------------------------------------
 
+    def _hidden(self, exc: Exception) -> str:
+        """The driver's message, without any secret of the URL (drivers repeat hosts)."""
+        orig = getattr(exc, "orig", None)
+        return _redact(str(orig) if orig is not None else str(exc), self._secrets)
+
+    def _lock_run(self, conn: Connection, run_id: str, updated_at: str) -> None:
+        """Touch the run's row first in a write: that locks it (on SQLite the write transaction
+        holds the whole database already), so two writers of one run never both find a record
+        missing and both insert it. StoreError for an unknown run."""
+        touched = conn.execute(
+            runs_table.update().where(runs_table.c.run_id == run_id).values(updated_at=updated_at)
+        ).rowcount
+        if touched == 0:
+            raise self._unknown(run_id)
+
     def _unknown(self, run_id: str) -> StoreError:
         return StoreError(f"no run {run_id!r} in {self._where}")
 
@@ -401,7 +432,7 @@ class RunStore:
         try:
             yield
         except SQLAlchemyError as exc:
-            raise StoreError(f"run store {self._where}: {_reason(exc)}") from exc
+            raise StoreError(f"run store {self._where}: {self._hidden(exc)}") from None
 
 
 def _run_exists(conn: Connection, run_id: str) -> bool:
@@ -418,7 +449,7 @@ def _configure_sqlite(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
-            cursor.execute("PRAGMA journal_mode=WAL")
+            _use_wal(cursor)
             # In WAL mode NORMAL never corrupts the file; a power cut can lose the last few
             # commits, which a resume simply runs again. FULL would fsync on every case.
             cursor.execute("PRAGMA synchronous=NORMAL")
@@ -432,9 +463,26 @@ def _configure_sqlite(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+def _use_wal(cursor: Any) -> None:
+    """Switch the file to WAL (it stays so). The switch needs the file to itself and SQLite does
+    not wait for it as it waits for locks, so processes opening a new store at once retry."""
+    give_up = time.monotonic() + WAL_SWITCH_WAIT_S
+    while cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > give_up:
+                raise
+            time.sleep(0.02)
+
+
 def _prepare_schema(conn: Connection, where: str, *, sqlite: bool) -> None:
     """Create missing tables, but refuse a database whose tables are not ours: writing runs into
     another program's database (or an incompatible layout) would corrupt both."""
+    if conn.dialect.name == "postgresql":
+        # Processes opening an empty database at once would race to create the same tables
+        # (SQLite's write transaction already serialises them).
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
     inspector = sa.inspect(conn)
     existing = set(inspector.get_table_names())
     ours = set(_metadata.tables)
