@@ -6,8 +6,10 @@ import json
 import os
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
+from dittobench.generate.assemble import build_dataset
 from dittobench.store import RunStore
 from tests.helpers.harness_process import harness
 
@@ -149,3 +151,19 @@ def test_a_database_that_cannot_be_opened_exits_2_without_its_password(tmp_path:
         assert result.returncode == 2, result.stderr
         assert said in result.stderr and "s3c" not in result.stderr, result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_strict_order_reaches_the_engine(tmp_path: Path) -> None:
+    with harness("slow", "--delay-ms", "10") as url:
+        result = dittobench(
+            "run", "--harness", url, "--seed", "3", "--strict-order", "--concurrency", "4",
+            "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "out"),
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(
+            f"{url}/stats", timeout=5
+        ) as reply:
+            events = json.loads(reply.read())["events"]
+    first_seed = next(i for i, e in enumerate(events) if e[0] == "seed")
+    tool_ids = {c.id for c in build_dataset(3, run_size="small").tool_cases}
+    assert {e[1] for e in events[:first_seed] if e[0] == "end"} == tool_ids
