@@ -8,6 +8,7 @@ Figures only, never assertions. Run from the repository root:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import subprocess
 import sys
@@ -18,10 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
 
-import httpx
 from tests.helpers.harness_process import harness
 
-from dittobench.engine.client import ClientLimits
+from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.engine.runner import RunOptions, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.store import RunStore
@@ -49,15 +49,11 @@ def sleepy(delay_ms: int) -> Iterator[str]:
 
 
 def _ready(url: str) -> None:
-    give_up = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"{url}/health", timeout=1).raise_for_status()
-            return
-        except httpx.HTTPError:
-            if time.monotonic() > give_up:
-                raise
-            time.sleep(0.02)
+    async def wait() -> None:
+        async with HarnessClient(url, LIMITS) as client:
+            await client.wait_healthy()
+
+    asyncio.run(wait())
 
 
 def timed_run(

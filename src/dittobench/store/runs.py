@@ -240,7 +240,7 @@ class RunStore:
         waves_seeded: int | None = None,
     ) -> None:
         """Change only the fields given; ``updated_at`` always."""
-        values: dict[str, Any] = {"updated_at": updated_at}
+        values: dict[str, Any] = {}
         if status is not None:
             _check_status(status)
             values["status"] = status
@@ -254,11 +254,7 @@ class RunStore:
         if waves_seeded is not None:
             values["waves_seeded"] = waves_seeded
         with self._writing() as conn:
-            result = conn.execute(
-                runs_table.update().where(runs_table.c.run_id == run_id).values(**values)
-            )
-            if result.rowcount == 0:
-                raise self._unknown(run_id)
+            self._lock_run(conn, run_id, updated_at, **values)
 
     def record_case(
         self, run_id: str, case_id: str, kind: str, record: dict[str, Any], *, updated_at: str
@@ -304,23 +300,21 @@ class RunStore:
             raise StoreError(f"report for run {run_id!r} lacks {exc.args[0]!r}") from exc
         texts = {"report_json": _dumps(report), "transcript_json": _dumps(transcript)}
         with self._writing() as conn:
-            self._lock_run(conn, run_id, updated_at)
+            self._lock_run(
+                conn,
+                run_id,
+                updated_at,
+                composite=composite,
+                composite_stderr=composite_stderr,
+                transcript_sha256=transcript_sha256,
+                status="done",
+                stage="done",
+            )
             updated = conn.execute(
                 reports_table.update().where(reports_table.c.run_id == run_id).values(**texts)
             )
             if updated.rowcount == 0:
                 conn.execute(reports_table.insert().values(run_id=run_id, **texts))
-            conn.execute(
-                runs_table.update()
-                .where(runs_table.c.run_id == run_id)
-                .values(
-                    composite=composite,
-                    composite_stderr=composite_stderr,
-                    transcript_sha256=transcript_sha256,
-                    status="done",
-                    stage="done",
-                )
-            )
 
     # -- reads ----------------------------------------------------------------------------------
 
@@ -399,12 +393,15 @@ class RunStore:
         orig = getattr(exc, "orig", None)
         return _redact(str(orig) if orig is not None else str(exc), self._secrets)
 
-    def _lock_run(self, conn: Connection, run_id: str, updated_at: str) -> None:
-        """Touch the run's row first in a write: that locks it (on SQLite the write transaction
-        holds the whole database already), so two writers of one run never both find a record
-        missing and both insert it. StoreError for an unknown run."""
+    def _lock_run(self, conn: Connection, run_id: str, updated_at: str, **values: Any) -> None:
+        """Write the run's row (``updated_at`` and any ``values``) first in a write: that locks
+        it (on SQLite the write transaction holds the whole database already), so two writers of
+        one run never both find a record missing and both insert it. StoreError for an unknown
+        run."""
         touched = conn.execute(
-            runs_table.update().where(runs_table.c.run_id == run_id).values(updated_at=updated_at)
+            runs_table.update()
+            .where(runs_table.c.run_id == run_id)
+            .values(updated_at=updated_at, **values)
         ).rowcount
         if touched == 0:
             raise self._unknown(run_id)
