@@ -48,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_TIMEOUT_S,
         help=f"llm mode: seconds to wait for each model reply (default {DEFAULT_TIMEOUT_S:g})",
     )
+    parser.add_argument(
+        "--allow-remote-tools",
+        action="store_true",
+        help="call a run's tool_endpoint even when it is not a loopback http URL",
+    )
     args = parser.parse_args(argv)
     factory: AgentFactory | None = None
     if args.mode == "llm":
@@ -66,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     try:
-        serve(args.host, args.port, args.db, factory)
+        serve(args.host, args.port, args.db, factory, args.allow_remote_tools)
     except OSError as exc:
         print(f"cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 1

@@ -1,23 +1,28 @@
 """The harness HTTP surface: ``GET /health``, ``POST /seed`` and ``POST /run``.
 
-Bodies are validated with the spec's own decoder; malformed JSON or a wrong shape is a 400 with
-``{"error": ...}`` naming what is wrong, a body over 256 MiB is a 413, and an internal failure is a
-500 with a one-line ``{"error": ...}`` (the traceback goes to the log, never to the client). When
-the agent's own upstream fails (model mode: the chat endpoint is down, times out or answers
-nonsense) ``/run`` replies 502 with ``{"error": "model endpoint: ..."}``, so the engine records the
-case as a failed delivery rather than a wrong answer. Store and agent work runs in Starlette's
-thread pool, so slow tool and model calls never block other requests.
+Bodies are validated with the spec's own decoder; malformed JSON, JSON nested deeper than
+``MAX_DEPTH`` levels or a wrong shape is a 400 with ``{"error": ...}`` naming what is wrong, a
+body over 8 MiB is a 413, and an internal failure is a 500 with a one-line ``{"error": ...}`` (the
+traceback goes to the log, never to the client). Lone surrogates in request text are replaced by
+"?" before anything else sees them. A ``tool_endpoint`` that is not a loopback ``http`` URL is a
+400 unless the server was started with ``allow_remote_tools``. When the agent's own upstream
+fails (model mode: the chat endpoint is down, times out or answers nonsense) ``/run`` replies 502
+with ``{"error": "model endpoint: ..."}``, so the engine records the case as a failed delivery
+rather than a wrong answer. Store and agent work runs in Starlette's thread pool, so slow tool
+and model calls never block other requests.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import uvicorn
 from starlette.applications import Starlette
@@ -27,14 +32,15 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from dittobench.spec.codec import DecodeError, decode, loads
+from dittobench.spec.repair import MAX_DEPTH, repair_text, too_deep
 from dittobench.spec.wire import RunRequest, SeedRequest, to_wire
 from dittobench_baseline.agent import Agent, HttpToolCaller, OfflineAgent, ToolCaller, UpstreamError
 from dittobench_baseline.store import MemoryStore
 
 log = logging.getLogger(__name__)
 
-MAX_BODY_BYTES = 256 * 1024 * 1024
-"""The largest request body accepted (256 MiB)."""
+MAX_BODY_BYTES = 8 * 1024 * 1024
+"""The largest request body accepted (8 MiB; a full run's largest ``/seed`` is under 20 KB)."""
 
 T = TypeVar("T")
 
@@ -76,11 +82,31 @@ async def _decode(request: Request, cls: type[T], what: str, limit: int) -> T | 
     if not body.strip():
         return _error(400, f"{what}: request body is empty")
     try:
-        return decode(cls, loads(body, what))
+        data = loads(body, what)
+        if too_deep(data):
+            return _error(400, f"{what}: JSON nested deeper than {MAX_DEPTH} levels")
+        return decode(cls, repair_text(data))
     except DecodeError as exc:
-        return _error(400, str(exc))
+        return _error(400, repair_text(str(exc)))
     except UnicodeDecodeError:
         return _error(400, f"{what}: body is not UTF-8 text")
+
+
+def loopback_http(url: str) -> bool:
+    """``url`` is a plain ``http`` URL on this machine (``localhost`` or a loopback address)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        return False
+    if parts.scheme != "http" or not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def create_app(
@@ -89,8 +115,11 @@ def create_app(
     tool_caller: ToolCaller | None = None,
     *,
     max_body_bytes: int = MAX_BODY_BYTES,
+    allow_remote_tools: bool = False,
 ) -> Starlette:
-    """The harness app. ``tool_caller`` defaults to an httpx client (closed on shutdown)."""
+    """The harness app. ``tool_caller`` defaults to an httpx client (closed on shutdown).
+    Without ``allow_remote_tools`` a ``/run`` whose ``tool_endpoint`` is not a loopback http
+    URL is refused (400), so a request cannot make the harness call out to any address."""
     owned = HttpToolCaller() if tool_caller is None else None
     caller: ToolCaller = tool_caller if tool_caller is not None else owned  # type: ignore[assignment]
 
@@ -112,6 +141,13 @@ def create_app(
         parsed = await _decode(request, RunRequest, "run request", max_body_bytes)
         if isinstance(parsed, JSONResponse):
             return parsed
+        endpoint = parsed.tool_endpoint
+        if endpoint and not allow_remote_tools and not loopback_http(endpoint):
+            return _error(
+                400,
+                f"run request: tool_endpoint {endpoint[:200]!r} is not a loopback http URL "
+                "(start the harness with --allow-remote-tools to call other hosts)",
+            )
         try:
             reply = await run_in_threadpool(agent.answer, parsed, caller)
         except UpstreamError as exc:
@@ -130,6 +166,10 @@ def create_app(
             if owned is not None:
                 owned.close()
 
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        # Whatever escaped a route still gets the documented one-line JSON error.
+        return _error(500, "internal error")
+
     return Starlette(
         routes=[
             Route("/health", health, methods=["GET"]),
@@ -137,6 +177,7 @@ def create_app(
             Route("/run", run, methods=["POST"]),
         ],
         lifespan=lifespan,
+        exception_handlers={Exception: internal},
     )
 
 
@@ -185,12 +226,14 @@ def serve(
     port: int = 8080,
     db_path: str | Path = ":memory:",
     agent_factory: AgentFactory | None = None,
+    allow_remote_tools: bool = False,
 ) -> None:
     """Serve the baseline harness until interrupted, printing ``listening on http://HOST:PORT``
     (the real port when ``port`` is 0) once it accepts connections.
 
     ``agent_factory`` chooses the agent (default: ``OfflineAgent``); an agent with a ``close()``
-    method is closed on the way out."""
+    method is closed on the way out. ``allow_remote_tools`` lets a run's ``tool_endpoint`` be
+    any URL (by default only loopback http URLs are called)."""
     store = MemoryStore(db_path)
     agent: Agent | None = None
     try:
@@ -203,7 +246,8 @@ def serve(
             def ready() -> None:
                 print(f"listening on http://{shown}:{real_port}", flush=True)
 
-            make_server(create_app(store, agent), sock, ready).run(sockets=[sock])
+            app = create_app(store, agent, allow_remote_tools=allow_remote_tools)
+            make_server(app, sock, ready).run(sockets=[sock])
         finally:
             sock.close()
     finally:
@@ -214,4 +258,12 @@ def serve(
         sys.stdout.flush()
 
 
-__all__ = ["MAX_BODY_BYTES", "AgentFactory", "bind", "create_app", "make_server", "serve"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "AgentFactory",
+    "bind",
+    "create_app",
+    "loopback_http",
+    "make_server",
+    "serve",
+]

@@ -259,7 +259,7 @@ def test_slow_tools_do_not_block_other_requests(store: MemoryStore) -> None:
     url, stop = start_live(store, OfflineAgent(store), slow_tool)
     try:
         results: list[int] = []
-        body = run_body("Switch the app to the dark theme.", endpoint="http://tools.invalid/")
+        body = run_body("Switch the app to the dark theme.", endpoint="http://127.0.0.1:9/tools")
 
         def post() -> None:
             with client() as http:

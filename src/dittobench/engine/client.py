@@ -19,9 +19,10 @@ from typing import Any
 
 import httpx
 
-from dittobench.core.canonical import MAX_SAFE_INTEGER, canonical_bytes
-from dittobench.spec.codec import DecodeError, decode, loads
-from dittobench.spec.transcript import Attempt, Execution, safe_text
+from dittobench.core.canonical import canonical_bytes
+from dittobench.spec import repair
+from dittobench.spec.codec import DecodeError, loads
+from dittobench.spec.transcript import Attempt, Execution
 from dittobench.spec.wire import RunRequest, RunResponse, SeedRequest, SeedResponse, to_wire
 
 
@@ -35,6 +36,13 @@ class ClientLimits:
     attempts: int = 3
     backoff_s: tuple[float, ...] = (0.25, 0.75)
     max_response_bytes: int = 4 * 1024 * 1024
+
+
+OVERALL_SLACK_S = 0.5
+"""How far past a request's own timeout its overall deadline lies: a reply that drips a byte
+at a time resets every per-read timeout, so only the overall deadline ends it."""
+SEED_REPLY_BYTES = 1024 * 1024
+"""The most of a ``/seed`` reply read; its counts are informative only."""
 
 
 class HarnessError(RuntimeError):
@@ -86,17 +94,20 @@ class HarnessClient:
         await self.close()
 
     async def wait_healthy(self) -> None:
-        """Poll ``GET /health`` until any 2xx, or raise ``HarnessError`` after the wait."""
+        """Poll ``GET /health`` until any 2xx, or raise ``HarnessError`` once the wait is over.
+        Each probe has an overall deadline (a reply that drips cannot hold it open) and no probe
+        outlasts the wait."""
         give_up = self._clock() + self.limits.health_wait_s
         last = "no answer"
         while True:
+            budget = min(self.limits.probe_timeout_s, max(give_up - self._clock(), 0.05))
             try:
-                reply = await self._http.get(
-                    f"{self.base_url}/health", timeout=self.limits.probe_timeout_s
-                )
-                if 200 <= reply.status_code < 300:
+                status = await self._probe(budget)
+                if 200 <= status < 300:
                     return
-                last = f"HTTP {reply.status_code}"
+                last = f"HTTP {status}"
+            except TimeoutError:
+                last = f"no complete reply within {budget:.1f} s"
             except httpx.HTTPError as exc:
                 last = type(exc).__name__
             if self._clock() >= give_up:
@@ -104,43 +115,72 @@ class HarnessClient:
                     f"{self.base_url}/health never answered 2xx within "
                     f"{self.limits.health_wait_s:.0f} s (last: {last})"
                 )
-            await asyncio.sleep(self.limits.health_interval_s)
+            await asyncio.sleep(min(self.limits.health_interval_s, max(give_up - self._clock(), 0)))
 
     async def check_alive(self) -> None:
         """One ``GET /health``; ``HarnessError`` if no connection can be made at all. Any
         reply, or even a slow one, will do: a harness that answers badly or is busy is still
         there to be scored."""
         try:
-            await self._http.get(f"{self.base_url}/health", timeout=self.limits.probe_timeout_s)
+            await self._probe(self.limits.probe_timeout_s)
+        except TimeoutError:
+            return
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise HarnessError(
                 f"the harness at {self.base_url} stopped answering: a case could not reach it "
                 f"and /health fails too ({type(exc).__name__})"
             ) from None
+        except httpx.HTTPError:
+            return
+
+    async def _probe(self, budget: float) -> int:
+        """``GET /health``'s status within about ``budget`` seconds overall (``TimeoutError``
+        after; httpx's own per-phase timeouts, e.g. ``ConnectTimeout``, fire first when they
+        can). The body is never read: the protocol ignores it."""
+        async with (
+            asyncio.timeout(budget + OVERALL_SLACK_S),
+            self._http.stream("GET", f"{self.base_url}/health", timeout=budget) as reply,
+        ):
+            return reply.status_code
 
     async def seed(self, request: SeedRequest) -> SeedResponse:
-        """One ``POST /seed``; no retries (seeding is not idempotent for every harness)."""
+        """One ``POST /seed`` within ``seed_timeout_s`` overall, body included; no retries
+        (seeding is not idempotent for every harness)."""
         body = canonical_bytes(to_wire(request))
+        what = f"/seed (user {request.user_id}, wave {request.wave})"
+        limit = self.limits.seed_timeout_s
         try:
-            reply = await self._http.post(
-                f"{self.base_url}/seed",
-                content=body,
-                headers={"content-type": "application/json"},
-                timeout=self.limits.seed_timeout_s,
-            )
+            async with asyncio.timeout(limit + OVERALL_SLACK_S):
+                status, content = await self._post_seed(body)
+        except (TimeoutError, httpx.TimeoutException):
+            raise HarnessError(f"{what} got no complete reply within {limit:g} s") from None
         except httpx.HTTPError as exc:
-            raise HarnessError(
-                f"/seed (user {request.user_id}, wave {request.wave}) failed: {type(exc).__name__}"
-            ) from None
-        if not 200 <= reply.status_code < 300:
-            raise HarnessError(
-                f"/seed (user {request.user_id}, wave {request.wave}) answered "
-                f"HTTP {reply.status_code}: {reply.text[:200]}"
-            )
+            raise HarnessError(f"{what} failed: {type(exc).__name__}") from None
+        if not 200 <= status < 300:
+            text = content[:200].decode("utf-8", "replace")
+            raise HarnessError(f"{what} answered HTTP {status}: {text}")
         try:
-            return decode(SeedResponse, loads(reply.content[: 1024 * 1024], "/seed reply"))
+            return repair.seed_response(loads(content, "/seed reply"))
         except DecodeError:
             return SeedResponse()  # counts are informative only
+
+    async def _post_seed(self, body: bytes) -> tuple[int, bytes]:
+        """The status and the first ``SEED_REPLY_BYTES`` of the body (the rest is not read)."""
+        async with self._http.stream(
+            "POST",
+            f"{self.base_url}/seed",
+            content=body,
+            headers={"content-type": "application/json"},
+            timeout=self.limits.seed_timeout_s,
+        ) as reply:
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in reply.aiter_bytes():
+                chunks.append(chunk)
+                size += len(chunk)
+                if size >= SEED_REPLY_BYTES:
+                    break
+            return reply.status_code, b"".join(chunks)[:SEED_REPLY_BYTES]
 
     async def run(
         self, request: RunRequest, before_attempt: Callable[[], None] | None = None
@@ -161,12 +201,13 @@ class HarnessClient:
                 before_attempt()
             try:
                 payload = await asyncio.wait_for(self._post_run(body), remaining)
-                response = _response(payload)
+                response, dropped = _response(payload)
                 took = _ms(self._clock() - begin)
                 attempts.append(Attempt(number, took, "ok", 200))
                 total = _ms(self._clock() - started)
+                execution = Execution(tuple(attempts), total, "ok", dropped or None)
                 # The harness's own latency claim is replaced by what the engine measured.
-                return replace(response, latency_ms=took), Execution(tuple(attempts), total, "ok")
+                return replace(response, latency_ms=took), execution
             except TimeoutError:
                 attempts.append(Attempt(number, _ms(self._clock() - begin), "timeout"))
                 break
@@ -227,29 +268,13 @@ def _json(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _response(payload: Any) -> RunResponse:
+def _response(payload: Any) -> tuple[RunResponse, int]:
+    """The reply as graded (liberal, repaired: ``spec.repair``) and the reported tool calls
+    dropped beyond the number kept."""
     try:
-        response = decode(RunResponse, payload)
+        return repair.run_response(payload)
     except DecodeError:
         raise _Failure("bad_json", 200) from None
-    return _sane(response)
-
-
-def _sane(response: RunResponse) -> RunResponse:
-    """A response that can always be stored and hashed: text with lone surrogates repaired,
-    token counts clamped to safe integers, a confidence outside [0, 1] dropped."""
-    confidence = response.confidence
-    if confidence is not None and not (0.0 <= confidence <= 1.0):
-        confidence = None
-    return replace(
-        response,
-        final_text=safe_text(response.final_text),
-        answer=None if response.answer is None else safe_text(response.answer),
-        tool_calls=tuple(replace(c, name=safe_text(c.name)) for c in response.tool_calls),
-        prompt_tokens=min(max(response.prompt_tokens, 0), MAX_SAFE_INTEGER),
-        output_tokens=min(max(response.output_tokens, 0), MAX_SAFE_INTEGER),
-        confidence=confidence,
-    )
 
 
 def _ms(seconds: float) -> int:

@@ -1,19 +1,33 @@
 """The observed tool endpoint: a loopback HTTP server that answers a harness's tool calls from
 ``mocktools`` and records every call per case, in arrival order.
 
-Only cases currently in flight accept calls; a call naming any other case id gets 404 and is not
-recorded, so a harness cannot earn credit for one case while answering another. Memory cases are
-open too, so a tool call made while answering a memory question is seen. Bodies over 64 KiB get
-413; bodies that are not a ``ToolExecRequest`` get 400; calls beyond ``CALLS_PER_CASE`` for one
-case get 429 and are not recorded.
+Its URL carries a per-run secret (``http://127.0.0.1:<port>/t/<token>/tool``, the token drawn from
+``secrets``, never from the seed) that only the harness is told in ``RunRequest.tool_endpoint``;
+any other path gets 404, so another local process cannot add calls to a running case. Only cases
+currently in flight accept calls; a call naming any other case id gets 404 and is not recorded,
+so a harness cannot earn credit for one case while answering another. Memory cases are open too,
+so a tool call made while answering a memory question is seen. Bodies over 64 KiB get 413; bodies
+that are not a ``ToolExecRequest`` (or nest deeper than ``repair.MAX_DEPTH``) get 400; calls
+beyond ``CALLS_PER_CASE`` for one case get 429 and are not recorded.
+
+Neighbours cannot starve it: at most ``max_connections()`` connections are open at once (a new
+one beyond that evicts the oldest connection not in the middle of a request), and a connection
+that has not delivered a whole request within ``REQUEST_TIMEOUT_S`` (headers and body, counted
+from connecting or from the previous reply) is cut. docs/engine.md, "Hostile harnesses and
+neighbours".
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import logging
+import secrets
 import socket
+import time
 from types import FrameType
+from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
@@ -22,20 +36,30 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from dittobench.mocktools import execute
-from dittobench.spec.codec import DecodeError, decode, loads
+from dittobench.spec import repair
+from dittobench.spec.codec import DecodeError, loads
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
+from dittobench.spec.transcript import safe_text
 from dittobench.spec.wire import ToolCall, ToolExecRequest, ToolExecResponse, to_wire
 
 BODY_LIMIT = 64 * 1024
-CALLS_PER_CASE = 200
+CALLS_PER_CASE = repair.CALLS_KEPT
 """Calls recorded for one case; beyond it a harness gets 429, so a runaway loop cannot grow the
 transcript without bound (the grader's efficiency factor has long since saturated)."""
 MEMORY_CASE_ERROR = "no tools are served while answering a memory question"
+MAX_CONNECTIONS = 256
+"""Connections open at once, at most (lower when the process may open few files)."""
+REQUEST_TIMEOUT_S = 5.0
+"""A connection must deliver a whole request within this long of connecting or of its previous
+reply (the idle keep-alive limit too); a slow sender is cut."""
+TOKEN_BYTES = 32
 
 
 class ToolEndpoint:
     def __init__(self, dataset: Dataset, content_version: str, host: str = "127.0.0.1") -> None:
         self._seed = dataset.seed
+        # The run's secret: unguessable, and known only to this process and the harness.
+        self._token = secrets.token_urlsafe(TOKEN_BYTES)
         self._version = content_version
         self._host = host
         fixtures = {f.case_id: f for f in dataset.tool_fixtures}
@@ -46,7 +70,12 @@ class ToolEndpoint:
         self._server: _PromptServer | None = None
         self._task: asyncio.Task[None] | None = None
         self.url = ""
-        self.app = Starlette(routes=[Route("/tool", self._handle, methods=["GET", "POST"])])
+        """The URL told to the harness, secret included; empty until started."""
+        self.public_url = ""
+        """The same URL without its secret, safe to show or store."""
+        self.app = Starlette(
+            routes=[Route("/t/{token}/tool", self._handle, methods=["GET", "POST"])]
+        )
 
     def open_case(self, case_id: str) -> None:
         self._open[case_id] = []
@@ -62,7 +91,14 @@ class ToolEndpoint:
 
     async def start(self) -> str:
         config = uvicorn.Config(
-            self.app, host=self._host, port=0, log_level="warning", lifespan="off", access_log=False
+            self.app,
+            host=self._host,
+            port=0,
+            log_level="warning",
+            lifespan="off",
+            access_log=False,
+            http=_guarded_protocol(),
+            timeout_keep_alive=int(REQUEST_TIMEOUT_S),
         )
         self._server = _PromptServer(config)
         self._task = asyncio.create_task(self._server.serve())
@@ -71,7 +107,8 @@ class ToolEndpoint:
                 self._task.result()  # surfaces the start-up error
             await asyncio.sleep(0.01)
         port = self._server.servers[0].sockets[0].getsockname()[1]
-        self.url = f"http://{self._host}:{port}/tool"
+        self.public_url = f"http://{self._host}:{port}/tool"
+        self.url = f"http://{self._host}:{port}/t/{self._token}/tool"
         return self.url
 
     async def stop(self) -> None:
@@ -83,6 +120,9 @@ class ToolEndpoint:
                 self._task.result()  # surfaces a server failure
 
     async def _handle(self, request: Request) -> Response:
+        given = str(request.path_params["token"]).encode("utf-8", "replace")
+        if not hmac.compare_digest(given, self._token.encode()):
+            return JSONResponse({"error": "not found"}, status_code=404)
         if request.method == "GET":
             return Response(status_code=204)  # a harness's reachability check
         try:
@@ -92,9 +132,9 @@ class ToolEndpoint:
         if body is None:
             return JSONResponse({"error": "request body over 64 KiB"}, status_code=413)
         try:
-            call = decode(ToolExecRequest, loads(body, "tool call"))
+            call = repair.tool_exec_request(loads(body, "tool call"))
         except DecodeError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+            return JSONResponse({"error": safe_text(str(exc))}, status_code=400)
         calls = self._open.get(call.case_id)
         if calls is None:
             return JSONResponse(
@@ -115,6 +155,88 @@ class ToolEndpoint:
             return ToolExecResponse(result="", error=MEMORY_CASE_ERROR)
         case, fixture = known
         return execute(self._seed, self._version, case, fixture, call.name, call.args, earlier)
+
+
+def max_connections() -> int:
+    """``MAX_CONNECTIONS``, or a quarter of the process's open-file limit when that is lower, so
+    a crowd of connections can never exhaust the engine's file handles."""
+    try:
+        import resource
+    except ImportError:
+        return MAX_CONNECTIONS
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return MAX_CONNECTIONS
+    return max(8, min(MAX_CONNECTIONS, soft // 4))
+
+
+_QUIET = logging.getLogger("dittobench.engine.tool_endpoint")
+"""What the endpoint's HTTP layer logs through: errors only, so malformed requests from a
+neighbour ("Invalid HTTP request received.") never flood stderr."""
+_QUIET.setLevel(logging.ERROR)
+
+
+def _guarded_protocol() -> type[Any]:
+    """uvicorn's HTTP protocol (httptools when present, else h11) with the endpoint's limits:
+    a cap on open connections and a deadline for each request to arrive in full."""
+    base: type[Any]
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+        base = HttpToolsProtocol
+    except ImportError:
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+
+        base = H11Protocol
+    cap = max_connections()
+
+    class Guarded(base):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.logger = _QUIET
+            self._since = time.monotonic()
+            self._deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+            if len(self.connections) > cap:
+                idle = [c for c in self.connections if c is not self and _waiting(c)]
+                victim = min(idle, key=lambda c: c._since) if idle else self
+                victim.transport.abort()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._since = time.monotonic()
+            self._arm()
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(REQUEST_TIMEOUT_S, self._expire)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expire(self) -> None:
+            self._deadline = None
+            # A request whose body has fully arrived is being answered: its reply re-arms.
+            if _waiting(self) and not self.transport.is_closing():
+                self.transport.abort()
+
+    return Guarded
+
+
+def _waiting(connection: Any) -> bool:
+    """The connection is not in the middle of answering a whole request: it is idle, or its
+    request's headers or body are still arriving."""
+    cycle = connection.cycle
+    return cycle is None or cycle.response_complete or cycle.more_body
 
 
 class _PromptServer(uvicorn.Server):

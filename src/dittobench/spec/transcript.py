@@ -37,6 +37,9 @@ class Execution:
     total_duration_ms: int = 0
     outcome: str = "ok"
     """The terminal outcome: ``ok`` when a response was graded, else the last failure."""
+    tool_calls_dropped: int | None = None
+    """Reported tool calls beyond the number kept per case (``spec.repair.CALLS_KEPT``); absent
+    (None) when nothing was dropped, so such records keep their bytes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +120,10 @@ def response_json(response: RunResponse) -> dict[str, Any]:
 
 
 def call_json(call: ToolCall) -> dict[str, Any]:
-    return {"name": json_safe(call.name), "args": json_safe(call.args), "hop": call.hop}
+    # A hop is clamped, not turned into text: a record stored by an older build with a hop
+    # beyond 2**53 must still hash, and read back as the integer the shape promises.
+    hop = min(max(call.hop, -MAX_SAFE_INTEGER), MAX_SAFE_INTEGER)
+    return {"name": json_safe(call.name), "args": json_safe(call.args), "hop": hop}
 
 
 def safe_text(value: str) -> str:
@@ -131,7 +137,8 @@ def safe_text(value: str) -> str:
 
 def json_safe(value: Any) -> Any:
     """A JSON value with nothing RFC 8785 rejects: integers beyond +-2**53 and non-finite
-    numbers become strings, so any harness output can be hashed."""
+    numbers become strings, and lone surrogates in text and in object keys become "?", so any
+    harness output can be stored and hashed."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, str):
@@ -141,7 +148,7 @@ def json_safe(value: Any) -> Any:
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
     if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
+        return {safe_text(str(k)): json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [json_safe(v) for v in value]
     return str(value)
