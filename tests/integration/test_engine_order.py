@@ -1,7 +1,7 @@
 """The order a harness sees, checked from a real harness process's own log: every memory case runs
-after its wave is seeded and before the next wave is, in both schedules; by default tool cases fill
-the places memory phases leave idle, and ``strict_order`` runs them all before any seeding with no
-``/seed`` while a case is in flight."""
+after its wave is seeded and before the next wave is, in both schedules; by default (the safe
+schedule) no ``/seed`` arrives while any ``/run`` is in flight, yet tool cases still fill the places
+the memory phases leave idle; ``overlap`` (opt-in) lets tool cases run through seeding."""
 
 from __future__ import annotations
 
@@ -20,17 +20,28 @@ from dittobench.store import RunStore
 from tests.helpers.harness_process import harness
 
 LIMITS = ClientLimits(health_wait_s=10, health_interval_s=0.05, run_deadline_s=5.0)
-SEED, SIZE = 17, "medium"
+SEED, SIZE, VERSION = 17, "medium", "1.1.0"
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-def events_of_a_run(tmp_path: Path, strict_order: bool) -> list[list[Any]]:
+def events_of_a_run(tmp_path: Path, schedule: str) -> list[list[Any]]:
     with harness("slow", "--delay-ms", "20") as url:
         with RunStore(RunStore.sqlite_url(tmp_path / "runs.db")) as store:
             options = RunOptions(
-                url, SEED, SIZE, "1.1.0", 4, tmp_path / "out", LIMITS, strict_order=strict_order
+                url,
+                SEED,
+                SIZE,
+                VERSION,
+                4,
+                tmp_path / "out",
+                LIMITS,
+                strict_order=schedule == "strict",
+                overlap=schedule == "overlap",
             )
             start_run(store, "r-order", options, lambda: "2026-11-30T00:00:00Z", lambda p: None)
+            assert store.get_run("r-order").schedule == (
+                "overlap" if schedule == "overlap" else "safe"
+            )
         with OPENER.open(f"{url}/stats", timeout=5) as reply:
             events: list[list[Any]] = json.loads(reply.read())["events"]
     return events
@@ -46,7 +57,7 @@ def position(events: list[list[Any]]) -> dict[tuple[str, str], int]:
 
 
 def check_wave_barriers(events: list[list[Any]]) -> None:
-    dataset = build_dataset(SEED, run_size=SIZE)
+    dataset = build_dataset(SEED, VERSION, SIZE)
     at = position(events)
     waves = [w.wave for w in dataset.memory_waves if w.user_id == DEFAULT_USER_ID]
     starts = [e for e in events if e[0] == "start"]
@@ -61,30 +72,42 @@ def check_wave_barriers(events: list[list[Any]]) -> None:
     assert seeds == [(w.user_id, w.wave) for w in dataset.memory_waves]
 
 
-@pytest.mark.parametrize("strict_order", [False, True])
-def test_memory_cases_keep_their_wave_barriers(tmp_path: Path, strict_order: bool) -> None:
-    check_wave_barriers(events_of_a_run(tmp_path, strict_order))
-
-
-def test_by_default_tool_cases_fill_the_memory_phases(tmp_path: Path) -> None:
-    events = events_of_a_run(tmp_path, strict_order=False)
-    tool_ids = {c.id for c in build_dataset(SEED, run_size=SIZE).tool_cases}
-    first_seed = next(i for i, e in enumerate(events) if e[0] == "seed")
-    last_seed = max(i for i, e in enumerate(events) if e[0] == "seed")
-    late_tools = [e for e in events[first_seed:] if e[0] == "start" and e[1] in tool_ids]
-    assert late_tools, "no tool case ran once seeding had begun"
-    # Memory cases take a freed place first: no memory case waits for the tool cases to finish.
-    last_tool_start = max(i for i, e in enumerate(events) if e[0] == "start" and e[1] in tool_ids)
-    assert last_tool_start > last_seed
-
-
-def test_strict_order_runs_every_tool_case_before_any_seeding(tmp_path: Path) -> None:
-    events = events_of_a_run(tmp_path, strict_order=True)
-    tool_ids = {c.id for c in build_dataset(SEED, run_size=SIZE).tool_cases}
-    first_seed = next(i for i, e in enumerate(events) if e[0] == "seed")
-    assert {e[1] for e in events[:first_seed] if e[0] == "end"} == tool_ids
-    in_flight = 0
+def seeds_while_running(events: list[list[Any]]) -> list[list[Any]]:
+    """The ``/seed`` events that arrived while some ``/run`` was in flight."""
+    in_flight, found = 0, []
     for event in events:
         in_flight += {"start": 1, "end": -1}.get(event[0], 0)
-        if event[0] == "seed":
-            assert in_flight == 0, f"/seed {event[1:]} arrived while a case was in flight"
+        if event[0] == "seed" and in_flight:
+            found.append(event)
+    return found
+
+
+@pytest.mark.parametrize("schedule", ["default", "strict", "overlap"])
+def test_memory_cases_keep_their_wave_barriers(tmp_path: Path, schedule: str) -> None:
+    check_wave_barriers(events_of_a_run(tmp_path, schedule))
+
+
+@pytest.mark.parametrize("schedule", ["default", "strict"])
+def test_no_seed_while_a_case_is_in_flight_by_default(tmp_path: Path, schedule: str) -> None:
+    events = events_of_a_run(tmp_path, schedule)
+    assert seeds_while_running(events) == []
+    # Tool cases still fill the places memory phases leave idle: some run between seeds.
+    tool_ids = {c.id for c in build_dataset(SEED, VERSION, SIZE).tool_cases}
+    first_seed = next(i for i, e in enumerate(events) if e[0] == "seed")
+    last_seed = max(i for i, e in enumerate(events) if e[0] == "seed")
+    assert any(e[0] == "start" and e[1] in tool_ids for e in events[first_seed:last_seed])
+
+
+def test_overlap_lets_tool_cases_run_through_seeding(tmp_path: Path) -> None:
+    events = events_of_a_run(tmp_path, "overlap")
+    assert seeds_while_running(events), "no /seed overlapped a tool case"
+    memory_ids = {c.id for c in build_dataset(SEED, VERSION, SIZE).memory_cases}
+    for seed in seeds_while_running(events):
+        at = events.index(seed)
+        running = set()
+        for event in events[:at]:
+            if event[0] == "start":
+                running.add(event[1])
+            elif event[0] == "end":
+                running.discard(event[1])
+        assert not running & memory_ids  # never a memory case: the wave barrier holds

@@ -197,9 +197,24 @@ def run(
         bool,
         typer.Option(
             "--strict-order",
-            help="Run every tool case first and never send /seed while a case is in flight "
-            "(the reference sequence; slower). By default tool cases fill the places the "
-            "memory waves leave idle.",
+            help="Never send /seed while a case is in flight, even to a harness whose /health "
+            "declares the seed_while_running capability (without one, this is the default).",
+        ),
+    ] = False,
+    overlap: Annotated[
+        bool,
+        typer.Option(
+            "--overlap",
+            help="Let tool cases run while /seed is sent, as for a harness that declares the "
+            "seed_while_running capability: faster, for a harness that takes it.",
+        ),
+    ] = False,
+    no_reseed: Annotated[
+        bool,
+        typer.Option(
+            "--no-reseed",
+            help="With --resume: do not send again the waves already seeded (only when the "
+            "harness has kept them; a restarted harness usually has not).",
         ),
     ] = False,
     resume: Annotated[str | None, typer.Option(help="Finish an interrupted run by id.")] = None,
@@ -256,7 +271,12 @@ def run(
         limits,
         signing_key,
         strict_order=strict_order,
+        overlap=overlap,
+        reseed=not no_reseed,
     )
+    if strict_order and overlap:
+        store.close()
+        raise fail("--strict-order and --overlap contradict each other: choose one")
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
     display = BarProgress() if sys.stderr.isatty() else PlainProgress()
@@ -271,6 +291,14 @@ def run(
             f"--harness must be `builtin` or an http(s) URL such as "
             f"http://127.0.0.1:8080, got {name!r}"
         )
+    if resume:
+        from dittobench.engine.runner import held_by_another
+
+        busy = held_by_another(store, run_id, now)  # before a built-in harness is started
+        if busy:
+            store.close()
+            typer.echo(f"error: {busy}", err=True)
+            raise typer.Exit(1)
     try:
         with _harness_url(name, home, run_id) as harness_url, display:
             options = replace(options, harness_url=harness_url, harness_name=name)

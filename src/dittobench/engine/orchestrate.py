@@ -4,34 +4,48 @@ memory phases leave idle. Every case is written to the store the moment it finis
 interrupted run resumes without redoing any.
 
 Memory phases are the run's critical path: a wave is seeded only after every case of the previous
-wave has finished, so the end of each phase leaves places idle. Tool cases depend on no wave, so
-they take those places instead of running as a phase of their own. ``strict_order`` keeps the
-reference sequence instead (every tool case first, then the memory phases, no ``/seed`` while a
-case is in flight) for a harness that cannot take a ``/seed`` while answering.
+wave has finished. Tool cases depend on no wave, so they take the places a phase leaves idle.
+
+Two schedules (engine.md): ``safe``, the default, never sends ``/seed`` while any ``/run`` is in
+flight (real harnesses lock or rebuild their store while seeding): seeding waits for every case in
+flight and holds back new ones. ``overlap`` lets tool cases run through seeding, for a harness that
+declares it takes that (``/health`` capability ``seed_while_running``) or when the operator says
+so. A ``/seed`` that fails is sent again with back-off: it is an idempotent upsert.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
+
 from dittobench.catalog import CATALOG
-from dittobench.engine.client import HarnessClient
+from dittobench.engine.client import HarnessClient, HarnessError
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.spec.codec import decode
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.transcript import CaseRecord, Transcript
-from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest
+from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest
 from dittobench.store import RunStore
 
 SYSTEM_PROMPT = (
     "You are Ditto, a memory assistant. Answer from what you know about the user; call a tool "
     "only when it is the right action for the request."
 )
+
+SAFE, OVERLAP = "safe", "overlap"
+SCHEDULES = (SAFE, OVERLAP)
+SEED_WHILE_RUNNING = "seed_while_running"
+"""The ``/health`` capability by which a harness says it takes a ``/seed`` while answering."""
+SEED_BACKOFF_S = (1.0, 2.0, 4.0)
+"""Pauses between ``/seed`` attempts: four attempts in all."""
+HEALTH_BODY_LIMIT = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +72,11 @@ class RunContext:
     concurrency: int
     now: Callable[[], str]
     report: Reporter
-    strict_order: bool = False
+    schedule: str = ""
+    """``safe`` or ``overlap``; empty: ``overlap`` only if the harness declares it can take it."""
+    reseed: bool = True
+    """Send again the waves a resumed run had seeded (a restarted harness may have lost them)."""
+    seed_backoff_s: tuple[float, ...] = SEED_BACKOFF_S
 
 
 @dataclass
@@ -80,16 +98,25 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
     records = {record.case_id: record for record in earlier if record.response is not None}
     data = ctx.dataset
     tally = _Tally(len(records), len(data.tool_cases) + len(data.memory_cases), 0)
-    ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), cases_total=tally.total, stage="running")
+    ctx.store.update_run(
+        ctx.run_id, updated_at=ctx.now(), cases_total=tally.total, stage="starting"
+    )
     await ctx.client.wait_healthy()
+    if ctx.schedule not in SCHEDULES:
+        declared = await declared_capabilities(
+            ctx.client.base_url, ctx.client.limits.probe_timeout_s
+        )
+        ctx.schedule = OVERLAP if SEED_WHILE_RUNNING in declared else SAFE
+    ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running", schedule=ctx.schedule)
     slots = _Slots(ctx.concurrency)
     tool_jobs = [(c.id, "tool", "", c.prompt) for c in data.tool_cases]
-    tool_cases = _cases(ctx, slots, tool_jobs, records, tally, urgent=False)
-    if ctx.strict_order:
-        await tool_cases
-        await _memory_phases(ctx, slots, records, tally)
-    else:
-        await _together([tool_cases, _memory_phases(ctx, slots, records, tally)])
+    # The memory phases go first, so the first /seed is not kept waiting behind tool cases.
+    await _together(
+        [
+            _memory_phases(ctx, slots, records, tally),
+            _cases(ctx, slots, tool_jobs, records, tally, urgent=False),
+        ]
+    )
     leftover = [
         (c.id, "memory", c.user_id, c.question) for c in data.memory_cases if c.id not in records
     ]  # only if the dataset's waves are inconsistent
@@ -100,22 +127,76 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
 async def _memory_phases(
     ctx: RunContext, slots: _Slots, records: dict[str, CaseRecord], tally: _Tally
 ) -> None:
-    """Each wave in order, then the cases it unlocks; a resumed run skips waves already seeded."""
+    """Each wave in order, then the cases it unlocks. A resumed run sends again the waves it had
+    seeded, unless told the harness kept them (``reseed`` off)."""
     seeded = ctx.store.get_run(ctx.run_id).waves_seeded
     for index, request in enumerate(ctx.dataset.memory_waves):
         tally.wave = f"user {request.user_id}, wave {request.wave}"
-        if index >= seeded:
-            ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, tally.wave))
-            await ctx.client.seed(request)
-            ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), waves_seeded=index + 1)
-        if request.user_id != DEFAULT_USER_ID:
-            continue
         unlocked = [
             (c.id, "memory", c.user_id, c.question)
             for c in ctx.dataset.memory_cases
-            if c.run_after_wave == request.wave
+            if request.user_id == DEFAULT_USER_ID and c.run_after_wave == request.wave
         ]
-        await _cases(ctx, slots, unlocked, records, tally, urgent=True)
+        if index >= seeded or ctx.reseed:
+            exclusive = slots.exclusive() if ctx.schedule == SAFE else contextlib.nullcontext()
+            async with exclusive:
+                await _seed(ctx, request, tally)
+                if index + 1 > seeded:
+                    ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), waves_seeded=index + 1)
+                # Queued while every place is still held, so the wave's own cases get the
+                # places before any waiting tool case does.
+                tickets = slots.tickets(len(_pending(unlocked, records)), urgent=True)
+        else:
+            tickets = slots.tickets(len(_pending(unlocked, records)), urgent=True)
+        await _cases(ctx, slots, unlocked, records, tally, urgent=True, tickets=tickets)
+
+
+async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
+    """One ``/seed``, sent again after a failure (any: it is an idempotent upsert, and real
+    harnesses answer 500 while busy) up to ``len(seed_backoff_s) + 1`` attempts."""
+    ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="seeding")
+    for attempt, pause in enumerate((*ctx.seed_backoff_s, None), start=1):
+        ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, tally.wave))
+        try:
+            await ctx.client.seed(request)
+            break
+        except HarnessError as exc:
+            if pause is None:
+                raise HarnessError(f"{exc} ({attempt} attempts)") from None
+            note = f"{tally.wave}: attempt {attempt} failed, again in {pause:g} s"
+            ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, note))
+            await asyncio.sleep(pause)
+    ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running")
+
+
+async def declared_capabilities(base_url: str, timeout_s: float) -> frozenset[str]:
+    """The strings a harness lists under ``capabilities`` in its ``GET /health`` body; none when
+    the body is not a JSON object with such a list, or does not come within ``timeout_s``."""
+
+    async def fetch() -> bytes:
+        async with (
+            httpx.AsyncClient(
+                follow_redirects=False, verify=httpx.URL(base_url).scheme != "http"
+            ) as http,
+            http.stream("GET", f"{base_url}/health") as reply,
+        ):
+            if not 200 <= reply.status_code < 300:
+                return b""
+            body = b""
+            async for chunk in reply.aiter_bytes():
+                body += chunk
+                if len(body) > HEALTH_BODY_LIMIT:
+                    return b""
+            return body
+
+    try:
+        body = await asyncio.wait_for(fetch(), timeout_s)
+        listed = json.loads(body).get("capabilities") if body else None
+    except (TimeoutError, httpx.HTTPError, ValueError, AttributeError):
+        return frozenset()
+    if not isinstance(listed, list):
+        return frozenset()
+    return frozenset(item for item in listed if isinstance(item, str))
 
 
 async def _together(jobs: Iterable[Coroutine[Any, Any, None]]) -> None:
@@ -128,6 +209,12 @@ async def _together(jobs: Iterable[Coroutine[Any, Any, None]]) -> None:
         raise failures.exceptions[0] from None
 
 
+def _pending(
+    jobs: Iterable[tuple[str, str, str, str]], records: dict[str, CaseRecord]
+) -> list[tuple[str, str, str, str]]:
+    return [job for job in jobs if job[0] not in records]
+
+
 async def _cases(
     ctx: RunContext,
     slots: _Slots,
@@ -135,11 +222,18 @@ async def _cases(
     records: dict[str, CaseRecord],
     tally: _Tally,
     urgent: bool,
+    tickets: list[asyncio.Future[None]] | None = None,
 ) -> None:
-    pending = [job for job in jobs if job[0] not in records]
+    """Run the jobs not yet recorded, each in a place of ``slots`` (``tickets`` already queued
+    for them, one each, or queued now)."""
+    pending = _pending(jobs, records)
+    if tickets is None:
+        tickets = slots.tickets(len(pending), urgent)
 
-    async def one(case_id: str, kind: str, user_id: str, text: str) -> None:
-        async with slots.hold(urgent):
+    async def one(
+        ticket: asyncio.Future[None], case_id: str, kind: str, user_id: str, text: str
+    ) -> None:
+        async with slots.hold(ticket):
             record = await _run_case(ctx, case_id, kind, user_id, text)
         ctx.store.record_case(ctx.run_id, case_id, kind, record.to_json(), updated_at=ctx.now())
         records[case_id] = record
@@ -151,41 +245,78 @@ async def _cases(
             # run can be resumed once it is back.
             await ctx.client.check_alive()
 
-    await _together(one(*job) for job in pending)
+    await _together(one(ticket, *job) for ticket, job in zip(tickets, pending, strict=True))
 
 
 class _Slots:
-    """The places for cases in flight (``--concurrency``). A freed place goes to a waiting
-    urgent (memory) case before a waiting tool case, so tool cases only take places the memory
-    phases leave idle."""
+    """The places for cases in flight (``--concurrency``). A case queues for a place with a
+    ticket (a future resolved when the place is its); a freed place goes to a waiting urgent
+    (memory) case before a waiting tool case, so tool cases only take places the memory phases
+    leave idle. ``exclusive`` takes every place at once (the safe schedule's ``/seed``)."""
 
     def __init__(self, size: int) -> None:
+        self._size = size
         self._free = size
         self._urgent: deque[asyncio.Future[None]] = deque()
         self._other: deque[asyncio.Future[None]] = deque()
+        self._all: asyncio.Future[None] | None = None
+        """Set while ``exclusive`` waits for every place: freed places are kept for it."""
+
+    def tickets(self, count: int, urgent: bool) -> list[asyncio.Future[None]]:
+        """``count`` tickets, queued now in this order (granted at once while places are free)."""
+        loop = asyncio.get_running_loop()
+        made = []
+        for _ in range(count):
+            ticket = loop.create_future()
+            if self._free > 0 and self._all is None:
+                self._free -= 1
+                ticket.set_result(None)
+            else:
+                (self._urgent if urgent else self._other).append(ticket)
+            made.append(ticket)
+        return made
 
     @contextlib.asynccontextmanager
-    async def hold(self, urgent: bool) -> AsyncIterator[None]:
-        await self._acquire(self._urgent if urgent else self._other)
+    async def hold(self, ticket: asyncio.Future[None]) -> AsyncIterator[None]:
+        try:
+            await ticket
+        except asyncio.CancelledError:
+            if ticket.done() and not ticket.cancelled():
+                self._release()  # handed a place while being cancelled: pass it on
+            raise
         try:
             yield
         finally:
             self._release()
 
-    async def _acquire(self, queue: deque[asyncio.Future[None]]) -> None:
-        if self._free > 0:
-            self._free -= 1
-            return
-        waiter = asyncio.get_running_loop().create_future()
-        queue.append(waiter)
+    @contextlib.asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[None]:
+        """Every place: waits for the cases in flight to finish while no new one starts."""
+        self._all = asyncio.get_running_loop().create_future()
+        if self._free == self._size:
+            self._all.set_result(None)
         try:
-            await waiter
+            await self._all
         except asyncio.CancelledError:
-            if waiter.done() and not waiter.cancelled():
-                self._release()  # handed a place while being cancelled: pass it on
+            self._all = None
+            free, self._free = self._free, 0
+            for _ in range(free):
+                self._release()  # the places it was keeping go to waiting cases
             raise
+        self._all = None
+        self._free = 0
+        try:
+            yield
+        finally:
+            for _ in range(self._size):
+                self._release()
 
     def _release(self) -> None:
+        if self._all is not None:
+            self._free += 1
+            if self._free == self._size and not self._all.done():
+                self._all.set_result(None)
+            return
         for queue in (self._urgent, self._other):
             while queue:
                 waiter = queue.popleft()

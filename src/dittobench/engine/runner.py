@@ -2,22 +2,47 @@
 
 ``start_run`` begins a new run; ``resume_run`` finishes an interrupted one, regenerating its
 dataset from the stored seed and checking the hash, and skipping every case already recorded.
+
+One process drives a run at a time: it holds the run's lease in the store (renewed by a thread
+of its own while it runs), so a second ``--resume`` refuses. A holder killed outright stops
+renewing; its lease is taken over at once when it was a process on this machine that is gone,
+otherwise once it runs out (``LEASE_S``).
+
+The cases run on an event loop in a thread of their own. Signals reach only the main thread, so
+the tool endpoint's server never installs signal handlers: no signal (nor a SIGINT the process
+was started to ignore) can stop it under running cases. Ctrl-C in the main thread cancels the
+run, which stops resumably.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Callable
+import os
+import socket
+import threading
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.hashing import sha256_hex
 from dittobench.engine.client import ClientLimits, HarnessClient
-from dittobench.engine.orchestrate import Progress, Reporter, RunContext, execute_run, transcript_of
+from dittobench.engine.orchestrate import (
+    OVERLAP,
+    SAFE,
+    SEED_BACKOFF_S,
+    Progress,
+    Reporter,
+    RunContext,
+    execute_run,
+    transcript_of,
+)
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
@@ -27,6 +52,11 @@ from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import get_policy
 from dittobench.store import RunRow, RunStore
+from dittobench.store.runs import RunBusyError, StoreError
+
+LEASE_S = 60
+"""How long a claim on a run lasts unless renewed."""
+RENEW_EVERY_S = 15.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +73,12 @@ class RunOptions:
     harness_name: str = ""
     """How the harness is recorded (e.g. ``builtin``); the URL when empty."""
     strict_order: bool = False
-    """Every tool case before any seeding, as the reference runs them (see orchestrate)."""
+    """The safe schedule even if the harness declares it takes a ``/seed`` while running."""
+    overlap: bool = False
+    """Tool cases run through seeding even if the harness does not declare it takes that."""
+    reseed: bool = True
+    """On resume, send again the waves already seeded (``--no-reseed``: the harness kept them)."""
+    seed_backoff_s: tuple[float, ...] = SEED_BACKOFF_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +92,24 @@ class RunOutcome:
 
 
 class RunError(RuntimeError):
-    """A run that cannot start or resume (unknown run id, changed dataset, finished run)."""
+    """A run that cannot start or resume (unknown run id, changed dataset, finished run, a run
+    another process is driving)."""
+
+
+class LeaseLost(RunError):
+    """Another process took the run over while this one was driving it."""
+
+
+def _chosen_schedule(options: RunOptions) -> str:
+    if options.strict_order and options.overlap:
+        raise RunError("choose one of --strict-order and --overlap")
+    return SAFE if options.strict_order else OVERLAP if options.overlap else ""
 
 
 def start_run(
     store: RunStore, run_id: str, options: RunOptions, now: Callable[[], str], report: Reporter
 ) -> RunOutcome:
+    schedule = _chosen_schedule(options)
     report(Progress("generating", 0, 0, 0))
     dataset = build_dataset(options.seed, options.bench_version, options.run_size)
     data = canonical_bytes(dataset.to_json())
@@ -86,9 +133,11 @@ def start_run(
             composite_stderr=None,
             transcript_sha256="",
             waves_seeded=0,
+            schedule=schedule,
         )
     )
-    return _drive(store, run_id, dataset, data, options, now, report)
+    with _Lease(store, run_id, now) as lease:
+        return _drive(store, run_id, dataset, data, options, now, report, lease)
 
 
 def resume_run(
@@ -97,6 +146,12 @@ def resume_run(
     row = store.get_run(run_id)
     if row.status == "done":
         raise RunError(f"run {run_id} is already done; `dittobench show {run_id}` prints it")
+    chosen = _chosen_schedule(options)
+    if chosen and row.schedule and chosen != row.schedule:
+        raise RunError(
+            f"run {run_id} runs on the {row.schedule} schedule; a resume keeps it "
+            f"(drop --strict-order / --overlap)"
+        )
     dataset = build_dataset(row.seed, row.bench_version, row.run_size)
     data = canonical_bytes(dataset.to_json())
     if sha256_hex(data) != row.dataset_sha256:
@@ -104,17 +159,34 @@ def resume_run(
             f"run {run_id} was made with a dataset this build no longer produces "
             f"(bench version {row.bench_version}); it cannot be resumed here"
         )
-    store.update_run(run_id, updated_at=now(), status="running", error="")
-    # The harness may have moved (a restarted process on a new port): the caller's URL wins.
-    resumed = replace(
-        options,
-        harness_url=options.harness_url or row.harness,
-        harness_name=options.harness_name or row.harness,
-        seed=row.seed,
-        run_size=row.run_size,
-        bench_version=row.bench_version,
+    with _Lease(store, run_id, now) as lease:
+        # Only once the run is ours: a refused resume changes nothing.
+        store.update_run(run_id, updated_at=now(), status="running", error="")
+        # The harness may have moved (a restarted process on a new port): the caller's URL wins.
+        resumed = replace(
+            options,
+            harness_url=options.harness_url or row.harness,
+            harness_name=options.harness_name or row.harness,
+            seed=row.seed,
+            run_size=row.run_size,
+            bench_version=row.bench_version,
+            strict_order=(row.schedule or chosen) == SAFE,
+            overlap=(row.schedule or chosen) == OVERLAP,
+        )
+        return _drive(store, run_id, dataset, data, resumed, now, report, lease)
+
+
+def held_by_another(store: RunStore, run_id: str, now: Callable[[], str]) -> str:
+    """Why a resume of ``run_id`` would be refused right now (a live holder), or ``""``; lets
+    a caller refuse before starting anything. ``resume_run`` decides for good."""
+    row = store.get_run(run_id)
+    stamp, _ = _lease_times(now)
+    if not row.lease_owner or row.lease_until <= stamp or _gone(row.lease_owner):
+        return ""
+    return (
+        f"run {run_id!r} is being driven by another process ({row.lease_owner}) whose lease "
+        f"runs until {row.lease_until}; wait for it to finish, or stop it and try again"
     )
-    return _drive(store, run_id, dataset, data, resumed, now, report)
 
 
 def _drive(
@@ -125,18 +197,27 @@ def _drive(
     options: RunOptions,
     now: Callable[[], str],
     report: Reporter,
+    lease: _Lease,
 ) -> RunOutcome:
     """Run, score, write the files, then mark the run done; any failure marks it failed (or
     interrupted) with the reason, keeping every recorded case for a resume."""
     try:
-        records = asyncio.run(_run(store, run_id, dataset, options, now, report))
+        cases = _LoopThread(lambda: _run(store, run_id, dataset, options, now, report))
+        lease.on_lost = cases.cancel
+        records = cases.result()
+        if lease.lost:
+            raise LeaseLost(f"run {run_id} was taken over by another process; this one stopped")
         report(Progress("scoring", len(records), len(records), 0))
         store.update_run(run_id, updated_at=now(), stage="scoring")
         return _finish(store, run_id, dataset, data, options, now, records)
+    except LeaseLost:
+        raise  # the run is another process's now: leave its row alone
     except KeyboardInterrupt:
         store.update_run(run_id, updated_at=now(), status="interrupted")
         raise
     except Exception as exc:
+        if lease.lost:
+            raise LeaseLost(f"run {run_id} was taken over by another process") from exc
         store.update_run(run_id, updated_at=now(), status="failed", error=str(exc))
         raise
 
@@ -206,8 +287,137 @@ async def _run(
                 options.concurrency,
                 now,
                 report,
-                options.strict_order,
+                _chosen_schedule(options),
+                options.reseed,
+                options.seed_backoff_s,
             )
             return await execute_run(ctx)
     finally:
         await endpoint.stop()
+
+
+class _LoopThread(threading.Thread):
+    """Runs a coroutine on an event loop of this thread's own. ``result`` waits for it from the
+    main thread, where a Ctrl-C cancels it (the endpoint then stops after its cases) and is
+    raised once it has stopped."""
+
+    def __init__(self, make: Callable[[], Coroutine[Any, Any, dict[str, CaseRecord]]]) -> None:
+        super().__init__(name="dittobench-run", daemon=True)
+        self._make = make
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[Any] | None = None
+        self._cancelled = False
+        self._value: dict[str, CaseRecord] = {}
+        self._error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._value = asyncio.run(self._main())
+        except BaseException as exc:  # handed to the waiting thread as is
+            self._error = exc
+
+    async def _main(self) -> dict[str, CaseRecord]:
+        self._loop, self._task = asyncio.get_running_loop(), asyncio.current_task()
+        if self._cancelled:
+            raise asyncio.CancelledError
+        return await self._make()
+
+    def cancel(self) -> None:
+        self._cancelled = True
+        loop, task = self._loop, self._task
+        if loop is not None and task is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to cancel
+                loop.call_soon_threadsafe(task.cancel)
+
+    def result(self) -> dict[str, CaseRecord]:
+        self.start()
+        try:
+            self.join()
+        except KeyboardInterrupt:
+            self.cancel()
+            self.join()  # a second Ctrl-C leaves at once; the run stays resumable
+            raise
+        if isinstance(self._error, asyncio.CancelledError):
+            raise KeyboardInterrupt
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+class _Lease:
+    """This process's claim on a run, renewed by a thread until released. ``lost`` turns true
+    (and ``on_lost`` is called) if another process takes the run over meanwhile."""
+
+    def __init__(self, store: RunStore, run_id: str, now: Callable[[], str]) -> None:
+        self._store, self._run_id, self._now = store, run_id, now
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}"
+        self.lost = False
+        self.on_lost: Callable[[], None] = lambda: None
+        self._stop = threading.Event()
+        self._keeper = threading.Thread(target=self._keep, name="dittobench-lease", daemon=True)
+
+    def __enter__(self) -> _Lease:
+        stamp, until = _lease_times(self._now)
+        try:
+            self._store.claim_run(self._run_id, self.owner, now=stamp, until=until)
+        except RunBusyError as busy:
+            if not _gone(busy.owner):
+                raise RunError(str(busy)) from None
+            try:  # its holder died without letting go: take it over, unless someone was quicker
+                self._store.claim_run(
+                    self._run_id, self.owner, now=stamp, until=until, take_over=busy.owner
+                )
+            except RunBusyError as again:
+                raise RunError(str(again)) from None
+        self._keeper.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._keeper.join()
+        if not self.lost:
+            self._store.release_run(self._run_id, self.owner)
+
+    def _keep(self) -> None:
+        while not self._stop.wait(RENEW_EVERY_S):
+            try:
+                held = self._store.renew_lease(
+                    self._run_id, self.owner, until=_lease_times(self._now)[1]
+                )
+            except StoreError:
+                held = True  # a busy or unreachable store: try again at the next renewal
+            if not held:
+                self.lost = True
+                self.on_lost()
+                return
+
+
+def _lease_times(now: Callable[[], str]) -> tuple[str, str]:
+    """Now and the end of a lease taken now, both as UTC ``YYYY-MM-DDTHH:MM:SSZ`` (which sort
+    as times in the store)."""
+    moment = datetime.fromisoformat(now().replace("Z", "+00:00")).astimezone(UTC)
+    form = "%Y-%m-%dT%H:%M:%SZ"
+    return moment.strftime(form), (moment + timedelta(seconds=LEASE_S)).strftime(form)
+
+
+def _gone(owner: str) -> bool:
+    """True when ``owner`` (host:pid:token) names a process of this machine that no longer
+    runs (or is a zombie waiting to be reaped). Unknown for other machines: False."""
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rpartition(")")[2].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False

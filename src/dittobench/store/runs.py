@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 STATUSES = frozenset({"running", "done", "failed", "interrupted"})
-STAGES = frozenset({"generating", "seeding", "running", "scoring", "done"})
+STAGES = frozenset({"generating", "starting", "seeding", "running", "scoring", "done"})
 
 # Execution option marking a connection that will write: on SQLite its transaction starts with
 # BEGIN IMMEDIATE, taking the write lock up front. A deferred transaction that reads and then
@@ -58,7 +58,14 @@ runs_table = sa.Table(
     sa.Column("composite_stderr", sa.Float, nullable=True),
     sa.Column("transcript_sha256", sa.Text, nullable=False),
     sa.Column("waves_seeded", sa.Integer, nullable=False),
+    # Added later; a store made before them gains them on open (``_ADDED_COLUMNS``).
+    sa.Column("schedule", sa.Text, nullable=False, server_default=""),
+    sa.Column("lease_owner", sa.Text, nullable=False, server_default=""),
+    sa.Column("lease_until", sa.Text, nullable=False, server_default=""),
 )
+
+_ADDED_COLUMNS = {"runs": ("schedule", "lease_owner", "lease_until")}
+"""Columns a store created by an older version may lack: added as empty text when opened."""
 
 cases_table = sa.Table(
     "cases",
@@ -105,6 +112,19 @@ class RunRow:
     composite_stderr: float | None
     transcript_sha256: str
     waves_seeded: int
+    schedule: str = ""
+    """``safe`` or ``overlap`` once the run has decided (engine.md); empty before."""
+    lease_owner: str = ""
+    """Who is driving the run now (``claim_run``); empty when nobody is."""
+    lease_until: str = ""
+
+
+class RunBusyError(StoreError):
+    """Another process holds the run's lease: ``owner`` until ``until`` unless it renews."""
+
+    def __init__(self, message: str, owner: str, until: str) -> None:
+        super().__init__(message)
+        self.owner, self.until = owner, until
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -170,8 +190,9 @@ def _sqlite_file(url: sa.URL) -> Path | None:
 
 
 class RunStore:
-    """Runs, case records and reports on one database. Not thread-safe by design: the engine
-    uses it from one asyncio thread, one call at a time, and every write is one transaction."""
+    """Runs, case records and reports on one database. Every call takes its own pooled
+    connection and every write is one transaction, so the engine's run and its lease keeper can
+    call it from their two threads."""
 
     def __init__(self, url: str) -> None:
         try:
@@ -238,6 +259,7 @@ class RunStore:
         error: str | None = None,
         cases_total: int | None = None,
         waves_seeded: int | None = None,
+        schedule: str | None = None,
     ) -> None:
         """Change only the fields given; ``updated_at`` always."""
         values: dict[str, Any] = {}
@@ -253,6 +275,8 @@ class RunStore:
             values["cases_total"] = cases_total
         if waves_seeded is not None:
             values["waves_seeded"] = waves_seeded
+        if schedule is not None:
+            values["schedule"] = schedule
         with self._writing() as conn:
             self._lock_run(conn, run_id, updated_at, **values)
 
@@ -315,6 +339,65 @@ class RunStore:
             )
             if updated.rowcount == 0:
                 conn.execute(reports_table.insert().values(run_id=run_id, **texts))
+
+    # -- the run lease --------------------------------------------------------------------------
+
+    def claim_run(
+        self, run_id: str, owner: str, *, now: str, until: str, take_over: str = ""
+    ) -> None:
+        """Make ``owner`` the one process driving the run until ``until`` (renew before then).
+
+        One atomic UPDATE, so of two processes claiming at once exactly one wins, on SQLite and
+        PostgreSQL alike. It succeeds when nobody holds the run, ``owner`` already does, the
+        lease ran out (``lease_until`` <= ``now``; both UTC ``YYYY-MM-DDTHH:MM:SSZ``, which
+        sort as times), or the holder is ``take_over`` (a holder the caller knows is dead).
+        Otherwise ``RunBusyError`` names the holder; StoreError for an unknown run."""
+        column = runs_table.c
+        free = (column.lease_owner == "") | (column.lease_owner == owner)
+        free = free | (column.lease_until <= now)
+        if take_over:
+            free = free | (column.lease_owner == take_over)
+        with self._writing() as conn:
+            won = conn.execute(
+                runs_table.update()
+                .where((column.run_id == run_id) & free)
+                .values(lease_owner=owner, lease_until=until)
+            ).rowcount
+            if won:
+                return
+            holder = conn.execute(
+                sa.select(column.lease_owner, column.lease_until).where(column.run_id == run_id)
+            ).first()
+        if holder is None:
+            raise self._unknown(run_id)
+        raise RunBusyError(
+            f"run {run_id!r} is being driven by another process ({holder[0]}) whose lease "
+            f"runs until {holder[1]}; wait for it to finish, or stop it and try again",
+            holder[0],
+            holder[1],
+        )
+
+    def renew_lease(self, run_id: str, owner: str, *, until: str) -> bool:
+        """Extend ``owner``'s lease; False when it no longer holds the run."""
+        column = runs_table.c
+        with self._writing() as conn:
+            return bool(
+                conn.execute(
+                    runs_table.update()
+                    .where((column.run_id == run_id) & (column.lease_owner == owner))
+                    .values(lease_until=until)
+                ).rowcount
+            )
+
+    def release_run(self, run_id: str, owner: str) -> None:
+        """Give the run up, if ``owner`` still holds it."""
+        column = runs_table.c
+        with self._writing() as conn:
+            conn.execute(
+                runs_table.update()
+                .where((column.run_id == run_id) & (column.lease_owner == owner))
+                .values(lease_owner="", lease_until="")
+            )
 
     # -- reads ----------------------------------------------------------------------------------
 
@@ -491,6 +574,12 @@ def _prepare_schema(conn: Connection, where: str, *, sqlite: bool) -> None:
     for name in sorted(existing & ours):
         have = {column["name"] for column in inspector.get_columns(name)}
         missing = [c.name for c in _metadata.tables[name].columns if c.name not in have]
+        added = [c for c in missing if c in _ADDED_COLUMNS.get(name, ())]
+        for column in added:
+            conn.execute(
+                sa.text(f"ALTER TABLE {name} ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+            )
+        missing = [c for c in missing if c not in added]
         if missing:
             raise StoreError(
                 f"{where} is not a dittobench run store: table {name!r} lacks {', '.join(missing)}"

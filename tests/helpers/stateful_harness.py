@@ -1,0 +1,185 @@
+"""Harnesses with state, for the engine's schedule and lifecycle tests: each behaves like a real
+harness the engine must not break. A real HTTP process on loopback, stdlib only::
+
+    python tests/helpers/stateful_harness.py --mode MODE --answers FILE [--delay-ms N]
+        [--seed-ms N] [--seed-failures N] [--die-after N] [--capabilities A,B]
+        [--exit-on-stdin-eof]
+
+It prints exactly one line ``PORT <n>`` to stdout once listening. Every mode answers from the
+answer keys of ``--answers`` (a dataset written by ``dittobench generate --out``) as
+``harness_server.py``'s ``oracle`` does, calling the expected tools on ``tool_endpoint``, so an
+undisturbed run earns full marks; each ``/run`` takes ``--delay-ms`` (default 30) first.
+
+``seed-lock``  as a harness whose store reindexes under a lock a running case holds: ``/seed``
+               answers 500 "reindex lock is held" while any ``/run`` is in flight
+``rebuild``    as a harness that closes and rebuilds its database on every ``/seed`` (taking
+               ``--seed-ms``, default 30): a ``/run`` in flight meanwhile loses its search and
+               answers "Search failed" with no tool calls
+``memory``     keeps what was seeded in process memory only: a memory question is answered only
+               when every evidence pair it rests on was seeded into this process, else declined
+``plain``      none of that (a reference for the same answers)
+
+``--seed-failures N`` answers 500 to the first N ``/seed`` requests (then behaves).
+``--die-after N`` exits (status 3) while handling the N-th ``/run``. ``--capabilities`` lists
+strings under ``capabilities`` in ``GET /health``. ``GET /stats`` returns ``{"seeds": n,
+"refused_seeds": n, "broken_runs": n, "runs": n, "declined": n, "pairs": n}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness_server as base  # beside this file, found once the path is set
+
+MODES = ("seed-lock", "rebuild", "memory", "plain")
+
+
+class Stateful(base.State):
+    def __init__(self, args: argparse.Namespace, answers: dict[str, Any]) -> None:
+        super().__init__("oracle", answers, args.die_after, args.delay_ms)
+        self.kind = args.mode
+        self.seed_s = args.seed_ms / 1000
+        self.seed_failures = args.seed_failures
+        self.capabilities = [c for c in args.capabilities.split(",") if c]
+        self.in_flight = 0
+        self.seeding = 0
+        self.generation = 0
+        self.seed_count = 0
+        self.refused = 0
+        self.broken = 0
+        self.declined = 0
+        self.known: set[str] = set()
+
+
+class Handler(base.Handler):
+    state: Stateful
+
+    def do_GET(self) -> None:
+        state = self.state
+        if self.path == "/health":
+            self.reply(200, {"status": "ok", "capabilities": state.capabilities})
+        elif self.path == "/stats":
+            with state.lock:
+                stats = {
+                    "seeds": state.seed_count,
+                    "refused_seeds": state.refused,
+                    "broken_runs": state.broken,
+                    "runs": state.runs,
+                    "declined": state.declined,
+                    "pairs": len(state.known),
+                }
+            self.reply(200, stats)
+        else:
+            self.reply(404, {"error": f"no route {self.path}"})
+
+    def seed(self) -> None:
+        state = self.state
+        request = self.read_json(required=True)
+        with state.lock:
+            state.seed_count += 1
+            if state.seed_failures > 0:
+                state.seed_failures -= 1
+                refusal = "transient failure"
+            elif state.kind == "seed-lock" and state.in_flight:
+                refusal = "Memory reindex lock is held: another reindex is active"
+            else:
+                refusal = ""
+            if refusal:
+                state.refused += 1
+            else:
+                state.seeding += 1
+                state.generation += 1
+        if refusal:
+            self.reply(500, {"error": refusal})
+            return
+        try:
+            if state.kind == "rebuild":
+                time.sleep(state.seed_s)  # the database is closed while it is rebuilt
+            pairs = [p for p in base._array(request, "pairs") if isinstance(p, dict)]
+            with state.lock:
+                state.known.update(str(p.get("pair_id", "")) for p in pairs)
+        finally:
+            with state.lock:
+                state.seeding -= 1
+        self.reply(200, {"pairs": len(pairs)})
+
+    def run(self) -> None:
+        state = self.state
+        with state.lock:
+            state.runs += 1
+            number = state.runs
+            state.in_flight += 1
+            generation, seeding = state.generation, state.seeding
+        try:
+            if state.die_after and number >= state.die_after:
+                os._exit(base.DIE_EXIT_CODE)
+            request = self.read_json(required=False)
+            time.sleep(state.delay_s)
+            with state.lock:
+                broken = state.kind == "rebuild" and (
+                    seeding or state.seeding or state.generation != generation
+                )
+                state.broken += bool(broken)
+            if broken:
+                answer: dict[str, Any] = {"final_text": "Search failed: the database was closed"}
+            else:
+                answer = self.answer(request)
+        finally:
+            with state.lock:
+                state.in_flight -= 1
+        self.reply(200, answer)
+
+    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = self.state
+        case = state.memory_cases.get(str(request.get("case_id", "")))
+        if case is not None and state.kind == "memory":
+            evidence = {str(p) for p in case.get("evidence_pair_ids", [])}
+            with state.lock:
+                missing = evidence - state.known
+                state.declined += bool(missing)
+            if missing:
+                return {"final_text": "I have no record of that.", "abstain": True}
+        return self.oracle(request)
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--mode", required=True, choices=MODES)
+    parser.add_argument("--answers", required=True)
+    parser.add_argument("--delay-ms", type=int, default=30)
+    parser.add_argument("--seed-ms", type=int, default=30)
+    parser.add_argument("--seed-failures", type=int, default=0)
+    parser.add_argument("--die-after", type=int, default=0)
+    parser.add_argument("--capabilities", default="")
+    parser.add_argument("--exit-on-stdin-eof", action="store_true")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parse(argv)
+    with open(args.answers, encoding="utf-8") as handle:
+        answers = json.load(handle)
+    state = Stateful(args, answers)
+    handler = type("BoundHandler", (Handler,), {"state": state})
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: os._exit(0))
+    if args.exit_on_stdin_eof:
+        threading.Thread(target=base._watch_stdin, name="stdin-watch", daemon=True).start()
+    server = base._Server(("127.0.0.1", 0), handler)
+    sys.stdout.write(f"PORT {server.server_address[1]}\n")
+    sys.stdout.flush()
+    server.serve_forever(poll_interval=0.1)
+
+
+if __name__ == "__main__":
+    main()

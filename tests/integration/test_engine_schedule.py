@@ -1,0 +1,162 @@
+"""The run schedule against harnesses that behave like real ones (``stateful_harness.py``): one
+whose ``/seed`` fails while a case holds its lock, one that rebuilds its store on every ``/seed``,
+one that keeps what was seeded in process memory only. By default none of them is broken: no
+``/seed`` while a ``/run`` is in flight, a failed ``/seed`` is sent again, and a resumed run sends
+again the waves a restarted harness lost, so it ends with the scores of an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dittobench.core.canonical import canonical_bytes
+from dittobench.engine.client import ClientLimits, HarnessError
+from dittobench.engine.runner import RunOptions, RunOutcome, resume_run, start_run
+from dittobench.generate.assemble import build_dataset
+from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.store import RunStore
+from tests.helpers.stateful_process import stateful
+
+LIMITS = ClientLimits(
+    health_wait_s=10, health_interval_s=0.05, run_deadline_s=5.0, backoff_s=(0.05, 0.1)
+)
+BACKOFF = (0.05, 0.1, 0.2)
+SEED, SIZE = 23, "medium"
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+_ids = count()
+
+
+def clock() -> str:
+    return "2026-12-01T00:00:00Z"
+
+
+@pytest.fixture
+def answers(tmp_path: Path) -> Path:
+    path = tmp_path / "answers.json"
+    path.write_bytes(canonical_bytes(build_dataset(SEED, CURRENT_VERSION, SIZE).to_json()))
+    return path
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    with RunStore(RunStore.sqlite_url(tmp_path / "runs.db")) as opened:
+        yield opened
+
+
+def options(url: str, tmp_path: Path, **extra: Any) -> RunOptions:
+    return RunOptions(
+        url, SEED, SIZE, CURRENT_VERSION, 8, tmp_path / "out", LIMITS,
+        seed_backoff_s=BACKOFF, **extra,
+    )  # fmt: skip
+
+
+def run(store: RunStore, url: str, tmp_path: Path, **extra: Any) -> RunOutcome:
+    return start_run(store, f"r-s{next(_ids)}", options(url, tmp_path, **extra), clock, print)
+
+
+def stats(url: str) -> dict[str, int]:
+    with OPENER.open(f"{url}/stats", timeout=5) as reply:
+        found: dict[str, int] = json.loads(reply.read())
+    return found
+
+
+def scores(outcome: RunOutcome) -> dict[str, float]:
+    return {case.case_id: case.score for case in outcome.report.per_case}
+
+
+@pytest.fixture
+def reference(store: RunStore, tmp_path: Path, answers: Path) -> dict[str, float]:
+    """Per-case scores of an undisturbed run against the same answers."""
+    with stateful("plain", answers) as harness:
+        outcome = run(store, harness.url, tmp_path)
+    assert outcome.report.composite >= 0.99
+    return scores(outcome)
+
+
+def test_a_harness_that_locks_seeding_while_answering_is_never_refused(
+    store: RunStore, tmp_path: Path, answers: Path, reference: dict[str, float]
+) -> None:
+    with stateful("seed-lock", answers) as harness:
+        outcome = run(store, harness.url, tmp_path)
+        seen = stats(harness.url)
+    assert seen["refused_seeds"] == 0
+    assert store.get_run(outcome.run_id).schedule == "safe"
+    assert scores(outcome) == reference
+
+
+def test_a_harness_that_rebuilds_its_store_on_seed_breaks_no_case(
+    store: RunStore, tmp_path: Path, answers: Path, reference: dict[str, float]
+) -> None:
+    with stateful("rebuild", answers) as harness:
+        outcome = run(store, harness.url, tmp_path)
+        seen = stats(harness.url)
+    assert seen["broken_runs"] == 0
+    assert scores(outcome) == reference
+
+
+def test_overlap_is_an_opt_in_the_harness_declares(
+    store: RunStore, tmp_path: Path, answers: Path
+) -> None:
+    with stateful("rebuild", answers, "--capabilities", "seed_while_running,other") as harness:
+        declared = run(store, harness.url, tmp_path)
+        broken = stats(harness.url)["broken_runs"]
+    assert store.get_run(declared.run_id).schedule == "overlap"
+    assert broken > 0  # tool cases did run through seeding, as declared
+    with stateful("rebuild", answers, "--capabilities", "seed_while_running") as harness:
+        strict = run(store, harness.url, tmp_path, strict_order=True)
+        assert stats(harness.url)["broken_runs"] == 0
+    assert store.get_run(strict.run_id).schedule == "safe"
+
+
+def test_a_failed_seed_is_sent_again(
+    store: RunStore, tmp_path: Path, answers: Path, reference: dict[str, float]
+) -> None:
+    waves = len(build_dataset(SEED, CURRENT_VERSION, SIZE).memory_waves)
+    with stateful("plain", answers, "--seed-failures", "3") as harness:
+        outcome = run(store, harness.url, tmp_path)
+        seen = stats(harness.url)
+    assert seen["seeds"] == waves + 3 and seen["refused_seeds"] == 3
+    assert scores(outcome) == reference
+
+
+def test_a_seed_that_keeps_failing_stops_the_run_in_the_seeding_stage(
+    store: RunStore, tmp_path: Path, answers: Path
+) -> None:
+    with (
+        stateful("plain", answers, "--seed-failures", "1000") as harness,
+        pytest.raises(HarnessError, match=r"answered HTTP 500.*4 attempts"),
+    ):
+        start_run(store, "r-seedfail", options(harness.url, tmp_path), clock, print)
+    row = store.get_run("r-seedfail")
+    assert (row.status, row.stage) == ("failed", "seeding")
+
+
+@pytest.mark.parametrize("reseed", [True, False])
+def test_resume_after_a_harness_restart_sends_the_lost_waves_again(
+    store: RunStore, tmp_path: Path, answers: Path, reseed: bool
+) -> None:
+    with stateful("memory", answers) as harness:
+        whole = run(store, harness.url, tmp_path)
+    total = whole.report.n
+    with (
+        stateful("memory", answers, "--die-after", str(total * 2 // 3)) as harness,
+        pytest.raises(HarnessError),
+    ):
+        start_run(store, "r-restart", options(harness.url, tmp_path), clock, print)
+    assert store.get_run("r-restart").waves_seeded >= 2
+    with stateful("memory", answers) as restarted:  # a new process: its memory is empty
+        resumed = resume_run(
+            store, "r-restart", options(restarted.url, tmp_path, reseed=reseed), clock, print
+        )
+        declined = stats(restarted.url)["declined"]
+    if reseed:
+        assert declined == 0
+        assert scores(resumed) == scores(whole)
+    else:  # told the harness kept its waves, when it did not: its answers change
+        assert declined > 0
+        assert scores(resumed) != scores(whole)
