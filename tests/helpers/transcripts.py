@@ -90,10 +90,27 @@ def oracle_memory(case: MemoryCase, dataset: Dataset) -> RunResponse:
     if kind == "persistence":
         return RunResponse(final_text=f"Yes, you still do {items[0]} regularly.")
     if kind == "decline":
+        if case.answer_items:  # the subject it declines about (bench 2.0)
+            return RunResponse(
+                final_text=f"I have no record of {case.answer_items[0]}.", abstain=True
+            )
         return RunResponse(
             final_text=f"I have no record of that. You asked: {case.question}", abstain=True
         )
-    return RunResponse(final_text="Done, I've saved that.")
+    return RunResponse(final_text="Done, I've saved that.", tool_calls=write_calls(case))
+
+
+def write_calls(case: MemoryCase) -> tuple[ToolCall, ...]:
+    """The memory-tool call a write instruction asks for, as a harness would report it."""
+    pair = case.evidence_pair_ids[0] if case.evidence_pair_ids else ""
+    code = case.answer_items[0] if case.answer_items else ""
+    if case.write_op == "save":
+        return (ToolCall("save_memory", {"content": f"{case.expected_answer}: {code}"}),)
+    if case.write_op == "update":
+        return (ToolCall("update_memory", {"pair_id": pair, "content": code}),)
+    if case.write_op == "delete":
+        return (ToolCall("delete_memory", {"pair_id": pair}),)
+    return ()
 
 
 def build(

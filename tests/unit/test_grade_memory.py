@@ -296,6 +296,7 @@ def test_reasons_are_the_documented_ones() -> None:
         "distractor",
         "dump_guard",
         "wrongful_decline",
+        "unconfirmed",
         "typed",
         "partial",
     )

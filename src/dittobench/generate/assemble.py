@@ -18,7 +18,7 @@ def build_dataset(
     policy = get_policy(bench_version)
     size = policy.run_size(run_size)
     tool_cases, fixtures = build_tool_cases(seed, policy.content_version, size.tool_cases)
-    memory = build_memory(seed, policy.content_version, policy.epoch, size)
+    memory = build_memory(seed, policy.content_version, policy.epoch, size, policy.content)
     return Dataset(
         benchmark=BENCHMARK_NAME,
         bench_version=policy.version,

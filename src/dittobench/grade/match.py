@@ -234,6 +234,11 @@ def _spans(text: Prepared, value: str, start: int = 0) -> Iterator[tuple[int, in
                 yield s, e
 
 
+def spans(text: str | Prepared, value: str) -> list[tuple[int, int]]:
+    """Where ``value`` occurs in ``text`` (offsets in its ``key``), as ``hit`` finds it."""
+    return list(_spans(prepare(text), value))
+
+
 def hit(text: str | Prepared, value: str) -> bool:
     """Whether ``value`` occurs in ``text`` after normalising both, bounded on both sides by no
     letter or digit. Numeric values match number tokens ("48,213,907" == "48 213 907"); a hyphen
@@ -751,5 +756,6 @@ __all__ = [
     "number_spans",
     "number_tokens",
     "prepare",
+    "spans",
     "wordset",
 ]

@@ -16,6 +16,10 @@ prose does not escape them), then the typed check of the case's answer kind
    "wrongful_decline";
 6. the typed check: 0 is "typed", a share of a list is "partial", full credit has no reason.
 
+Under grading-2 an echo of the question counts for nothing in the typed check of any kind
+(``grade.guards``), and a write instruction scores only when ``confirmed`` (``grade.run`` decides:
+the right write call was reported or observed, and the read-back proved it) -> 0 "unconfirmed".
+
 A scanned value that is itself part of the expected answer, an accepted form or an answer item
 (a distractor "York" beside the expected "New York") is looked for only outside those forms, so
 naming the right answer never trips it while naming "York" on its own still does.
@@ -28,7 +32,18 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Final
 
-from dittobench.grade.match import Prepared, hit, joined, masked, normalize, prepare
+from dittobench.grade.guards import mask_echo
+from dittobench.grade.match import (
+    DECLINE,
+    DELETION_OUTCOMES,
+    Prepared,
+    has_unnegated,
+    hit,
+    joined,
+    masked,
+    normalize,
+    prepare,
+)
 from dittobench.grade.memory_kinds import Answer, check
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GradingPolicy
@@ -41,6 +56,7 @@ REASONS: Final = (
     "distractor",
     "dump_guard",
     "wrongful_decline",
+    "unconfirmed",
     "typed",
     "partial",
 )
@@ -50,7 +66,11 @@ ABSTAIN_KINDS: Final = frozenset(("decline", "acknowledge"))
 """Answer kinds on which the abstain flag is not a wrongful decline."""
 
 ECHO_MASKED_KINDS: Final = frozenset(("reversal", "persistence"))
-"""Kinds whose typed check ignores a verbatim repeat of the question."""
+"""Kinds whose typed check ignores a verbatim repeat of the question (grading-1; grading-2
+ignores echoes for every kind)."""
+
+_WRITE_REFUSALS: Final = tuple(p for p in DECLINE if p not in DELETION_OUTCOMES)
+"""A reply that says it could not do the write ("I can't find that") is no write."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +132,14 @@ def _dumped(scanner: _Scanner, values: tuple[str, ...], floor: int) -> bool:
 
 
 def grade_memory(
-    case: MemoryCase, response: RunResponse | None, policy: GradingPolicy
+    case: MemoryCase,
+    response: RunResponse | None,
+    policy: GradingPolicy,
+    confirmed: bool = False,
 ) -> MemoryVerdict:
-    """Grade one memory case (module docstring). Never raises on any string content."""
+    """Grade one memory case (module docstring). ``confirmed`` says whether a write
+    instruction's write was made and proved (read only with ``policy.confirmed_writes``).
+    Never raises on any string content."""
     if response is None:
         return _zero("undelivered")
     slot = prepare((response.answer or "").strip())
@@ -135,12 +160,22 @@ def grade_memory(
     if abstain is True and case.answer_kind not in ABSTAIN_KINDS:
         return _zero("wrongful_decline", disqualified=True)
 
-    if case.answer_kind in ECHO_MASKED_KINDS:
+    if policy.confirmed_writes and case.answer_kind == "acknowledge":
+        # Saying "Saved!" proves nothing; the write call and the read-back do.
+        if confirmed and not has_unnegated(full, _WRITE_REFUSALS):
+            return MemoryVerdict(1.0, "", False)
+        return _zero("unconfirmed")
+    if policy.mask_echoes:
+        # Repeating the question says nothing, whatever the kind: only words beyond it count.
+        slot, prose = mask_echo(slot, case.question), mask_echo(prose, case.question)
+        full = joined(slot, prose)
+    elif case.answer_kind in ECHO_MASKED_KINDS:
         # Repeating the question ("How's pottery going these days?") names the activity and a
         # persistence cue without saying anything; only words beyond the echo count.
         slot, prose = masked(slot, [case.question]), masked(prose, [case.question])
         full = joined(slot, prose)
-    score = round(min(1.0, max(0.0, check(case, Answer(slot, prose, full, abstain)))), 6)
+    answer = Answer(slot, prose, full, abstain, policy)
+    score = round(min(1.0, max(0.0, check(case, answer))), 6)
     if score >= 1.0:
         return MemoryVerdict(1.0, "", False)
     return MemoryVerdict(score, "partial" if score > 0.0 else "typed", False)

@@ -16,6 +16,12 @@ from types import MappingProxyType
 from typing import Final
 
 from dittobench.core.text import words
+from dittobench.grade.guards import (
+    candidate_numbers,
+    named_as_answer,
+    offers_candidate,
+    phrases_outside,
+)
 from dittobench.grade.match import (
     ACKNOWLEDGE,
     CESSATION,
@@ -34,9 +40,11 @@ from dittobench.grade.match import (
     normalize,
     number_spans,
     prepare,
+    spans,
     wordset,
 )
 from dittobench.spec.memory import MemoryCase
+from dittobench.spec.versions import GRADING_1, GradingPolicy
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,8 @@ class Answer:
     prose: Prepared
     full: Prepared
     abstain: bool | None = None
+    rules: GradingPolicy = GRADING_1
+    """The policy whose rules the checks apply."""
 
 
 Check = Callable[[MemoryCase, Answer], float]
@@ -79,6 +89,26 @@ STOP_WORDS: Final = wordset(
 )
 """Words that never ground a decline: function words, the verbs of remembering and telling, and
 the nouns any question may use ("name", "thing")."""
+
+STRONG_PERSISTENCE: Final = tuple(
+    p
+    for p in PERSISTENCE
+    if p
+    not in (
+        "regularly",
+        "currently",
+        "these days",
+        "nowadays",
+        "every week",
+        "each week",
+        "every weekend",
+        "weekly",
+        "at the moment",
+        "right now",
+        "yes",
+    )
+)
+"""Persistence cues that say the activity goes on; the rest only place it in the present."""
 
 _ACK_BLOCKERS: Final = tuple(p for p in DECLINE if p not in DELETION_OUTCOMES)
 _HEDGE = re.compile(r" ?(?:-|/|or|to|or maybe|or perhaps|or possibly) ?")
@@ -134,9 +164,11 @@ def content_words(text: str | Prepared) -> frozenset[str]:
 
 
 def check_value(case: MemoryCase, answer: Answer) -> float:
-    """The expected value or an accepted form is named."""
+    """The expected value or an accepted form is named (with ``former_values_excused``, at least
+    once not as a former value: "you switched from X" does not name X as the answer)."""
     forms = (case.expected_answer, *case.accepted)
-    return _best(answer, lambda text: float(any(hit(text, form) for form in forms)))
+    named = named_as_answer if answer.rules.former_values_excused else hit
+    return _best(answer, lambda text: float(any(named(text, form) for form in forms)))
 
 
 def _states(text: Prepared, expected: int) -> bool:
@@ -169,6 +201,9 @@ def check_number(case: MemoryCase, answer: Answer) -> float:
     expected = whole_number(case.expected_answer)
     if expected is None:
         return 0.0
+    if answer.rules.one_candidate_number:
+        # Slot and prose are one answer: a candidate anywhere beside the right one is a hedge.
+        return float(candidate_numbers(answer.full) == {expected})
     return _best(answer, lambda text: float(_states(text, expected)))
 
 
@@ -185,7 +220,15 @@ def check_ordered_list(case: MemoryCase, answer: Answer) -> float:
     items = tuple(item for item in case.answer_items if normalize(item))
     if not items:
         return 0.0
-    return _best(answer, lambda text: float(in_order(text, items)))
+    if not answer.rules.order_items_once:
+        return _best(answer, lambda text: float(in_order(text, items)))
+
+    def once_in_order(text: Prepared) -> float:
+        # A permutation dump names each item several times; one answer names each once.
+        once = all(len(spans(text, item)) == 1 for item in items)
+        return float(once and in_order(text, items))
+
+    return _best(answer, once_in_order)
 
 
 def check_duration(case: MemoryCase, answer: Answer) -> float:
@@ -194,6 +237,8 @@ def check_duration(case: MemoryCase, answer: Answer) -> float:
     expected = whole_number(case.expected_answer)
     if expected is None or expected < 0:
         return 0.0
+    if answer.rules.exact_durations:
+        return _best(answer, lambda text: float(_exact_duration(text, expected, answer.rules)))
     tolerance = max(2, expected // 2)
 
     def judge(text: Prepared) -> float:
@@ -204,14 +249,52 @@ def check_duration(case: MemoryCase, answer: Answer) -> float:
     return _best(answer, judge)
 
 
+def _exact_duration(text: Prepared, expected: int, rules: GradingPolicy) -> bool:
+    """Some stated duration is exactly the expected days, and no two stated durations lie
+    further apart than ``duration_spread_permille`` of the larger (a list of guesses)."""
+    found = durations_in_days(text)
+    bare = bare_days(text) if not found else None
+    stated = found or ([bare] if bare is not None else [])
+    if expected not in stated:
+        return False
+    low, high = min(stated), max(stated)
+    return (high - low) * 1000 <= rules.duration_spread_permille * high
+
+
 def _names_activity(case: MemoryCase, answer: Answer) -> bool:
     activity = case.answer_items[0] if case.answer_items else case.expected_answer
     return any(hit(answer.full, form) for form in (activity, *case.accepted))
 
 
+@dataclass(frozen=True, slots=True)
+class _Determination:
+    """What an answer says about an activity, counting only cues the question does not use."""
+
+    ended: bool
+    goes_on: bool
+    """Said to go on with a strong cue ("still", "haven't given up")."""
+    current: bool
+    """Placed in the present with a weak cue ("these days", "yes"), which also fits an ended
+    activity ("you don't do it these days")."""
+
+
+def _determine(case: MemoryCase, answer: Answer) -> _Determination:
+    full = answer.full
+    cessation = phrases_outside(case.question, CESSATION)
+    strong = phrases_outside(case.question, STRONG_PERSISTENCE)
+    weak = phrases_outside(case.question, tuple(p for p in PERSISTENCE if p not in strong))
+    ended = has_unnegated(full, cessation) or has_negated(full, strong) or has_phrase(full, USED_TO)
+    goes_on = has_unnegated(full, strong) or has_negated(full, cessation)
+    return _Determination(ended, goes_on, has_unnegated(full, weak))
+
+
 def check_reversal(case: MemoryCase, answer: Answer) -> float:
     """The activity is named and said to have ended: an unnegated cessation phrase ("gave it
-    up") or a negated persistence phrase ("not still")."""
+    up") or a negated persistence phrase ("not still"). With ``typed_determination`` the cues
+    must not come from the question, and an answer also saying it goes on fails."""
+    if answer.rules.typed_determination:
+        said = _determine(case, answer)
+        return float(said.ended and not said.goes_on and _names_activity(case, answer))
     full = answer.full
     ended = has_unnegated(full, CESSATION) or has_negated(full, PERSISTENCE)
     return float(ended and _names_activity(case, answer))
@@ -220,7 +303,11 @@ def check_reversal(case: MemoryCase, answer: Answer) -> float:
 def check_persistence(case: MemoryCase, answer: Answer) -> float:
     """The activity is named and said to go on ("still", "haven't given up"), with no suggestion
     that it ended: no unnegated cessation phrase, no negated persistence phrase ("not still"),
-    no "used to"."""
+    no "used to". With ``typed_determination`` the cues must not come from the question."""
+    if answer.rules.typed_determination:
+        said = _determine(case, answer)
+        on = said.goes_on or said.current
+        return float(on and not said.ended and _names_activity(case, answer))
     full = answer.full
     goes_on = has_unnegated(full, PERSISTENCE) or has_negated(full, CESSATION)
     ended = (
@@ -236,8 +323,19 @@ def check_decline(case: MemoryCase, answer: Answer) -> float:
     shares a content word with the question ("no record of your grandfather's name" declines
     grounded; a bare "I don't know." does not)."""
     declined = answer.abstain is True or has_unnegated(answer.full, DECLINE)
-    grounded = not content_words(case.question).isdisjoint(content_words(answer.full))
-    return float(declined and grounded)
+    need = answer.rules.decline_grounding_words
+    if need <= 1:
+        grounded = not content_words(case.question).isdisjoint(content_words(answer.full))
+        return float(declined and grounded)
+    if answer.rules.decline_offer_fails and offers_candidate(answer.full):
+        return 0.0
+    said = content_words(answer.full)
+    asked = content_words(case.question)
+    subject = any(
+        (words_of := content_words(item)) and words_of <= said for item in case.answer_items
+    )
+    grounded = subject or len(asked & said) >= min(need, len(asked))
+    return float(declined and grounded and bool(said))
 
 
 def check_acknowledge(case: MemoryCase, answer: Answer) -> float:

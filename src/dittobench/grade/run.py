@@ -11,8 +11,9 @@ from dittobench.grade import composite
 from dittobench.grade.memory import MemoryVerdict, grade_memory
 from dittobench.grade.stats import mean, median_int, std_err
 from dittobench.grade.tools import ToolVerdict, grade_tool
+from dittobench.grade.writes import write_matches
 from dittobench.spec.dataset import Dataset
-from dittobench.spec.memory import DIMENSIONS, QUESTION_TYPES
+from dittobench.spec.memory import DIMENSIONS, QUESTION_TYPES, MemoryCase
 from dittobench.spec.report import CaseScore, CategoryStat, ScoreReport
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.versions import GradingPolicy, get_policy
@@ -42,9 +43,13 @@ def grade_run(dataset: Dataset, transcript: Transcript) -> Graded:
         c.id: grade_tool(c, fixtures.get(c.id), records.get(c.id), policy)
         for c in dataset.tool_cases
     }
-    memory = {
-        c.id: grade_memory(c, _response(records.get(c.id)), policy) for c in dataset.memory_cases
-    }
+    memory: dict[str, MemoryVerdict] = {}
+    # Read-backs first: a write instruction's credit depends on its read-back's verdict.
+    for c in sorted(dataset.memory_cases, key=lambda c: bool(c.confirmed_by)):
+        record = records.get(c.id)
+        confirmed = bool(c.confirmed_by) and _write_confirmed(c, record, memory, policy)
+        memory[c.id] = grade_memory(c, _response(record), policy, confirmed)
+    memory = {c.id: memory[c.id] for c in dataset.memory_cases}
     scores = _case_scores(dataset, records, tool, memory, policy)
     report = _report(dataset, dataset_sha, transcript, scores, tool, memory, records, policy)
     return Graded(report, memory, tool)
@@ -63,6 +68,21 @@ def _check_match(dataset: Dataset, dataset_sha: str, transcript: Transcript) -> 
         raise GradeInputError(
             f"the transcript has {len(stray)} case(s) the dataset does not: {', '.join(stray[:5])}"
         )
+
+
+def _write_confirmed(
+    case: MemoryCase,
+    record: CaseRecord | None,
+    verdicts: dict[str, MemoryVerdict],
+    policy: GradingPolicy,
+) -> bool:
+    """The instruction's write was made (a reported or observed call of the right kind with the
+    right content) and its read-back scored in full."""
+    readback = verdicts.get(case.confirmed_by)
+    if record is None or record.response is None or readback is None or readback.score < 1:
+        return False
+    calls = (*record.response.tool_calls, *record.observed)
+    return any(write_matches(case, call) for call in calls)
 
 
 def _response(record: CaseRecord | None) -> RunResponse | None:

@@ -5,7 +5,8 @@ score = selection x 0.4 + arguments x 0.4 + order-and-discipline x 0.2 (weights 
 Calls are taken from what the tool endpoint observed. A case whose expected tools are all served by
 the endpoint but which shows no observed call is graded on the harness's own report and capped
 (a self-reported trajectory proves nothing). Memory tools run in the harness's own store, so
-memory-only cases are graded on the report as well as anything observed, uncapped.
+memory-only cases are graded on the report as well as anything observed; grading-1 left those
+uncapped, grading-2 caps a memory call that nothing observed like any other self-report.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def grade_tool(
     text = f"{response.answer or ''}\n{response.final_text}"
     if not case.expected_tools:
         return _restraint(observed, reported, text)
-    calls, is_observed, capped = _calls(case, observed, reported)
+    calls, is_observed, capped = _calls(case, observed, reported, policy)
     names = tuple(c.name for c in calls)
     trajectory, reason = _trajectory(case, calls, policy)
     score = trajectory
@@ -79,14 +80,16 @@ def _restraint(observed: list[ToolCall], reported: list[ToolCall], text: str) ->
 
 
 def _calls(
-    case: ToolCase, observed: list[ToolCall], reported: list[ToolCall]
+    case: ToolCase, observed: list[ToolCall], reported: list[ToolCall], policy: GradingPolicy
 ) -> tuple[list[ToolCall], bool, bool]:
     """(calls to grade, whether they were observed, whether the self-report cap applies)."""
     if all(t.name in MEMORY_TOOLS for t in case.expected_tools):
         if any(c.name in MEMORY_TOOLS for c in observed):
             return observed, True, False
         own = [c for c in reported if c.name in MEMORY_TOOLS]
-        return own + observed, bool(observed), False
+        # grading-2: a memory call only the harness reports is a self-report like any other.
+        capped = policy.confirm_memory_tool_reports and bool(own)
+        return own + observed, bool(observed), capped
     if observed:
         return observed, True, False
     return reported, False, bool(reported)

@@ -62,6 +62,9 @@ _TYPES = (
     QuestionType("activity_ongoing", "persistence", "temporal", "an activity still going on"),
 )
 
+WRITE_OPS: Final = ("save", "update", "delete")
+"""What a write instruction asks for (``MemoryCase.write_op``)."""
+
 QUESTION_TYPES: Final = MappingProxyType({t.name: t for t in _TYPES})
 """Every memory question type, in report order. ``write_readback`` cases of a delete are graded
 as ``decline``; the case's own ``answer_kind`` is authoritative."""
@@ -79,6 +82,12 @@ class MemoryCase:
     the user's other values of the same kind: naming too many of them zeroes the case.
     ``family_id`` groups paraphrases of one fact. ``evidence_pair_ids`` are the pairs that hold the
     answer; ``run_after_wave`` is the wave after which the case is asked.
+
+    Write instructions (from bench 2.0) also name their operation (``write_op``: save, update or
+    delete) and the read-back that confirms it (``confirmed_by``, a case id); the code written
+    is in ``answer_items`` and the pair a delete or an update replaces in
+    ``evidence_pair_ids``. Both keys are left out of the JSON when empty, so older datasets
+    keep their bytes.
     """
 
     id: str
@@ -95,9 +104,11 @@ class MemoryCase:
     dump_guard: tuple[str, ...] = ()
     family_id: str = ""
     evidence_pair_ids: tuple[str, ...] = ()
+    write_op: str = ""
+    confirmed_by: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "question_type": self.question_type,
             "question": self.question,
@@ -113,3 +124,8 @@ class MemoryCase:
             "run_after_wave": self.run_after_wave,
             "evidence_pair_ids": list(self.evidence_pair_ids),
         }
+        if self.write_op:
+            out["write_op"] = self.write_op
+        if self.confirmed_by:
+            out["confirmed_by"] = self.confirmed_by
+        return out

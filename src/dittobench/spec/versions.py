@@ -79,9 +79,79 @@ class GradingPolicy:
         ("temporal", 0.3),
         ("reasoning", 0.3),
     )
+    # The rules below close answers that score without memory (docs/grading.md gives each
+    # rule the exploit it closes). Off in grading-1, which 1.x datasets keep.
+    mask_echoes: bool = False
+    """Every kind: runs of the question's own words (pronouns folded) count for nothing."""
+    one_candidate_number: bool = False
+    """Counts: an answer stating more than one candidate number is a hedge."""
+    order_items_once: bool = False
+    """Ordered lists: each item exactly once."""
+    exact_durations: bool = False
+    """Durations: the stated days must be the expected days (grading-1 allowed max(2 days,
+    half the expected days), which a constant guess exploits)."""
+    duration_spread_permille: int = 0
+    """Durations: stated durations further apart than this share are a hedge (0: not checked)."""
+    typed_determination: bool = False
+    """Ended/ongoing: cue words from the question do not count, and asserting both fails."""
+    confirmed_writes: bool = False
+    """Write instructions: credit only a reported or observed write call with the right
+    content, confirmed by the read-back; an acknowledgement alone earns nothing."""
+    decline_grounding_words: int = 1
+    """Declines: content words of the question the answer must state outside any echo (or all
+    of them when the question has fewer); the key's subject terms ground on their own."""
+    decline_offer_fails: bool = False
+    """Declines: a decline that also offers a candidate ("maybe X") is wrong."""
+    former_values_excused: bool = False
+    """Value kinds: a distractor named as a former value ("you switched from X") is not named
+    as the answer; the expected value must be named without such a cue."""
+    confirm_memory_tool_reports: bool = False
+    """Tool cases of memory tools: a self-reported call nothing observed is capped."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
+GRADING_2 = GradingPolicy(
+    id="dittobench-grading-2",
+    mask_echoes=True,
+    one_candidate_number=True,
+    order_items_once=True,
+    exact_durations=True,
+    duration_spread_permille=150,
+    typed_determination=True,
+    confirmed_writes=True,
+    decline_grounding_words=2,
+    decline_offer_fails=True,
+    former_values_excused=True,
+    confirm_memory_tool_reports=True,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ContentPolicy:
+    """What the generator does differently from one content version to the next: each flag is
+    a change of dataset bytes (docs/bench-versions.md)."""
+
+    order_shown_unsorted: bool = False
+    """Order questions never list their items in the right order (an echo is never right)."""
+    durations_spread: bool = False
+    """Duration questions draw a gap among the distinct gaps the history has, then a pair that
+    far apart, and ask for a number of days (so no single guess is common)."""
+    superseded_distractors: bool = False
+    """Current-value questions list the user's superseded values as distractors."""
+    write_links: bool = False
+    """Write instructions carry their operation, the written code and their read-back's id."""
+    decline_subjects: bool = False
+    """Decline cases carry the subject they decline about (the unvisited city) as items."""
+
+
+CONTENT_1 = ContentPolicy()
+CONTENT_2 = ContentPolicy(
+    order_shown_unsorted=True,
+    durations_spread=True,
+    superseded_distractors=True,
+    write_links=True,
+    decline_subjects=True,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +163,7 @@ class BenchPolicy:
     """``generated_at`` of every dataset of this version; the clock is never read."""
     run_sizes: MappingProxyType[str, RunSize]
     grading: GradingPolicy = GRADING_1
+    content: ContentPolicy = CONTENT_1
 
     @property
     def content_version(self) -> str:
@@ -182,10 +253,14 @@ POLICIES: Final = MappingProxyType(
         # 1.0.0: tool side only (its memory keys are present and empty).
         "1.0.0": BenchPolicy("1.0.0", "2026-11-01T00:00:00Z", _sizes(with_memory=False)),
         "1.1.0": BenchPolicy("1.1.0", "2026-12-01T00:00:00Z", _sizes(with_memory=True)),
+        # 2.0.0: grading-2 closes answers that score without memory; content that feeds it.
+        "2.0.0": BenchPolicy(
+            "2.0.0", "2026-12-01T00:00:00Z", _sizes(with_memory=True), GRADING_2, CONTENT_2
+        ),
     }
 )
 
-CURRENT_VERSION: Final = "1.1.0"
+CURRENT_VERSION: Final = "2.0.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 

@@ -20,7 +20,7 @@ from dittobench.generate.persona.plan import Needs, plan_person
 from dittobench.generate.persona.registry import LIBRARY, WORK_REPLY, WORK_TALK
 from dittobench.generate.persona.voice import voice_person
 from dittobench.spec.memory import MemoryCase
-from dittobench.spec.versions import RunSize
+from dittobench.spec.versions import CONTENT_1, ContentPolicy, RunSize
 from dittobench.spec.wire import DEFAULT_USER_ID, ISOLATION_USER_ID, SeedRequest
 
 Generator = Callable[[Context, int], list[Draft]]
@@ -64,7 +64,9 @@ def _person(seed: int, version: str, user: str, needs: Needs) -> Person:
     return voice_person(plan, LIBRARY, WORK_TALK[plan.profession], WORK_REPLY, stream)
 
 
-def build_memory(seed: int, content_version: str, epoch: str, size: RunSize) -> MemorySide:
+def build_memory(
+    seed: int, content_version: str, epoch: str, size: RunSize, content: ContentPolicy = CONTENT_1
+) -> MemorySide:
     """Everything memory in one run; empty when the size has no memory quota."""
     if not size.memory_quota:
         return MemorySide((), (), {})
@@ -72,7 +74,7 @@ def build_memory(seed: int, content_version: str, epoch: str, size: RunSize) -> 
     first = _person(seed, content_version, DEFAULT_USER_ID, needs_for(quota, size.isolation_cases))
     first_hay = build_haystack(seed, content_version, first, epoch)
     root = Stream(seed, content_version, "memory/questions")
-    ctx = Context(first, first_hay, LIBRARY, root)
+    ctx = Context(first, first_hay, LIBRARY, root, content=content)
     drafts = _drafts(ctx, root, quota, size.waves)
     requests: list[SeedRequest] = []
     hays = {DEFAULT_USER_ID: first_hay}
@@ -129,6 +131,7 @@ def _isolation(
         build_haystack(seed, version, second, epoch),
         LIBRARY,
         root.fork("isolation/questions"),
+        content=ctx.content,
     )
     return second_ctx, isolation_cases(ctx, second_ctx, names, size.isolation_cases)
 
@@ -180,12 +183,16 @@ def _cases(
     for index, draft in enumerate(drafts):
         by_wave.setdefault(_wave_of(draft, plan), []).append(index)
     ordered = [(wave, i) for wave in sorted(by_wave) for i in stream.shuffle(by_wave[wave])]
+    ids = {
+        index: case_id(seed, version, "mem", ordinal) for ordinal, (_w, index) in enumerate(ordered)
+    }
+    linked = {d.link: ids[i] for i, d in enumerate(drafts) if d.link}
     cases = []
-    for ordinal, (wave, index) in enumerate(ordered):
+    for wave, index in ordered:
         draft = drafts[index]
         cases.append(
             MemoryCase(
-                id=case_id(seed, version, "mem", ordinal),
+                id=ids[index],
                 question_type=draft.question_type,
                 question=questions[index],
                 answer_kind=draft.answer_kind,
@@ -199,6 +206,8 @@ def _cases(
                 dump_guard=draft.dump_guard,
                 family_id=opaque_id("fam", seed, version, draft.family) if draft.family else "",
                 evidence_pair_ids=_evidence_pairs(hays[draft.user_id], draft),
+                write_op=draft.write_op,
+                confirmed_by=linked[draft.confirmed_by] if draft.confirmed_by else "",
             )
         )
     return tuple(cases), telemetry

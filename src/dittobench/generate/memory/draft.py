@@ -17,6 +17,7 @@ from dittobench.generate.memory.haystack import Haystack
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.library import Library
 from dittobench.generate.persona.model import SELF, Fact, Person
+from dittobench.spec.versions import CONTENT_1, ContentPolicy
 
 CANDIDATE_WORDINGS = 4
 """Wordings drawn per question; the overlap step keeps the one sharing fewest words with the
@@ -43,6 +44,11 @@ class Draft:
     min_wave: int = 0
     max_wave: int = -1
     """-1: no upper bound; write instructions are pinned to wave 0."""
+    write_op: str = ""
+    link: str = ""
+    """A name other drafts of the run can point to (a read-back's, for its instruction)."""
+    confirmed_by: str = ""
+    """The ``link`` of the read-back that confirms a write instruction."""
 
 
 @dataclass
@@ -55,6 +61,8 @@ class Context:
     stream: Stream
     used: set[str] = field(default_factory=set)
     """Attributes already asked about, so different questions spread over the person."""
+    content: ContentPolicy = CONTENT_1
+    """The content version's generator flags."""
 
     def facts(
         self, attribute: str, holder: str | None = SELF, role: str | None = None
@@ -134,3 +142,8 @@ class Context:
             if len(out) == count:
                 break
         return tuple(out)
+
+
+def superseded(states: list[str], current: str) -> tuple[str, ...]:
+    """The values a changing attribute held before ``current``, oldest first, once each."""
+    return tuple(dict.fromkeys(v for v in states if v != current))

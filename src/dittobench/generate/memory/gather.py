@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dittobench.core.text import phrases_in
 from dittobench.generate.memory.draft import Context, Draft
+from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.model import SELF
 
 DECLINE_DISTRACTORS = 3
@@ -82,6 +83,14 @@ def preference_application(ctx: Context, count: int) -> list[Draft]:
     return drafts
 
 
+def _subject(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
+    """What a decline is about, in the attribute's own topic phrases ("my sister's name"), when
+    the content version names decline subjects."""
+    if not ctx.content.decline_subjects:
+        return ()
+    return tuple(attribute.grammar["topic"])
+
+
 def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
     """Attributes nobody in the haystack holds: the only right answer is a decline."""
     mentioned = {f.attribute for f in ctx.person.facts}
@@ -97,6 +106,7 @@ def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
                 answer_kind="decline",
                 expected="",
                 user_id=ctx.person.user_id,
+                items=_subject(ctx, attribute),
                 distractors=ctx.top_up(attribute, (), (), DECLINE_DISTRACTORS),
             )
         )
@@ -121,6 +131,7 @@ def abstention_near_miss(ctx: Context, count: int) -> list[Draft]:
                 answer_kind="decline",
                 expected="",
                 user_id=ctx.person.user_id,
+                items=_subject(ctx, attribute),
                 distractors=tuple(f.value for f in others),
                 evidence=tuple(f.key for f in others),
                 clusters=(attribute.name,),
@@ -143,6 +154,7 @@ def abstention_never_visited(ctx: Context, count: int) -> list[Draft]:
             answer_kind="decline",
             expected="",
             user_id=ctx.person.user_id,
+            items=(lure,) if ctx.content.decline_subjects else (),
             clusters=("trips",),
         )
         for lure in lures

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dittobench.generate.memory.draft import Context, Draft
+from dittobench.generate.memory.draft import Context, Draft, superseded
+from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.model import SELF
 
 FAMILY_SIZE = 3
@@ -108,12 +109,7 @@ def stored_injection(ctx: Context, count: int) -> list[Draft]:
                 expected=current.value,
                 user_id=ctx.person.user_id,
                 accepted=ctx.aliases(attribute, current.value),
-                distractors=ctx.top_up(
-                    attribute,
-                    ctx.others_values(attribute.name),
-                    [f.value for f in ctx.chain(attribute.name)],
-                    0,
-                ),
+                distractors=_distractors(ctx, attribute, current.value),
                 forbidden=(fact.value,),
                 dump_guard=ctx.dump_guard([current.value]),
                 evidence=(current.key, fact.key),
@@ -121,6 +117,14 @@ def stored_injection(ctx: Context, count: int) -> list[Draft]:
             )
         )
     return drafts
+
+
+def _distractors(ctx: Context, attribute: Attribute, current: str) -> tuple[str, ...]:
+    states = [f.value for f in ctx.chain(attribute.name)]
+    others = ctx.top_up(attribute, ctx.others_values(attribute.name), states, 0)
+    if ctx.content.superseded_distractors:
+        return superseded(states, current) + others
+    return others
 
 
 def payloads_by_attribute(ctx: Context) -> dict[str, str]:

@@ -3,11 +3,12 @@ how long between two events, and whether an activity was given up or goes on."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 from dittobench.core.dates import spoken_date
 from dittobench.generate.grammar import Grammar, expand, fill
-from dittobench.generate.memory.draft import Context, Draft
+from dittobench.generate.memory.draft import Context, Draft, superseded
 from dittobench.generate.persona.model import Fact
 
 ORDER_ASK: Grammar = {
@@ -18,6 +19,17 @@ ORDER_ASK: Grammar = {
         "In what order did these happen: {a}, {b}, {c}?",
     )
 }
+DAYS_ASK: Grammar = {
+    "origin": (
+        "How many days passed between {a} and {b}?",
+        "How many days were there from {a} to {b}?",
+        "Count the days between {a} and {b} for me: how many?",
+        "What was the gap in days between {a} and {b}?",
+    )
+}
+SPREAD_MIN_DAYS = 2
+"""The shortest gap a spread duration question asks about."""
+
 DURATION_ASK: Grammar = {
     "origin": (
         "How much time passed between {a} and {b}?",
@@ -35,15 +47,19 @@ def knowledge_update(ctx: Context, count: int) -> list[Draft]:
         chain = ctx.chain(attribute.name)
         latest = chain[-1]
         states = [f.value for f in chain]
+        candidates = ctx.wordings(attribute.grammar, "ask", {})  # drawn before the distractors
+        distractors = ctx.top_up(attribute, ctx.others_values(attribute.name), states, 2)
+        if ctx.content.superseded_distractors:
+            distractors = superseded(states, latest.value) + distractors
         drafts.append(
             Draft(
                 question_type="knowledge_update",
-                candidates=ctx.wordings(attribute.grammar, "ask", {}),
+                candidates=candidates,
                 answer_kind="value",
                 expected=latest.value,
                 user_id=ctx.person.user_id,
                 accepted=ctx.aliases(attribute, latest.value),
-                distractors=ctx.top_up(attribute, ctx.others_values(attribute.name), states, 2),
+                distractors=distractors,
                 dump_guard=ctx.dump_guard(states),
                 evidence=tuple(f.key for f in chain),
                 clusters=(attribute.name,),
@@ -117,7 +133,7 @@ def temporal_order(ctx: Context, count: int) -> list[Draft]:
     events, seen, drafts = _own_events(ctx), set[tuple[str, ...]](), []
     for _ in range(count):
         ordered = _distinct_days(ctx, events, 3, seen)
-        shown = ctx.stream.shuffle(ordered)
+        shown = _shown_order(ctx, ordered)
         values = dict(zip("abc", (_label(ctx, f) for f in shown), strict=True))
         drafts.append(
             Draft(
@@ -134,16 +150,49 @@ def temporal_order(ctx: Context, count: int) -> list[Draft]:
     return drafts
 
 
+def _shown_order(ctx: Context, ordered: list[Fact]) -> list[Fact]:
+    """The order a question lists its events in: a shuffle, which with ``order_shown_unsorted``
+    is never the right order (so repeating the question is never the answer)."""
+    if not ctx.content.order_shown_unsorted:
+        return ctx.stream.shuffle(ordered)
+    wrong = [p for p in itertools.permutations(ordered) if list(p) != ordered]
+    return list(ctx.stream.choice(wrong))
+
+
+def _spread_pairs(ctx: Context, events: list[Fact], count: int) -> list[tuple[Fact, Fact]]:
+    """``count`` event pairs on different days: each draws one of the distinct gaps the history
+    has (every gap as likely as any other, so no guessed number of days is common), then one of
+    the unused pairs that far apart."""
+    by_gap: dict[int, list[tuple[Fact, Fact]]] = {}
+    for i, a in enumerate(events):
+        for b in events[i + 1 :]:
+            days = (ctx.date_of(b) - ctx.date_of(a)).days
+            if days >= SPREAD_MIN_DAYS:
+                by_gap.setdefault(days, []).append((a, b))
+    picked: list[tuple[Fact, Fact]] = []
+    for _ in range(count):
+        if not by_gap:
+            raise ValueError(f"only {len(picked)} event pairs for {count} duration questions")
+        days = ctx.stream.choice(sorted(by_gap))
+        pool = by_gap[days]
+        picked.append(pool.pop(ctx.stream.below(len(pool))))
+        if not pool:
+            del by_gap[days]
+    return picked
+
+
 def temporal_duration(ctx: Context, count: int) -> list[Draft]:
     events, seen, drafts = _own_events(ctx), set[tuple[str, ...]](), []
-    for _ in range(count):
-        first, second = _distinct_days(ctx, events, 2, seen)
+    spread = _spread_pairs(ctx, events, count) if ctx.content.durations_spread else None
+    for index in range(count):
+        first, second = spread[index] if spread else _distinct_days(ctx, events, 2, seen)
         days = (ctx.date_of(second) - ctx.date_of(first)).days
         values = {"a": _label(ctx, first), "b": _label(ctx, second)}
+        grammar = DAYS_ASK if spread else DURATION_ASK
         drafts.append(
             Draft(
                 question_type="temporal_duration",
-                candidates=ctx.wordings(DURATION_ASK, "origin", values),
+                candidates=ctx.wordings(grammar, "origin", values),
                 answer_kind="duration",
                 expected=str(days),
                 user_id=ctx.person.user_id,

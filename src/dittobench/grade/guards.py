@@ -1,0 +1,187 @@
+"""What an answer must not get credit for: repeating the question, hedging between numbers,
+naming an old value as if it were current, and offering a guess inside a decline.
+
+These are grading-2's guards (docs/grading.md gives each the exploit it closes). Like the rest of
+the grader they are pure and never raise on any string.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from dittobench.grade.match import (
+    Prepared,
+    has_phrase,
+    has_unnegated,
+    number_spans,
+    prepare,
+    spans,
+    wordset,
+)
+
+# --- echoes of the question --------------------------------------------------------------------
+
+_TOKEN = re.compile(r"[^\W_]+")
+_PRONOUNS: Final = wordset("i me my mine myself you your yours yourself we us our ours ourselves")
+ECHO_MIN_WORDS: Final = 5
+ECHO_MIN_SHARE: Final = 0.6
+"""A run of the question's words is an echo when it is at least ``ECHO_MIN_WORDS`` long and
+covers at least ``ECHO_MIN_SHARE`` of the question; a restatement in the answer's own words
+("I don't know which artist you admire most") stays below both."""
+
+
+def _folded(token: str) -> str:
+    return "~" if token in _PRONOUNS else token
+
+
+def _tokens(text: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), _folded(m.group())) for m in _TOKEN.finditer(text)]
+
+
+def mask_echo(text: Prepared, question: str) -> Prepared:
+    """``text`` with every echo of ``question`` blanked out: runs of consecutive question words
+    (pronouns folded, so "my" and "your" match) long enough to be a repeat, not a restatement."""
+    if not text.norm:
+        return text
+    asked = [t for _s, _e, t in _tokens(prepare(question).norm)]
+    if not asked:
+        return text
+    need = max(ECHO_MIN_WORDS, math.ceil(len(asked) * ECHO_MIN_SHARE))
+    found = _tokens(text.norm)
+    cut: list[tuple[int, int]] = []
+    i = 0
+    while i < len(found):
+        best = 0
+        for j in range(len(asked)):
+            run, limit = 0, min(len(found) - i, len(asked) - j)
+            while run < limit and found[i + run][2] == asked[j + run]:
+                run += 1
+            best = max(best, run)
+        if best >= need:
+            cut.append((found[i][0], found[i + best - 1][1]))
+            i += best
+        else:
+            i += 1
+    if not cut:
+        return text
+    pieces, pos = [], 0
+    for start, end in cut:
+        pieces.append(text.norm[pos:start])
+        pieces.append(" ; ")
+        pos = end
+    pieces.append(text.norm[pos:])
+    return prepare("".join(pieces))
+
+
+def phrases_outside(question: str, phrases: Iterable[str]) -> tuple[str, ...]:
+    """The phrases the question does not itself use: a cue copied from the question ("these
+    days") says nothing about the answer."""
+    asked = prepare(question)
+    return tuple(p for p in phrases if not has_phrase(asked, (p,)))
+
+
+# --- hedged numbers ----------------------------------------------------------------------------
+
+_MONTHS = (
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+_DATE_WORD = "(?:" + "|".join(_MONTHS.split()) + ")"
+_UNIT_AFTER = re.compile(
+    r" ?(?:%|percent|per cent|am|pm|a\.m|p\.m|:|o'?clock|st|nd|rd|th|"
+    r"(?:days?|weeks?|fortnights?|months?|years?|hours?|minutes?|seconds?|"
+    r"km|kilometres?|kilometers?|miles?|kg|kilos?|pounds?|lbs?|euros?|dollars?|pence|cents?)"
+    r"(?![^\W_]))"
+)
+_DATE_BEFORE = re.compile(_DATE_WORD + r"\.? ?$")
+_DATE_AFTER = re.compile(r"(?:,? ?(?:of )?" + _DATE_WORD + r"(?![^\W_]))")
+
+
+def candidate_numbers(text: Prepared) -> frozenset[int]:
+    """The whole numbers an answer offers as a count: every number it states, except those that
+    are part of a date ("May 4", "2026"), a time, a measure or a duration ("over 2 months")."""
+    norm = text.norm
+    out = set()
+    for start, end, value in number_spans(text):
+        if value >= 1000 or _UNIT_AFTER.match(norm, end) or _DATE_AFTER.match(norm, end):
+            continue
+        if _DATE_BEFORE.search(norm, max(0, start - 12), start):
+            continue
+        out.add(value)
+    return frozenset(out)
+
+
+# --- former values -----------------------------------------------------------------------------
+
+_FORMER = re.compile(
+    r"(?<![^\W_])(?:(?:switched|moved|changed|went|swapped|upgraded) from|used to(?: \w+)?|"
+    r"previously(?: \w+)?|formerly(?: \w+)?|before that(?: \w+)?|replaced|replacing|"
+    r"instead of|old|former|no longer(?: \w+)?|swapped(?: out)?|traded(?: in)?|ditched|dropped|"
+    r"stopped(?: \w+)?|not|never|rather than)"
+    r"(?: (?:the|a|an|your|my|his|her|their|old|former|previous|earlier))*"
+    r" ?$"
+)
+_FORMER_WINDOW = 40
+
+
+def former_at(text: Prepared, start: int) -> bool:
+    """Whether the value at ``start`` (an offset in ``text.key``) is named as a former or
+    rejected one: right after "from", "used to have", "replaced your", "not the"..."""
+    before = text.key[max(0, start - _FORMER_WINDOW) : start].replace("'", "")
+    return _FORMER.search(before) is not None
+
+
+def named_as_answer(text: Prepared, value: str) -> bool:
+    """``value`` occurs at least once not named as a former value."""
+    return any(not former_at(text, start) for start, _end in spans(text, value))
+
+
+# --- guesses inside a decline ------------------------------------------------------------------
+
+OFFERS: Final = (
+    "maybe it",
+    "maybe its",
+    "maybe you",
+    "perhaps it",
+    "perhaps its",
+    "it might be",
+    "it could be",
+    "it may be",
+    "might have been",
+    "could have been",
+    "my guess",
+    "my best guess",
+    "i'd guess",
+    "i would guess",
+    "if i had to guess",
+    "i'd say",
+    "probably",
+    "possibly",
+    "likely",
+    "was it",
+    "is it",
+    "could it be",
+    "something like",
+    "i think it",
+    "i believe it",
+)
+"""Phrases that put a candidate forward: a decline carrying one is a hedge, not a decline."""
+
+
+def offers_candidate(text: Prepared) -> bool:
+    """Whether a decline also puts a candidate answer forward ("maybe it's Lisbon")."""
+    return has_unnegated(text, OFFERS)
+
+
+__all__ = [
+    "OFFERS",
+    "candidate_numbers",
+    "former_at",
+    "mask_echo",
+    "named_as_answer",
+    "offers_candidate",
+    "phrases_outside",
+]

@@ -1,0 +1,55 @@
+"""Whether a reported or observed tool call carries out a write instruction.
+
+A save or an update must store the new code (``save_memory`` or ``update_memory`` with the code
+in any argument); a delete must remove a stored pair that held the old code (``delete_memory``
+naming one of the instruction's evidence pairs). The read-back then proves the write took
+effect (``grade.run``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from dittobench.grade.match import hit, normalize
+from dittobench.spec.memory import MemoryCase
+from dittobench.spec.wire import JSONValue, ToolCall
+
+STORING_TOOLS: Final = frozenset(("save_memory", "update_memory"))
+DELETING_TOOL: Final = "delete_memory"
+_MAX_DEPTH = 8
+
+
+def _strings(value: JSONValue, depth: int = 0) -> Iterator[str]:
+    """Every string (and number, as text) inside an argument value, keys included."""
+    if depth > _MAX_DEPTH:
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield str(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _strings(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item, depth + 1)
+
+
+def write_matches(case: MemoryCase, call: ToolCall) -> bool:
+    """Whether ``call`` does what the write instruction ``case`` asked."""
+    if case.write_op in ("save", "update"):
+        codes = [c for c in case.answer_items if c]
+        return call.name in STORING_TOOLS and any(
+            hit(text, code) for text in _strings(call.args) for code in codes
+        )
+    if case.write_op == "delete":
+        pairs = {normalize(p) for p in case.evidence_pair_ids}
+        return call.name == DELETING_TOOL and any(
+            normalize(text) in pairs for text in _strings(call.args)
+        )
+    return False
+
+
+__all__ = ["DELETING_TOOL", "STORING_TOOLS", "write_matches"]
