@@ -152,10 +152,13 @@ def audit(
 ) -> None:
     """The false-negative audit sheet: memory answers that passed every disqualifying scan but
     failed their typed check, one per row, with an empty `label` column for a reviewer."""
+    from dittobench.cli.inputs import check_out_file, refuse_overwriting
     from dittobench.grade.audit import audit_rows, to_jsonl, to_tsv
 
     if fmt not in ("tsv", "jsonl"):
         raise fail(f"--format must be tsv or jsonl, got {fmt!r}")
+    refuse_overwriting(out, "--out", {"dataset": dataset, "transcript": transcript})
+    check_out_file(out, "--out")
     ds, tr, graded = _graded(dataset, transcript)
     rows = list(audit_rows(ds, tr, graded))
     sheet = to_tsv(iter(rows)) if fmt == "tsv" else to_jsonl(iter(rows))

@@ -16,6 +16,14 @@ import typer
 
 from dittobench.cli.baseline import BUILTIN, builtin_harness
 from dittobench.cli.common import app, fail
+from dittobench.cli.inputs import (
+    check_harness_option,
+    check_run_id,
+    check_run_options,
+    refuse_overwriting,
+    resumable_run,
+    stored_report,
+)
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -28,9 +36,26 @@ from dittobench.spec.versions import CURRENT_VERSION
 
 def default_db() -> Path:
     """The run database under the user's data directory (``$XDG_DATA_HOME`` or
-    ``~/.local/share``), read here at the edge."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "dittobench" / "runs.db"
+    ``~/.local/share``), read here at the edge. A relative ``XDG_DATA_HOME`` is ignored, as the
+    XDG spec says; a home folder that cannot be found or is relative exits 2."""
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "dittobench" / "runs.db"
+    given = os.environ.get("HOME")
+    if given is not None and not Path(given).is_absolute():  # "" would mean the root folder
+        raise fail(f"HOME is {given!r}, not an absolute path: set it, or pass --db")
+    try:
+        home = Path.home()
+    except RuntimeError:
+        raise fail("cannot find the home folder: set HOME or XDG_DATA_HOME, or pass --db") from None
+    return home / ".local" / "share" / "dittobench" / "runs.db"
+
+
+def sqlite_file(db: str | None) -> Path | None:
+    """The SQLite file ``--db`` names (the default one without it); None for a database URL."""
+    if db is not None and "://" in db:
+        return None
+    return Path(db).expanduser() if db is not None else default_db()
 
 
 DB_HELP = (
@@ -42,11 +67,11 @@ DB_HELP = (
 def store_location(db: str | None) -> tuple[str, Path]:
     """The run store's URL and the folder for this installation's local files (its signing
     key, the built-in harness's memory): beside a SQLite file, else the user's data folder."""
-    if db is not None and "://" in db:
-        return db, default_db().parent
     from dittobench.store import RunStore
 
-    path = Path(db).expanduser() if db is not None else default_db()
+    path = sqlite_file(db)
+    if path is None:
+        return db or "", default_db().parent
     return RunStore.sqlite_url(path), path.parent
 
 
@@ -81,30 +106,13 @@ def _harness_url(harness: str, home: Path, run_id: str) -> Iterator[str]:
         yield url
 
 
-def check_harness(harness: str) -> bool:
-    """True for ``builtin`` or an http(s) URL with a host and a valid port."""
-    if harness == BUILTIN:
-        return True
-    import httpx
-
-    try:
-        url = httpx.URL(harness)
-        valid = (
-            url.scheme in ("http", "https")
-            and bool(url.host)
-            and url.port in (None, *range(1, 65536))
-        )
-    except (httpx.InvalidURL, ValueError, TypeError):
-        valid = False
-    return valid
-
-
-def open_store(url: str) -> RunStore:
-    """The run store at ``url``, or exit 2 saying why it cannot be opened."""
+def open_store(url: str, *, create: bool = True) -> RunStore:
+    """The run store at ``url``, or exit 2 saying why it cannot be opened (without ``create``,
+    a SQLite file that does not exist is such a reason, and nothing is created)."""
     from dittobench.store import RunStore, StoreError
 
     try:
-        return RunStore(url)
+        return RunStore(url, create=create)
     except StoreError as exc:
         raise fail(str(exc)) from None
 
@@ -242,20 +250,43 @@ def run(
     """
     from dittobench.engine.client import ClientLimits, HarnessError
     from dittobench.engine.runner import RunError, RunOptions, resume_run, start_run
-    from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError, get_policy
     from dittobench.store import StoreError
 
-    try:
-        get_policy(bench_version).run_size(run_size)
-    except (UnknownVersionError, UnknownRunSizeError) as exc:
-        raise fail(str(exc)) from None
+    check_run_options(
+        seed=seed,
+        run_size=run_size,
+        bench_version=bench_version,
+        case_timeout=run_deadline,
+        wait=wait,
+        harness=harness,
+        resume=resume,
+        out_dir=out_dir,
+        json_out=json_out,
+        key=key,
+    )
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
     limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
     from dittobench.receipts.keys import KeyFileError
 
     url, home = store_location(db)
-    store = open_store(url)
+    store_file = sqlite_file(db)
+    if store_file is not None:
+        refuse_overwriting(json_out, "--json", {"run store": store_file})
+    # Whatever umask the caller has, everything this run creates (store, run folder, keys, the
+    # built-in harness's memory) is owner-only: it holds the seed and the tool endpoint.
+    os.umask(0o077)
+    store = open_store(url, create=resume is None)
+    stored = None
+    if resume is not None:
+        try:
+            stored = resumable_run(store, resume)
+            if harness is None:  # the stored one is used: check it as --harness is checked
+                where = f"run {resume!r} in {store.where}: column harness"
+                check_harness_option(stored.harness, where)
+        except typer.Exit:
+            store.close()
+            raise
     try:
         signing_key = installation_key(key, home)
     except (KeyFileError, OSError) as exc:
@@ -280,17 +311,7 @@ def run(
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
     display = BarProgress() if sys.stderr.isatty() else PlainProgress()
-    try:
-        name = harness or (store.get_run(run_id).harness if resume else BUILTIN)
-    except StoreError as exc:
-        store.close()
-        raise fail(str(exc)) from None
-    if not check_harness(name):
-        store.close()
-        raise fail(
-            f"--harness must be `builtin` or an http(s) URL such as "
-            f"http://127.0.0.1:8080, got {name!r}"
-        )
+    name = harness or (stored.harness if stored is not None else BUILTIN)
     if resume:
         from dittobench.engine.runner import held_by_another
 
@@ -340,20 +361,42 @@ def runs(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
     limit: Annotated[int, typer.Option(help="How many, newest first.", min=1)] = 20,
 ) -> None:
-    """List stored runs, newest first."""
+    """List stored runs, newest first. A run whose stored row cannot be read is listed as
+    `unreadable`, the column named on stderr, and the command exits 2 after the list."""
+    from dittobench.store import NoStoreError, RunStore, StoreError, UnreadableRun
+    from dittobench.store.runs import is_run_id
 
-    store = open_store(store_location(db)[0])
-    rows = store.list_runs(limit)
-    store.close()
+    url = store_location(db)[0]
+    try:
+        store = RunStore(url, create=False)
+    except NoStoreError:
+        typer.echo("no runs yet")
+        return
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    try:
+        rows = store.list_runs(limit)
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    finally:
+        store.close()
     if not rows:
         typer.echo("no runs yet")
         return
+    unreadable = [r for r in rows if isinstance(r, UnreadableRun)]
     for r in rows:
+        if isinstance(r, UnreadableRun):
+            typer.echo(f"{r.run_id if is_run_id(r.run_id) else repr(r.run_id)}  unreadable")
+            continue
         score = f"{r.composite:.4f}" if r.composite is not None else "   -  "
         typer.echo(
             f"{r.run_id}  {r.status:<11} {r.run_size:<6} {score}  "
             f"{r.cases_done}/{r.cases_total}  {r.created_at}  {r.harness}"
         )
+    for bad in unreadable:
+        typer.echo(f"error: {bad.problem}", err=True)
+    if unreadable:
+        raise typer.Exit(2)
 
 
 @app.command()
@@ -362,26 +405,19 @@ def show(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
     """One run: its summary and a line per case (score, reason, what was called)."""
-    from dittobench.spec.codec import decode
-    from dittobench.spec.report import ScoreReport
-    from dittobench.store import StoreError
-
-    store = open_store(store_location(db)[0])
+    check_run_id(run_id)
+    store = open_store(store_location(db)[0], create=False)
     try:
-        row = store.get_run(run_id)
-        report = store.report(run_id)
-    except StoreError as exc:
-        raise fail(str(exc)) from None
+        row, parsed = stored_report(store, run_id)
     finally:
         store.close()
     typer.echo(
         f"{row.run_id}  {row.status}  stage {row.stage}  "
         f"{row.cases_done}/{row.cases_total} cases  {row.harness}"
     )
-    if report is None:
+    if parsed is None:
         typer.echo("no report yet" + (f" ({row.error})" if row.error else ""))
         return
-    parsed = decode(ScoreReport, {**report, "seed": int(report["seed"])})
     for line in report_lines(parsed):
         typer.echo(line)
     typer.echo("")

@@ -16,6 +16,7 @@ import argparse
 import base64
 import binascii
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -69,6 +70,26 @@ def _b64(value: object, name: str) -> bytes:
         raise ExportError(f"{name}: not valid base64") from None
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist yet: the same only if both name one path
+        return a.resolve() == b.resolve()
+
+
+def _clash(receipt: Path, outputs: dict[str, Path | None]) -> str:
+    """Why the outputs cannot be written: one is the receipt itself (it would be destroyed
+    after being read) or two are one file; empty when they can."""
+    given = [(option, path) for option, path in outputs.items() if path is not None]
+    for index, (option, path) in enumerate(given):
+        if _same_file(path, receipt):
+            return f"{option} {path} is the receipt; writing it would destroy it"
+        for other, other_path in given[index + 1 :]:
+            if _same_file(path, other_path):
+                return f"{option} and {other} are the same file ({path})"
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m dittobench.receipts.export",
@@ -79,6 +100,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--signature", type=Path, help="write the raw 64-byte signature here")
     parser.add_argument("--public-key", type=Path, help="write the carried public key PEM here")
     args = parser.parse_args(argv)
+    clash = _clash(
+        args.receipt,
+        {
+            "--manifest": args.manifest,
+            "--signature": args.signature,
+            "--public-key": args.public_key,
+        },
+    )
+    if clash:
+        print(f"error: {clash}", file=sys.stderr)
+        return 2
     try:
         receipt = json.loads(args.receipt.read_bytes())
         export(receipt, args.manifest, args.signature, args.public_key)

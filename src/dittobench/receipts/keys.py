@@ -17,7 +17,6 @@ import base64
 import binascii
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +26,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from dittobench.core.private_files import create_private_file, make_private_dirs
 from dittobench.receipts.manifest import ManifestError, parse_rfc3339
 
 PRIVATE_KEY_NAME: Final = "dittobench-ed25519.pem"
@@ -94,20 +94,25 @@ def public_pem(key: Ed25519PublicKey | Ed25519PrivateKey) -> bytes:
 
 def save_keypair(key: Ed25519PrivateKey, directory: Path) -> tuple[Path, Path]:
     """Write ``dittobench-ed25519.pem`` (mode 0600) and ``dittobench-ed25519.pub.pem`` into
-    ``directory``. Refuses to overwrite an existing key (``FileExistsError``)."""
+    ``directory``, creating it and any missing parents with mode 0700 whatever the umask.
+    Refuses (``FileExistsError``) to overwrite an existing key or to write through a symlink,
+    even a dangling one planted where a key file goes."""
     private_path = directory / PRIVATE_KEY_NAME
     public_path = directory / PUBLIC_KEY_NAME
     for path in (private_path, public_path):
+        if path.is_symlink():
+            raise FileExistsError(f"{path} is a symlink; not writing a key through it")
         if path.exists():
             raise FileExistsError(f"{path} already exists; not overwriting a key")
-    directory.mkdir(parents=True, exist_ok=True)
-    fd = os.open(private_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    make_private_dirs(directory)
+    create_private_file(private_path, private_pem(key))
     try:
-        os.fchmod(fd, 0o600)  # whatever the umask
-        os.write(fd, private_pem(key))
-    finally:
-        os.close(fd)
-    public_path.write_bytes(public_pem(key))
+        # Exclusive and no-follow like the private key, so nothing planted between the check
+        # above and here is written through; the public half may be world-readable.
+        create_private_file(public_path, public_pem(key), mode=0o644)
+    except BaseException:
+        private_path.unlink()  # never leave half a pair that blocks the next attempt
+        raise
     return private_path, public_path
 
 

@@ -1,5 +1,23 @@
 """The run store: durable runs, case records and reports for the scoring engine."""
 
-from dittobench.store.runs import STAGES, STATUSES, RunRow, RunStore, StoreError
+from dittobench.store.runs import (
+    STAGES,
+    STATUSES,
+    BadContentError,
+    NoStoreError,
+    RunRow,
+    RunStore,
+    StoreError,
+    UnreadableRun,
+)
 
-__all__ = ["STAGES", "STATUSES", "RunRow", "RunStore", "StoreError"]
+__all__ = [
+    "STAGES",
+    "STATUSES",
+    "BadContentError",
+    "NoStoreError",
+    "RunRow",
+    "RunStore",
+    "StoreError",
+    "UnreadableRun",
+]

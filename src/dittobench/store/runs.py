@@ -9,7 +9,10 @@ so tests and replays are deterministic.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import os
 import re
 import sqlite3
 import time
@@ -18,13 +21,23 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from dittobench.core.private_files import create_private_file, make_private_dirs
+from dittobench.core.prng import MAX_SEED
+
 STATUSES = frozenset({"running", "done", "failed", "interrupted"})
 STAGES = frozenset({"generating", "starting", "seeding", "running", "scoring", "done"})
+
+# The shape of the run ids the command line makes (r-YYYYMMDD-HHMMSS-6 hex digits). Run ids name
+# files and folders (the run's output folder, the built-in harness's memory), so a caller checks
+# an id given by a user against it before touching anything.
+RUN_ID_PATTERN = re.compile(r"r-[0-9]{8}-[0-9]{6}-[0-9a-f]{6}")
+RUN_ID_EXAMPLE = "r-20261201-142714-a1b2c3"
 
 # Execution option marking a connection that will write: on SQLite its transaction starts with
 # BEGIN IMMEDIATE, taking the write lock up front. A deferred transaction that reads and then
@@ -90,6 +103,20 @@ class StoreError(RuntimeError):
     cannot be opened or is not a dittobench run store."""
 
 
+class NoStoreError(StoreError):
+    """A SQLite store opened with ``create=False`` whose file does not exist."""
+
+
+class BadContentError(StoreError):
+    """A stored value that is not what the store writes (edited or damaged by hand): the
+    message names the run, the column and, for a case record, the case."""
+
+
+def is_run_id(text: str) -> bool:
+    """True when ``text`` has the shape of a run id the command line makes."""
+    return RUN_ID_PATTERN.fullmatch(text) is not None
+
+
 @dataclass(frozen=True, slots=True)
 class RunRow:
     """One run as the store keeps it. ``waves_seeded`` is the highest wave seeded so far plus one
@@ -127,15 +154,43 @@ class RunBusyError(StoreError):
         self.owner, self.until = owner, until
 
 
+@dataclass(frozen=True, slots=True)
+class UnreadableRun:
+    """A stored run whose row holds a value the store never writes; ``problem`` names the
+    column. Listed beside the good runs so one bad row hides nothing else."""
+
+    run_id: str
+    problem: str
+
+
 def _dumps(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _loads_object(text: str, what: str) -> dict[str, Any]:
-    value = json.loads(text)
+def _loads_object(text: object, what: str) -> dict[str, Any]:
+    """A stored JSON object, or BadContentError naming ``what`` (run, column, case)."""
+    if not isinstance(text, str):
+        raise BadContentError(f"{what} is {_kind(text)}, not JSON text")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        raise BadContentError(f"{what} is not valid JSON ({_one_line(str(exc))})") from None
     if not isinstance(value, dict):
-        raise StoreError(f"{what} is not a JSON object")
+        raise BadContentError(f"{what} is not a JSON object")
     return value
+
+
+def _kind(value: object) -> str:
+    return "empty (NULL)" if value is None else f"{type(value).__name__} {_shown(value)}"
+
+
+def _shown(value: object) -> str:
+    text = repr(value)  # repr escapes newlines and control characters: the message stays one line
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _check_status(status: str) -> None:
@@ -148,21 +203,63 @@ def _check_stage(stage: str) -> None:
         raise StoreError(f"unknown run stage {stage!r}; expected one of {sorted(STAGES)}")
 
 
-def _row_to_run(row: sa.Row[Any]) -> RunRow:
+_TEXT_COLUMNS = tuple(
+    c.name for c in runs_table.columns if isinstance(c.type, sa.Text) and c.name != "seed"
+)
+_COUNT_COLUMNS = ("cases_done", "cases_total", "waves_seeded")
+_SEED_TEXT = re.compile(r"[0-9]{1,19}")
+
+
+def _row_to_run(row: sa.Row[Any], where: str) -> RunRow:
+    """Check every column holds what the store writes (SQLite keeps any value in any column,
+    so a hand-edited file can hold anything): BadContentError names the run and the column."""
     values = dict(row._mapping)
-    values["seed"] = int(values["seed"])
+    run_id = values["run_id"]
+    name = run_id if isinstance(run_id, str) else _shown(run_id)
+
+    def bad(column: str, expected: str) -> BadContentError:
+        return BadContentError(
+            f"run {name!r} in {where}: column {column} holds {_kind(values[column])}, "
+            f"not {expected}"
+        )
+
+    seed = values["seed"]
+    if not (isinstance(seed, str) and _SEED_TEXT.fullmatch(seed) and int(seed) <= MAX_SEED):
+        raise bad("seed", f"a seed (a decimal integer from 0 to {MAX_SEED})")
+    values["seed"] = int(seed)
+    for column in _TEXT_COLUMNS:
+        if not isinstance(values[column], str):
+            raise bad(column, "text")
+    if values["status"] not in STATUSES:
+        raise bad("status", f"one of {', '.join(sorted(STATUSES))}")
+    if values["stage"] not in STAGES:
+        raise bad("stage", f"one of {', '.join(sorted(STAGES))}")
+    for column in _COUNT_COLUMNS:
+        count = values[column]
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise bad(column, "a whole number of 0 or more")
+    for column in ("composite", "composite_stderr"):
+        score = values[column]
+        if score is not None and (
+            isinstance(score, bool)
+            or not isinstance(score, int | float)
+            or not math.isfinite(score)
+        ):
+            raise bad(column, "a number or empty")
     return RunRow(**values)
 
 
 def _secrets(url: sa.URL) -> tuple[str, ...]:
-    """What no message may show: the password, one given as a query parameter, and whatever an
-    unescaped ``@`` in a password pushed into the host. Longest first, for ``_redact``."""
+    """What no message may show: the password (as given and percent-encoded), one given as a
+    query parameter, and whatever an unescaped ``@`` in a password pushed into the host. Longest
+    first, for ``_redact``."""
     found = [url.password or ""]
     for key, value in url.query.items():
         if "password" in key.lower():
             found.extend(value if isinstance(value, tuple) else (value,))
     if url.host and "@" in url.host:
         found.append(url.host.rsplit("@", 1)[0])
+    found += [quote(str(s), safe="") for s in found if s]
     return tuple(sorted({str(s) for s in found if s}, key=len, reverse=True))
 
 
@@ -170,6 +267,23 @@ def _redact(text: str, secrets: tuple[str, ...]) -> str:
     for secret in secrets:
         text = text.replace(secret, "***")
     return text
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,40}")
+
+
+def _scheme_only(url: str) -> str:
+    """All a message may show of a URL that cannot be split safely: its scheme. Anything after
+    it may be part of a password."""
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    return f"{scheme}://..." if _SCHEME.fullmatch(scheme) else "the database URL"
+
+
+def _unescaped_at(url: str, parsed: sa.URL) -> bool:
+    """True when the credentials hold an unescaped ``@``: the URL parser splits at the first
+    ``@``, so the rest of the password would be taken for the host (printed, and looked up)."""
+    authority = url.split("://", 1)[1].split("?", 1)[0] if "://" in url else ""
+    return authority.count("@") > 1 or "@" in (parsed.host or "")
 
 
 def _describe(url: sa.URL) -> str:
@@ -194,20 +308,29 @@ class RunStore:
     connection and every write is one transaction, so the engine's run and its lease keeper can
     call it from their two threads."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, create: bool = True) -> None:
+        """Open (and with ``create``, make) the store at ``url``. A new SQLite file and the
+        folders made for it are owner-only (0600 and 0700) whatever the umask; SQLite gives its
+        -wal and -shm files the database file's mode. ``create=False`` raises NoStoreError for a
+        SQLite file that does not exist, creating nothing."""
         try:
             parsed = make_url(url)
-        except (SQLAlchemyError, ValueError):
-            hidden = re.sub(r"(://)[^/@]*@", r"\1***@", url)  # credentials stay out of logs
-            raise StoreError(f"not a database URL or SQLite file: {hidden!r}") from None
+        except (SQLAlchemyError, ValueError, TypeError):
+            raise StoreError(
+                f"not a database URL or SQLite file: {_scheme_only(url)} (check the URL; in a "
+                "user name or password write @ : / as %40 %3A %2F)"
+            ) from None
+        if parsed.get_backend_name() != "sqlite" and _unescaped_at(url, parsed):
+            raise StoreError(
+                f"cannot open run store at {_scheme_only(url)}: an unescaped '@' in its user "
+                "name or password (write it as %40)"
+            )
         self._where = _describe(parsed)
         self._secrets = _secrets(parsed)
         self._closed = False
         file = _sqlite_file(parsed)
         if file is not None:
-            if file.is_dir():
-                raise StoreError(f"cannot open run store at {self._where}: it is a directory")
-            file.parent.mkdir(parents=True, exist_ok=True)
+            self._prepare_file(file, create=create)
         try:
             self._engine: Engine = sa.create_engine(parsed)
         except (SQLAlchemyError, ImportError) as exc:
@@ -231,6 +354,32 @@ class RunStore:
         except BaseException:
             self._engine.dispose()
             raise
+
+    def _prepare_file(self, file: Path, *, create: bool) -> None:
+        try:
+            if file.is_dir():
+                raise StoreError(f"cannot open run store at {self._where}: it is a directory")
+            if os.path.lexists(file):
+                return
+            if not create:
+                above = file.parent
+                while not os.path.lexists(above) and above.parent != above:
+                    above = above.parent
+                if not above.is_dir():  # a file where a folder should be: a mistake to name
+                    raise StoreError(
+                        f"cannot open run store at {self._where}: {above} is not a folder"
+                    )
+                raise NoStoreError(f"no run store at {self._where}")
+            make_private_dirs(file.parent)
+            # Empty: SQLite takes it for a new database. It exists when a concurrent first
+            # use made it.
+            with contextlib.suppress(FileExistsError):
+                create_private_file(file)
+        except OSError as exc:
+            where = f" ({exc.filename})" if exc.filename else ""
+            raise StoreError(
+                f"cannot create run store at {self._where}: {exc.strerror or exc}{where}"
+            ) from None
 
     @staticmethod
     def sqlite_url(path: Path) -> str:
@@ -406,11 +555,12 @@ class RunStore:
             row = conn.execute(sa.select(runs_table).where(runs_table.c.run_id == run_id)).first()
         if row is None:
             raise self._unknown(run_id)
-        return _row_to_run(row)
+        return _row_to_run(row, self._where)
 
-    def list_runs(self, limit: int = 50) -> list[RunRow]:
+    def list_runs(self, limit: int = 50) -> list[RunRow | UnreadableRun]:
         """Newest first. ``created_at`` strings sort as times only when they share a UTC offset;
-        callers write UTC."""
+        callers write UTC. A row holding a value the store never writes is listed as an
+        UnreadableRun naming the column, so one bad row hides no other run."""
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         query = (
@@ -420,7 +570,15 @@ class RunStore:
         )
         with self._reading() as conn:
             rows = conn.execute(query).all()
-        return [_row_to_run(row) for row in rows]
+        listed: list[RunRow | UnreadableRun] = []
+        for row in rows:
+            try:
+                listed.append(_row_to_run(row, self._where))
+            except BadContentError as exc:
+                run_id = row._mapping["run_id"]
+                name = run_id if isinstance(run_id, str) else _shown(run_id)
+                listed.append(UnreadableRun(name, str(exc)))
+        return listed
 
     def recorded_cases(self, run_id: str) -> dict[str, dict[str, Any]]:
         """case_id -> record for every case recorded so far, for resuming a run."""
@@ -434,7 +592,9 @@ class RunStore:
                 raise self._unknown(run_id)
             rows = conn.execute(query).all()
         return {
-            case_id: _loads_object(text, f"record of case {case_id!r} in run {run_id!r}")
+            case_id: _loads_object(
+                text, f"run {run_id!r} in {self._where}: column record_json of case {case_id!r}"
+            )
             for case_id, text in rows
         }
 
@@ -453,9 +613,16 @@ class RunStore:
             text = conn.execute(
                 sa.select(column).where(reports_table.c.run_id == run_id)
             ).scalar_one_or_none()
-        return None if text is None else _loads_object(text, f"{what} of run {run_id!r}")
+        if text is None:
+            return None
+        return _loads_object(text, f"run {run_id!r} in {self._where}: column {column.name}")
 
     # -- lifecycle ------------------------------------------------------------------------------
+
+    @property
+    def where(self) -> str:
+        """Where the store lives, for messages: the SQLite file, or the URL without secrets."""
+        return self._where
 
     def close(self) -> None:
         """Release the connections; closing twice is harmless, using a closed store is not."""
@@ -474,7 +641,8 @@ class RunStore:
     def _hidden(self, exc: Exception) -> str:
         """The driver's message, without any secret of the URL (drivers repeat hosts)."""
         orig = getattr(exc, "orig", None)
-        return _redact(str(orig) if orig is not None else str(exc), self._secrets)
+        text = _redact(str(orig) if orig is not None else str(exc), self._secrets)
+        return _one_line(text)
 
     def _lock_run(self, conn: Connection, run_id: str, updated_at: str, **values: Any) -> None:
         """Write the run's row (``updated_at`` and any ``values``) first in a write: that locks

@@ -1,0 +1,199 @@
+"""Checks on what a user hands the command line, made before anything starts or is written.
+
+Each failing check prints one line naming the option (or the stored run and column) and exits 2;
+none of them creates a file, a folder or a process.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dittobench.cli.common import fail
+from dittobench.core.prng import MAX_SEED
+
+if TYPE_CHECKING:
+    from dittobench.spec.report import ScoreReport
+    from dittobench.store import RunRow, RunStore
+
+# Longer than any run could wait for one case or for a harness to start; larger values only
+# overflow timers deep inside the event loop.
+MAX_SECONDS = 86_400.0
+
+
+def check_seed(seed: int | None, option: str = "--seed") -> None:
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise fail(f"{option} must be an integer from 0 to {MAX_SEED}, got {seed}")
+
+
+def check_seconds(value: float, option: str) -> None:
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise fail(
+            f"{option} must be a number of seconds above 0 and at most {MAX_SECONDS:g}, got {value}"
+        )
+
+
+def check_run_id(run_id: str, option: str = "RUN_ID") -> None:
+    """Refuse anything but the shape of a run id before it names a file or folder (an id such
+    as ``../../x`` or ``/tmp/x`` would otherwise place the run's files outside its folders)."""
+    from dittobench.store.runs import RUN_ID_EXAMPLE, is_run_id
+
+    if not is_run_id(run_id):
+        raise fail(
+            f"{option} {run_id!r} is not a run id (run ids look like {RUN_ID_EXAMPLE}; "
+            "`dittobench runs` lists them)"
+        )
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """True when both paths reach one file (through symlinks or hard links included)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): same only if they resolve alike
+        return a.resolve() == b.resolve()
+
+
+def refuse_overwriting(out: Path | None, option: str, inputs: dict[str, Path]) -> None:
+    """Exit 2 when the output ``out`` would overwrite one of ``inputs`` (name -> path)."""
+    if out is None:
+        return
+    for name, path in inputs.items():
+        if same_file(out, path):
+            raise fail(f"{option} {out} is the {name} ({path}); writing it would destroy it")
+
+
+def check_out_folder(folder: Path, option: str) -> None:
+    """A folder to write into: absent (it will be made) or a folder, under a folder."""
+    here = folder
+    while not os.path.lexists(here) and here.parent != here:
+        here = here.parent
+    if not here.is_dir():
+        raise fail(f"{option} {folder}: {here} is not a folder")
+
+
+def check_out_file(path: Path | None, option: str) -> None:
+    """A file to write: not a folder, in a folder that exists."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise fail(f"{option} {path} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise fail(f"{option} {path}: {path.parent} is not an existing folder")
+
+
+def check_run_options(
+    *,
+    seed: int | None,
+    run_size: str,
+    bench_version: str,
+    case_timeout: float,
+    wait: float,
+    harness: str | None,
+    resume: str | None,
+    out_dir: Path,
+    json_out: Path | None,
+    key: Path | None,
+) -> None:
+    """Every `run` option that can be checked without the store, checked before anything is
+    started or written."""
+    from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError, get_policy
+
+    check_seed(seed)
+    try:
+        get_policy(bench_version).run_size(run_size)
+    except (UnknownVersionError, UnknownRunSizeError) as exc:
+        raise fail(str(exc)) from None
+    check_seconds(case_timeout, "--case-timeout")
+    check_seconds(wait, "--wait")
+    if harness is not None:
+        check_harness_option(harness, "--harness")
+    if resume is not None:
+        check_run_id(resume, "--resume")
+    check_out_folder(out_dir, "--out-dir")
+    check_out_file(json_out, "--json")
+    if key is not None and not key.is_file():
+        raise fail(f"--key {key}: no such file")
+    refuse_overwriting(json_out, "--json", {"signing key": key} if key is not None else {})
+
+
+def check_harness_option(harness: str, where: str) -> None:
+    """``builtin`` or an http(s) URL with a host and a valid port."""
+    import httpx
+
+    if harness == "builtin":
+        return
+    try:
+        url = httpx.URL(harness)
+        valid = (
+            url.scheme in ("http", "https")
+            and bool(url.host)
+            and url.port in (None, *range(1, 65536))
+        )
+    except (httpx.InvalidURL, ValueError, TypeError):
+        valid = False
+    if not valid:
+        raise fail(
+            f"{where} must be `builtin` or an http(s) URL such as http://127.0.0.1:8080, "
+            f"got {harness!r}"
+        )
+
+
+def resumable_run(store: RunStore, run_id: str) -> RunRow:
+    """The stored run ``run_id`` once everything a resume reads from it is known good: its row,
+    its bench version and run size, and every recorded case. Exits 2 naming the run and the
+    column (and the case) otherwise, before any harness is started."""
+    from dittobench.spec.codec import DecodeError, decode
+    from dittobench.spec.transcript import CaseRecord
+    from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError, get_policy
+    from dittobench.store import StoreError
+
+    here = f"run {run_id!r} in {store.where}"
+    try:
+        row = store.get_run(run_id)
+        records = store.recorded_cases(run_id)
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    if row.status == "done":
+        raise fail(f"run {run_id} is already done; `dittobench show {run_id}` prints it")
+    try:
+        policy = get_policy(row.bench_version)
+    except UnknownVersionError as exc:
+        raise fail(f"{here}: column bench_version: {exc}") from None
+    try:
+        policy.run_size(row.run_size)
+    except UnknownRunSizeError as exc:
+        raise fail(f"{here}: column run_size: {exc}") from None
+    for case_id, data in records.items():
+        try:
+            decode(CaseRecord, data)
+        except DecodeError as exc:
+            raise fail(f"{here}: column record_json of case {case_id!r}: {exc}") from None
+    return row
+
+
+def stored_report(store: RunStore, run_id: str) -> tuple[RunRow, ScoreReport | None]:
+    """A run's row and its decoded report (None while it has none), or exit 2 naming the run
+    and the column (and the report's field) that cannot be read."""
+    from dittobench.spec.codec import DecodeError, decode
+    from dittobench.spec.report import ScoreReport
+    from dittobench.store import StoreError
+
+    try:
+        row = store.get_run(run_id)
+        report = store.report(run_id)
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    if report is None:
+        return row, None
+    here = f"run {run_id!r} in {store.where}: column report_json"
+    seed = report.get("seed")
+    digits = isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 19
+    if not (digits and isinstance(seed, str) and int(seed) <= MAX_SEED):
+        raise fail(f"{here}: $.seed: expected a seed as a decimal string, got {seed!r:.40}")
+    try:
+        parsed = decode(ScoreReport, {**report, "seed": int(seed)})
+    except DecodeError as exc:
+        raise fail(f"{here}: {exc}") from None
+    return row, parsed

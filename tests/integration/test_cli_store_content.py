@@ -1,0 +1,158 @@
+"""`runs`, `show` and `run --resume` on a store that is valid SQLite but holds bad content:
+one line naming the run and the column, exit 2, and nothing changed or started. The store is
+made by a real run of the built-in harness, then damaged with sqlite3 as a hand edit would."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def dittobench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(cwd), "XDG_DATA_HOME": str(cwd / "data")}
+    return subprocess.run(
+        [sys.executable, "-m", "dittobench", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=cwd,
+        env=env,
+    )
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """A store with two finished runs: (database, first run id, second run id)."""
+    root = tmp_path_factory.mktemp("finished")
+    ids = []
+    for seed in ("4", "5"):
+        result = dittobench(
+            "run", "--seed", seed, "--db", str(root / "runs.db"), "--out-dir", str(root / "out"),
+            cwd=root,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        ids.append(
+            next(ln.split()[-1] for ln in result.stdout.splitlines() if ln.startswith("run id"))
+        )
+    return root / "runs.db", ids[0], ids[1]
+
+
+@pytest.fixture
+def db(tmp_path: Path, finished: tuple[Path, str, str]) -> Path:
+    copy = tmp_path / "runs.db"
+    with sqlite3.connect(finished[0]) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    return copy
+
+
+def poke(db: Path, sql: str, *params: object) -> None:
+    with sqlite3.connect(db) as conn:
+        conn.execute(sql, params)
+
+
+def row(db: Path, run_id: str) -> tuple[object, ...]:
+    with sqlite3.connect(db) as conn:
+        found = conn.execute("SELECT * FROM runs WHERE run_id=?", (run_id,)).fetchone()
+    assert found is not None
+    return tuple(found)
+
+
+def refused(result: subprocess.CompletedProcess[str], *named: str) -> str:
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, result.stderr
+    for name in named:
+        assert name in errors[0], errors[0]
+    return errors[0]
+
+
+def test_runs_lists_every_run_and_marks_the_unreadable_one(
+    db: Path, finished: tuple[Path, str, str]
+) -> None:
+    _, first, second = finished
+    poke(db, "UPDATE runs SET seed='abc' WHERE run_id=?", first)
+    result = dittobench("runs", "--db", str(db), cwd=db.parent)
+    refused(result, repr(first), "column seed", "'abc'")
+    lines = result.stdout.splitlines()
+    assert any(line.startswith(second) and "done" in line for line in lines), result.stdout
+    assert f"{first}  unreadable" in lines
+
+
+@pytest.mark.parametrize(
+    ("sql", "named"),
+    [
+        ("UPDATE runs SET seed='abc'", "column seed"),
+        ("UPDATE runs SET cases_done='many'", "column cases_done"),
+        ("UPDATE runs SET composite='high'", "column composite"),
+        ("UPDATE reports SET report_json='{not json'", "column report_json"),
+        ("UPDATE reports SET report_json='[]'", "column report_json"),
+        ("UPDATE reports SET report_json=json_set(report_json, '$.seed', 'x')", "$.seed"),
+        ("UPDATE reports SET report_json=json_remove(report_json, '$.n')", "$.n"),
+        (
+            "UPDATE reports SET report_json=json_set(report_json, '$.per_case[0].score', 'top')",
+            "$.per_case[0].score",
+        ),
+    ],
+)
+def test_show_names_the_run_and_the_column(
+    db: Path, finished: tuple[Path, str, str], sql: str, named: str
+) -> None:
+    run_id = finished[1]
+    poke(db, f"{sql} WHERE run_id=?", run_id)
+    result = dittobench("show", run_id, "--db", str(db), cwd=db.parent)
+    refused(result, repr(run_id), named)
+    assert result.stdout == ""
+
+
+def test_show_survives_free_form_details_it_cannot_format(
+    db: Path, finished: tuple[Path, str, str]
+) -> None:
+    run_id = finished[1]
+    poke(db, "UPDATE reports SET report_json=json_set(report_json, '$.details.base', 'x')")
+    result = dittobench("show", run_id, "--db", str(db), cwd=db.parent)
+    assert result.returncode == 0, result.stderr
+    assert "(base ? ×" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("sql", "named"),
+    [
+        ("UPDATE runs SET seed='abc' WHERE run_id=?", "column seed"),
+        ("UPDATE runs SET bench_version='0.0-nope' WHERE run_id=?", "column bench_version"),
+        ("UPDATE runs SET run_size='huge' WHERE run_id=?", "column run_size"),
+        ("UPDATE runs SET harness='ftp://x' WHERE run_id=?", "column harness"),
+        (
+            "UPDATE cases SET record_json='{bad' WHERE run_id=?1 AND case_id="
+            "(SELECT min(case_id) FROM cases WHERE run_id=?1)",
+            "column record_json of case 'c",
+        ),
+        (
+            "UPDATE cases SET record_json=json_set(record_json, '$.case_id', 5) WHERE run_id=?",
+            "$.case_id",
+        ),
+    ],
+)
+def test_resume_refuses_bad_content_before_starting_anything(
+    db: Path, finished: tuple[Path, str, str], sql: str, named: str
+) -> None:
+    run_id = finished[1]
+    poke(db, "DELETE FROM reports WHERE run_id=?", run_id)
+    poke(db, "UPDATE runs SET status='interrupted', stage='running' WHERE run_id=?", run_id)
+    poke(db, sql, run_id)
+    before = row(db, run_id)
+    harness = [] if "harness" in sql else ["--harness", "http://127.0.0.1:9"]
+    result = dittobench(
+        "run", "--resume", run_id, *harness, "--wait", "0.5", "--db", str(db), cwd=db.parent
+    )
+    refused(result, repr(run_id), named)
+    assert "[seeding]" not in result.stderr and "[running]" not in result.stderr
+    assert row(db, run_id) == before  # not marked failed: the run is as it was
+    assert not (db.parent / "baseline").exists()  # no built-in harness was started
+    assert not (db.parent / "keys").exists()
