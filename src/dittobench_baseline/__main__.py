@@ -3,14 +3,24 @@ baseline harness.
 
 In ``llm`` mode the model's API key is read here, from ``$DITTOBENCH_MODEL_API_KEY`` or else
 ``$OPENAI_API_KEY`` (optional: local servers need none), and nowhere else.
+
+``--exit-with-parent PID`` (how ``dittobench run`` starts its built-in harness) ties the harness's
+life to that process's: on Linux the kernel sends SIGTERM when it dies (``PR_SET_PDEATHSIG``),
+and everywhere a watchdog thread notices the parent changed, so a killed engine leaves no
+harness behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import ctypes.util
 import logging
 import os
+import signal
 import sys
+import threading
+import time
 
 from dittobench_baseline.model import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S, ModelAgent, api_key_from
 from dittobench_baseline.server import AgentFactory, serve
@@ -53,7 +63,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="call a run's tool_endpoint even when it is not a loopback http URL",
     )
+    parser.add_argument(
+        "--exit-with-parent",
+        type=int,
+        metavar="PID",
+        help="exit when process PID (the one that started this harness) is gone",
+    )
     args = parser.parse_args(argv)
+    if args.exit_with_parent is not None:
+        exit_with_parent(args.exit_with_parent)
     factory: AgentFactory | None = None
     if args.mode == "llm":
         if not args.base_url or not args.model:
@@ -78,6 +96,31 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+PR_SET_PDEATHSIG = 1
+PARENT_POLL_S = 0.5
+STOP_GRACE_S = 5.0
+
+
+def exit_with_parent(parent: int) -> None:
+    """Stop this process when ``parent`` dies: SIGTERM from the kernel on Linux, and a thread
+    that polls the parent's pid elsewhere (and as a fallback). Exits at once if ``parent`` is
+    already gone (it died before the signal was asked for)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os.kill(os.getpid(), signal.SIGTERM)  # a graceful stop first
+    time.sleep(STOP_GRACE_S)
+    os._exit(0)
 
 
 if __name__ == "__main__":

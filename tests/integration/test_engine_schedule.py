@@ -35,6 +35,10 @@ def clock() -> str:
     return "2026-12-01T00:00:00Z"
 
 
+def quiet(progress: object) -> None:
+    """Progress goes nowhere."""
+
+
 @pytest.fixture
 def answers(tmp_path: Path) -> Path:
     path = tmp_path / "answers.json"
@@ -56,7 +60,7 @@ def options(url: str, tmp_path: Path, **extra: Any) -> RunOptions:
 
 
 def run(store: RunStore, url: str, tmp_path: Path, **extra: Any) -> RunOutcome:
-    return start_run(store, f"r-s{next(_ids)}", options(url, tmp_path, **extra), clock, print)
+    return start_run(store, f"r-s{next(_ids)}", options(url, tmp_path, **extra), clock, quiet)
 
 
 def stats(url: str) -> dict[str, int]:
@@ -131,7 +135,7 @@ def test_a_seed_that_keeps_failing_stops_the_run_in_the_seeding_stage(
         stateful("plain", answers, "--seed-failures", "1000") as harness,
         pytest.raises(HarnessError, match=r"answered HTTP 500.*4 attempts"),
     ):
-        start_run(store, "r-seedfail", options(harness.url, tmp_path), clock, print)
+        start_run(store, "r-seedfail", options(harness.url, tmp_path), clock, quiet)
     row = store.get_run("r-seedfail")
     assert (row.status, row.stage) == ("failed", "seeding")
 
@@ -147,11 +151,11 @@ def test_resume_after_a_harness_restart_sends_the_lost_waves_again(
         stateful("memory", answers, "--die-after", str(total * 2 // 3)) as harness,
         pytest.raises(HarnessError),
     ):
-        start_run(store, "r-restart", options(harness.url, tmp_path), clock, print)
+        start_run(store, "r-restart", options(harness.url, tmp_path), clock, quiet)
     assert store.get_run("r-restart").waves_seeded >= 2
     with stateful("memory", answers) as restarted:  # a new process: its memory is empty
         resumed = resume_run(
-            store, "r-restart", options(restarted.url, tmp_path, reseed=reseed), clock, print
+            store, "r-restart", options(restarted.url, tmp_path, reseed=reseed), clock, quiet
         )
         declined = stats(restarted.url)["declined"]
     if reseed:
