@@ -20,6 +20,7 @@ undisturbed run earns full marks; each ``/run`` takes ``--delay-ms`` (default 30
 ``plain``      none of that (a reference for the same answers)
 
 ``--seed-failures N`` answers 500 to the first N ``/seed`` requests (then behaves).
+``--report-memory-tools`` adds a ``search_memories`` call to each memory answer's ``tool_calls``.
 ``--die-after N`` exits (status 3) while handling the N-th ``/run``. ``--capabilities`` lists
 strings under ``capabilities`` in ``GET /health``. ``GET /stats`` returns ``{"seeds": n,
 "refused_seeds": n, "broken_runs": n, "runs": n, "declined": n, "pairs": n}``.
@@ -59,6 +60,7 @@ class Stateful(base.State):
         self.broken = 0
         self.declined = 0
         self.known: set[str] = set()
+        self.report_memory_tools = args.report_memory_tools
 
 
 class Handler(base.Handler):
@@ -149,7 +151,11 @@ class Handler(base.Handler):
                 state.declined += bool(missing)
             if missing:
                 return {"final_text": "I have no record of that.", "abstain": True}
-        return self.oracle(request)
+        answer = self.oracle(request)
+        if case is not None and state.report_memory_tools:
+            search = {"name": "search_memories", "args": {"query": "the question"}, "hop": 0}
+            answer["tool_calls"] = [search, *answer.get("tool_calls", [])]
+        return answer
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
@@ -161,6 +167,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed-failures", type=int, default=0)
     parser.add_argument("--die-after", type=int, default=0)
     parser.add_argument("--capabilities", default="")
+    parser.add_argument("--report-memory-tools", action="store_true")
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     return parser.parse_args(argv)
 

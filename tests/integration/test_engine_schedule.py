@@ -7,6 +7,8 @@ again the waves a restarted harness lost, so it ends with the scores of an unint
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import urllib.request
 from itertools import count
 from pathlib import Path
@@ -29,6 +31,14 @@ BACKOFF = (0.05, 0.1, 0.2)
 SEED, SIZE = 23, "medium"
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 _ids = count()
+
+
+def new_id() -> str:
+    """A run id of the shape the command line makes (``show`` accepts no other)."""
+    return f"r-20261201-000000-{next(_ids):06x}"
+
+
+FAILING = "r-20261201-000001-000000"
 
 
 def clock() -> str:
@@ -60,7 +70,7 @@ def options(url: str, tmp_path: Path, **extra: Any) -> RunOptions:
 
 
 def run(store: RunStore, url: str, tmp_path: Path, **extra: Any) -> RunOutcome:
-    return start_run(store, f"r-s{next(_ids)}", options(url, tmp_path, **extra), clock, quiet)
+    return start_run(store, new_id(), options(url, tmp_path, **extra), clock, quiet)
 
 
 def stats(url: str) -> dict[str, int]:
@@ -135,9 +145,31 @@ def test_a_seed_that_keeps_failing_stops_the_run_in_the_seeding_stage(
         stateful("plain", answers, "--seed-failures", "1000") as harness,
         pytest.raises(HarnessError, match=r"answered HTTP 500.*4 attempts"),
     ):
-        start_run(store, "r-seedfail", options(harness.url, tmp_path), clock, quiet)
-    row = store.get_run("r-seedfail")
+        start_run(store, FAILING, options(harness.url, tmp_path), clock, quiet)
+    row = store.get_run(FAILING)
     assert (row.status, row.stage) == ("failed", "seeding")
+    shown = show(tmp_path / "runs.db", FAILING)
+    assert "failed while seeding: /seed (user colleague, wave 0) answered HTTP 500" in shown
+
+
+def show(db: Path, run_id: str) -> str:
+    """``dittobench show`` as a user runs it."""
+    command = [sys.executable, "-m", "dittobench", "show", run_id, "--db", str(db)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_show_lists_the_memory_tools_a_harness_reported(
+    store: RunStore, tmp_path: Path, answers: Path
+) -> None:
+    with stateful("plain", answers, "--report-memory-tools") as harness:
+        outcome = run(store, harness.url, tmp_path)
+    lines = show(tmp_path / "runs.db", outcome.run_id).splitlines()
+    memory = {c.id for c in build_dataset(SEED, CURRENT_VERSION, SIZE).memory_cases}
+    listed = [line for line in lines if line.split()[:1] and line.split()[0] in memory]
+    assert len(listed) == len(memory)
+    assert all(line.split()[-1].startswith("search_memories") for line in listed), listed
 
 
 @pytest.mark.parametrize("reseed", [True, False])

@@ -399,6 +399,27 @@ def runs(
         raise typer.Exit(2)
 
 
+def _reported_memory_tools(store: RunStore, run_id: str) -> dict[str, tuple[str, ...]]:
+    """case id -> the memory tools its reply reported calling, in order, from the stored
+    transcript (nothing when it cannot be read: the report is shown all the same)."""
+    from dittobench.spec.wire import MEMORY_TOOLS
+    from dittobench.store import StoreError
+
+    try:
+        transcript = store.transcript(run_id) or {}
+    except StoreError:
+        return {}
+    found: dict[str, tuple[str, ...]] = {}
+    for record in transcript.get("cases") or []:
+        response = record.get("response") if isinstance(record, dict) else None
+        calls = response.get("tool_calls") if isinstance(response, dict) else None
+        names = [c.get("name") for c in calls or [] if isinstance(c, dict)]
+        memory = tuple(n for n in names if isinstance(n, str) and n in MEMORY_TOOLS)
+        if memory and isinstance(record.get("case_id"), str):
+            found[record["case_id"]] = memory
+    return found
+
+
 @app.command()
 def show(
     run_id: Annotated[str, typer.Argument(help="A run id from `dittobench runs`.")],
@@ -409,20 +430,26 @@ def show(
     store = open_store(store_location(db)[0], create=False)
     try:
         row, parsed = stored_report(store, run_id)
+        reported = _reported_memory_tools(store, run_id) if parsed is not None else {}
     finally:
         store.close()
     typer.echo(
         f"{row.run_id}  {row.status}  stage {row.stage}  "
         f"{row.cases_done}/{row.cases_total} cases  {row.harness}"
     )
+    if row.status in ("failed", "interrupted"):
+        said = f": {row.error}" if row.error else ""
+        typer.echo(f"{row.status} while {row.stage}{said}")
     if parsed is None:
-        typer.echo("no report yet" + (f" ({row.error})" if row.error else ""))
+        typer.echo("no report yet")
         return
     for line in report_lines(parsed):
         typer.echo(line)
     typer.echo("")
     for case in parsed.per_case:
-        called = ",".join(case.called) or "-"
+        # A memory case lists the memory tools the harness said it used (its own store's tools,
+        # self-reported: the engine cannot observe them).
+        called = ",".join(case.called or reported.get(case.case_id, ())) or "-"
         typer.echo(
             f"{case.case_id}  {case.kind:<6} {case.score:.3f}  {case.category:<26} "
             f"{case.reason or 'ok':<18} {called}"
