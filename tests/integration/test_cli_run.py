@@ -9,7 +9,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from dittobench.generate.assemble import build_dataset
+import pytest
+
 from dittobench.store import RunStore
 from tests.helpers.harness_process import harness
 
@@ -153,10 +154,11 @@ def test_a_database_that_cannot_be_opened_exits_2_without_its_password(tmp_path:
         assert "Traceback" not in result.stderr
 
 
-def test_strict_order_reaches_the_engine(tmp_path: Path) -> None:
+@pytest.mark.parametrize("flag", ["--strict-order", "--overlap"])
+def test_schedule_flags_reach_the_engine(tmp_path: Path, flag: str) -> None:
     with harness("slow", "--delay-ms", "10") as url:
         result = dittobench(
-            "run", "--harness", url, "--seed", "3", "--strict-order", "--concurrency", "4",
+            "run", "--harness", url, "--seed", "3", flag, "--concurrency", "4",
             "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "out"),
         )  # fmt: skip
         assert result.returncode == 0, result.stderr
@@ -164,6 +166,22 @@ def test_strict_order_reaches_the_engine(tmp_path: Path) -> None:
             f"{url}/stats", timeout=5
         ) as reply:
             events = json.loads(reply.read())["events"]
-    first_seed = next(i for i, e in enumerate(events) if e[0] == "seed")
-    tool_ids = {c.id for c in build_dataset(3, run_size="small").tool_cases}
-    assert {e[1] for e in events[:first_seed] if e[0] == "end"} == tool_ids
+    run_id = next(
+        line.split()[-1] for line in result.stdout.splitlines() if line.startswith("run id")
+    )
+    with RunStore(RunStore.sqlite_url(tmp_path / "runs.db")) as store:
+        assert store.get_run(run_id).schedule == ("safe" if flag == "--strict-order" else "overlap")
+    in_flight, overlapped = 0, 0
+    for event in events:
+        in_flight += {"start": 1, "end": -1}.get(event[0], 0)
+        overlapped += event[0] == "seed" and in_flight > 0
+    if flag == "--strict-order":
+        assert overlapped == 0
+
+
+def test_contradictory_schedule_flags_exit_2(tmp_path: Path) -> None:
+    result = dittobench(
+        "run", "--harness", "http://127.0.0.1:9", "--strict-order", "--overlap",
+        "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert result.returncode == 2 and "choose one" in result.stderr, result.stderr

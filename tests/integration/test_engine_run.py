@@ -55,7 +55,7 @@ def store(tmp_path: Path) -> Iterator[RunStore]:
 
 def answers(tmp_path: Path, seed: int, size: str) -> Path:
     path = tmp_path / f"answers-{seed}-{size}.json"
-    path.write_bytes(canonical_bytes(build_dataset(seed, run_size=size).to_json()))
+    path.write_bytes(canonical_bytes(build_dataset(seed, "1.1.0", size).to_json()))
     return path
 
 
@@ -179,6 +179,8 @@ def test_killed_engine_resumes_to_the_same_scores(tmp_path: Path) -> None:
             "-m",
             "dittobench",
             "run",
+            "--bench-version",
+            "1.1.0",
             "--harness",
             url,
             "--seed",
@@ -227,7 +229,7 @@ def test_ctrl_c_leaves_an_interrupted_run_that_resumes(tmp_path: Path) -> None:
     with harness("slow", "--delay-ms", "150") as url:
         command = [sys.executable, "-m", "dittobench", "run", "--harness", url, "--seed", str(seed)]
         command += ["--run-size", size, "--db", str(db), "--out-dir", str(tmp_path / "cli")]
-        command += ["--concurrency", "1"]
+        command += ["--concurrency", "1", "--bench-version", "1.1.0"]
         with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as engine:
             line = ""
             while not line.startswith("run r-"):

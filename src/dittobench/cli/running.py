@@ -252,6 +252,8 @@ def run(
     from dittobench.engine.runner import RunError, RunOptions, resume_run, start_run
     from dittobench.store import StoreError
 
+    if strict_order and overlap:
+        raise fail("--strict-order and --overlap contradict each other: choose one")
     check_run_options(
         seed=seed,
         run_size=run_size,
@@ -305,9 +307,6 @@ def run(
         overlap=overlap,
         reseed=not no_reseed,
     )
-    if strict_order and overlap:
-        store.close()
-        raise fail("--strict-order and --overlap contradict each other: choose one")
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
     display = BarProgress() if sys.stderr.isatty() else PlainProgress()
