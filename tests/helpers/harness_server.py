@@ -3,14 +3,17 @@
 Standalone and stdlib only, so it runs with any Python >= 3.11 without installing dittobench::
 
     python tests/helpers/harness_server.py --mode MODE [--answers FILE] [--port 0]
-        [--die-after N] [--delay-ms N] [--exit-on-stdin-eof]
+        [--die-after N] [--delay-ms N] [--pause-ms N] [--reply FILE] [--calls FILE]
+        [--exit-on-stdin-eof]
 
 It binds 127.0.0.1 (port 0 picks a free port), prints exactly one line ``PORT <n>`` to stdout once
 listening and nothing else there, and serves until killed (SIGTERM and SIGINT exit at once).
 
 Routes, in every mode: ``GET /health`` (200 ``{"status": "ok"}``), ``POST /seed`` (a SeedRequest;
 Content-Length required, else 400; replies with the counts), ``GET /stats`` (``{"seeds": [wave
-numbers received, in order], "runs": n, "pairs": {user_id: distinct pair ids}, "events": [...]}``)
+numbers received, in order], "runs": n, "pairs": {user_id: distinct pair ids}, "events": [...]}``),
+``GET /wire`` (``{"endpoint_port": the port of the last ``tool_endpoint`` received, 0 before any,
+"tool_statuses": [HTTP status of each ``scripted`` tool call, in order]}``)
 and ``POST /run``, whose behaviour is the mode's. ``events`` is what happened, in order: ``["seed",
 user_id, wave]`` for each /seed, and in ``slow`` mode ``["start", case_id]`` and ``["end",
 case_id]`` around each /run's wait, so tests can check the order cases and seeds arrive in.
@@ -28,6 +31,15 @@ case_id]`` around each /run's wait, so tests can check the order cases and seeds
 ``reset``      the connection is reset (SO_LINGER 0, then close) without a response
 ``hang``       never answers
 ``cross``      calls ``search_web`` on the tool endpoint under another case id, then "Done."
+``scripted``   posts each line of ``--calls FILE`` (raw JSON bodies; ``@CASE_ID@`` is replaced by
+               the case id) to ``tool_endpoint``, then answers the raw bytes of ``--reply FILE``
+               (default ``{"final_text": "ok"}``): hostile replies and calls, byte for byte
+``drip-seed``  ``/seed`` sends its headers (Content-Length 4096), then one body byte every 0.5 s
+``drip-health`` ``GET /health`` sends its whole reply, status line included, one byte every 0.5 s;
+               ``/run`` answers ``{"final_text": "ok"}``
+
+``--pause-ms N`` makes every ``/run`` wait N ms before doing anything else (any mode), so cases
+stay in flight long enough for a test to act meanwhile.
 
 ``--die-after N`` makes the process exit (status 3) while handling the N-th ``/run``, before
 answering. ``--exit-on-stdin-eof`` (used by ``harness_process``) exits when stdin reaches end of
@@ -46,6 +58,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -63,12 +76,21 @@ MODES = (
     "reset",
     "hang",
     "cross",
+    "scripted",
+    "drip-seed",
+    "drip-health",
 )
 
 DIE_EXIT_CODE = 3
 HUGE_BYTES = 6 * 1024 * 1024
 DRIP_BODY = b'{"final_text": "ok"}'
 DRIP_INTERVAL_S = 0.5
+DRIP_SEED_LENGTH = 4096
+DRIP_HEALTH_REPLY = (
+    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n"
+    b'{"status":"ok"}'
+)
+CASE_PLACEHOLDER = b"@CASE_ID@"
 MAX_BODY_BYTES = 64 * 1024 * 1024
 TOOL_TIMEOUT_S = 10.0
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -119,6 +141,11 @@ class State:
         self.mode = mode
         self.die_after = die_after
         self.delay_s = delay_ms / 1000
+        self.pause_s = 0.0
+        self.reply = b'{"final_text": "ok"}'
+        self.calls: list[bytes] = []
+        self.endpoint_port = 0
+        self.tool_statuses: list[int] = []
         self.lock = threading.Lock()
         self.runs = 0
         self.seeds: list[int] = []
@@ -200,7 +227,9 @@ class Handler(BaseHTTPRequestHandler):
     # Routes --------------------------------------------------------------------------------
 
     def do_GET(self) -> None:
-        if self.path == "/health":
+        if self.path == "/health" and self.state.mode == "drip-health":
+            self.drip_raw(DRIP_HEALTH_REPLY)
+        elif self.path == "/health":
             self.reply(200, {"status": "ok"})
         elif self.path == "/stats":
             with self.state.lock:
@@ -211,6 +240,13 @@ class Handler(BaseHTTPRequestHandler):
                     "events": list(self.state.events),
                 }
             self.reply(200, stats)
+        elif self.path == "/wire":
+            with self.state.lock:
+                wire = {
+                    "endpoint_port": self.state.endpoint_port,
+                    "tool_statuses": list(self.state.tool_statuses),
+                }
+            self.reply(200, wire)
         else:
             self.reply(404, {"error": f"no route {self.path}"})
 
@@ -225,6 +261,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def seed(self) -> None:
         request = self.read_json(required=True)
+        if self.state.mode == "drip-seed":
+            self.drip_seed()
+            return
         user = str(request.get("user_id") or "miner")
         wave = request.get("wave", 0)
         pairs = _array(request, "pairs")
@@ -244,6 +283,8 @@ class Handler(BaseHTTPRequestHandler):
             number = state.runs
         if state.die_after and number >= state.die_after:
             os._exit(DIE_EXIT_CODE)
+        if state.pause_s:
+            time.sleep(state.pause_s)
         mode = state.mode
         if mode == "oracle":
             self.reply(200, self.oracle(self.read_json(required=False)))
@@ -270,13 +311,20 @@ class Handler(BaseHTTPRequestHandler):
             self.drip()
         elif mode == "reset":
             self.reset()
+        elif mode == "scripted":
+            self.scripted(self.read_json(required=False))
+        elif mode in ("drip-seed", "drip-health"):
+            self.read_body(required=False)
+            self.reply(200, {"final_text": "ok"})
         else:  # hang
             threading.Event().wait()
 
     # Modes ---------------------------------------------------------------------------------
 
     def slow(self) -> None:
-        case_id = str(self.read_json(required=False).get("case_id", ""))
+        request = self.read_json(required=False)
+        case_id = str(request.get("case_id", ""))
+        self.note_endpoint(str(request.get("tool_endpoint", "")))
         with self.state.lock:
             self.state.events.append(["start", case_id])
         time.sleep(self.state.delay_s)
@@ -312,6 +360,44 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:
             self.close_connection = True  # the client gave up: exactly what drip is for
 
+    def drip_seed(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(DRIP_SEED_LENGTH))
+        self.end_headers()
+        self.close_connection = True
+        self.drip_raw(b" " * DRIP_SEED_LENGTH)
+
+    def drip_raw(self, data: bytes) -> None:
+        """Write ``data`` one byte every ``DRIP_INTERVAL_S`` until done or the client leaves."""
+        self.close_connection = True
+        try:
+            self.wfile.flush()
+            for byte in data:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(DRIP_INTERVAL_S)
+        except OSError:
+            pass  # the client gave up: exactly what a drip is for
+
+    def scripted(self, request: dict[str, Any]) -> None:
+        case_id = json.dumps(str(request.get("case_id", "")))[1:-1].encode()
+        endpoint = str(request.get("tool_endpoint", ""))
+        self.note_endpoint(endpoint)
+        for template in self.state.calls if endpoint else []:
+            body = template.replace(CASE_PLACEHOLDER, case_id)
+            status = _post_raw(endpoint, body)
+            with self.state.lock:
+                self.state.tool_statuses.append(status)
+        self.send_bytes(200, self.state.reply)
+
+    def note_endpoint(self, endpoint: str) -> None:
+        """Keep the tool endpoint's port (never its path) for ``/stats``."""
+        port = urllib.parse.urlsplit(endpoint).port if endpoint else None
+        if port:
+            with self.state.lock:
+                self.state.endpoint_port = port
+
     def reset(self) -> None:
         """Close the socket abruptly: SO_LINGER 0 makes the kernel send RST instead of FIN."""
         sock = self.connection
@@ -331,6 +417,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def oracle(self, request: dict[str, Any]) -> dict[str, Any]:
         case_id = str(request.get("case_id", ""))
+        self.note_endpoint(str(request.get("tool_endpoint", "")))
         if case_id in self.state.memory_cases:
             return _memory_answer(self.state.memory_cases[case_id])
         if case_id not in self.state.tool_cases:
@@ -434,9 +521,26 @@ def _memory_answer(case: dict[str, Any]) -> dict[str, Any]:
     if kind == "persistence":
         return {"final_text": f"Yes, you still do {item} regularly."}
     if kind == "decline":
+        if items:  # the subject it declines about (bench 2.0)
+            return {"final_text": f"I have no record of {items[0]}.", "abstain": True}
         question = case.get("question", "")
         return {"final_text": f"I have no record of that. You asked: {question}", "abstain": True}
-    return {"final_text": "Done, I've saved that."}
+    return {"final_text": "Done, I've saved that.", "tool_calls": _write_calls(case)}
+
+
+def _write_calls(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """The memory-tool call a write instruction asks for (bench 2.0 keys name it)."""
+    op = case.get("write_op", "")
+    pairs = [str(p) for p in case.get("evidence_pair_ids", [])]
+    codes = [str(c) for c in case.get("answer_items", [])]
+    if op == "save" and codes:
+        return [{"name": "save_memory", "args": {"content": codes[0]}, "hop": 0}]
+    if op == "update" and codes and pairs:
+        args = {"pair_id": pairs[0], "content": codes[0]}
+        return [{"name": "update_memory", "args": args, "hop": 0}]
+    if op == "delete" and pairs:
+        return [{"name": "delete_memory", "args": {"pair_id": pairs[0]}, "hop": 0}]
+    return []
 
 
 def _call_tool(endpoint: str, case_id: str, user_id: str, call: dict[str, Any]) -> dict[str, Any]:
@@ -465,6 +569,22 @@ def _call_tool(endpoint: str, case_id: str, user_id: str, call: dict[str, Any]) 
     return data if isinstance(data, dict) else {"error": "tool endpoint reply is not an object"}
 
 
+def _post_raw(endpoint: str, body: bytes) -> int:
+    """POST ``body`` as is; the HTTP status, or 0 when no reply came."""
+    request = urllib.request.Request(
+        endpoint, data=body, headers={"Content-Type": "application/json"}, method="POST"
+    )
+    try:
+        with OPENER.open(request, timeout=TOOL_TIMEOUT_S) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        with exc:
+            return int(exc.code)
+    except OSError:
+        return 0
+
+
 def _watch_stdin() -> None:
     """Exit once stdin closes: the launcher holds the other end, so this dies with it."""
     try:
@@ -482,12 +602,15 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--die-after", type=int, default=0, metavar="N")
     parser.add_argument("--delay-ms", type=int, default=100, metavar="N")
+    parser.add_argument("--pause-ms", type=int, default=0, metavar="N")
+    parser.add_argument("--reply", help="scripted: the raw /run reply body")
+    parser.add_argument("--calls", help="scripted: raw tool-call bodies, one a line")
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     args = parser.parse_args(argv)
     if args.mode == "oracle" and not args.answers:
         parser.error("--mode oracle needs --answers FILE")
-    if args.die_after < 0 or args.delay_ms < 0:
-        parser.error("--die-after and --delay-ms must not be negative")
+    if args.die_after < 0 or args.delay_ms < 0 or args.pause_ms < 0:
+        parser.error("--die-after, --delay-ms and --pause-ms must not be negative")
     return args
 
 
@@ -505,6 +628,13 @@ def main(argv: list[str] | None = None) -> None:
         with open(args.answers, encoding="utf-8") as handle:
             answers = json.load(handle)
     state = State(args.mode, answers, args.die_after, args.delay_ms)
+    state.pause_s = args.pause_ms / 1000
+    if args.reply:
+        with open(args.reply, "rb") as handle:
+            state.reply = handle.read()
+    if args.calls:
+        with open(args.calls, "rb") as handle:
+            state.calls = [line.strip() for line in handle if line.strip()]
     handler = type("BoundHandler", (Handler,), {"state": state})
 
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -52,6 +52,8 @@ MAX_CONNECTIONS = 256
 REQUEST_TIMEOUT_S = 5.0
 """A connection must deliver a whole request within this long of connecting or of its previous
 reply (the idle keep-alive limit too); a slow sender is cut."""
+ACCEPT_BACKLOG = 32
+"""The listen backlog, which is also the most connections accepted in one burst."""
 TOKEN_BYTES = 32
 
 
@@ -99,6 +101,9 @@ class ToolEndpoint:
             access_log=False,
             http=_guarded_protocol(),
             timeout_keep_alive=int(REQUEST_TIMEOUT_S),
+            # asyncio accepts up to ``backlog`` connections in one go before any of them is
+            # seen (uvicorn's default is 2048): that burst, not the cap, would exhaust files.
+            backlog=ACCEPT_BACKLOG,
         )
         self._server = _PromptServer(config)
         self._task = asyncio.create_task(self._server.serve())
@@ -158,8 +163,9 @@ class ToolEndpoint:
 
 
 def max_connections() -> int:
-    """``MAX_CONNECTIONS``, or a quarter of the process's open-file limit when that is lower, so
-    a crowd of connections can never exhaust the engine's file handles."""
+    """``MAX_CONNECTIONS``, or an eighth of the process's open-file limit when that is lower, so
+    a crowd of connections can never exhaust the engine's file handles (connections are counted
+    only once the event loop sees them, a few accept bursts after they are made)."""
     try:
         import resource
     except ImportError:
@@ -167,7 +173,7 @@ def max_connections() -> int:
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY or soft <= 0:
         return MAX_CONNECTIONS
-    return max(8, min(MAX_CONNECTIONS, soft // 4))
+    return max(8, min(MAX_CONNECTIONS, soft // 8))
 
 
 _QUIET = logging.getLogger("dittobench.engine.tool_endpoint")
@@ -200,8 +206,11 @@ def _guarded_protocol() -> type[Any]:
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._arm()
-            if len(self.connections) > cap:
-                idle = [c for c in self.connections if c is not self and _waiting(c)]
+            # Connections already cut stay in the set until the loop gets round to them (a
+            # whole burst of accepts comes first), so only open ones count.
+            live = [c for c in self.connections if not c.transport.is_closing()]
+            if len(live) > cap:
+                idle = [c for c in live if c is not self and _waiting(c)]
                 victim = min(idle, key=lambda c: c._since) if idle else self
                 victim.transport.abort()
 
