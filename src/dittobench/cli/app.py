@@ -148,7 +148,10 @@ def audit(
     dataset: Annotated[Path, typer.Argument(help="The dataset file.")],
     transcript: Annotated[Path, typer.Argument(help="The run's transcript file.")],
     fmt: Annotated[str, typer.Option("--format", help="tsv (default) or jsonl.")] = "tsv",
-    out: Annotated[Path | None, typer.Option("--out", help="Write the sheet here.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the sheet here (never over the dataset or transcript)."),
+    ] = None,
 ) -> None:
     """The false-negative audit sheet: memory answers that passed every disqualifying scan but
     failed their typed check, one per row, with an empty `label` column for a reviewer."""
