@@ -51,8 +51,12 @@ def same_file(a: Path, b: Path) -> bool:
     """True when both paths reach one file (through symlinks or hard links included)."""
     try:
         return os.path.samefile(a, b)
-    except OSError:  # one of them does not exist (yet): same only if they resolve alike
+    except OSError:  # one of them does not exist (yet): the same only if they resolve alike
+        pass
+    try:
         return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: compare the paths as written
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def refuse_overwriting(out: Path | None, option: str, inputs: dict[str, Path]) -> None:

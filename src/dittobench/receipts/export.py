@@ -73,8 +73,12 @@ def _b64(value: object, name: str) -> bytes:
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return os.path.samefile(a, b)
-    except OSError:  # one does not exist yet: the same only if both name one path
+    except OSError:  # one of them does not exist (yet): the same only if they resolve alike
+        pass
+    try:
         return a.resolve() == b.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: compare the paths as written
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def _clash(receipt: Path, outputs: dict[str, Path | None]) -> str:
