@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -18,13 +19,16 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
+import pytest
+
 from dittobench.cli.baseline import builtin_harness
 from dittobench.core.canonical import canonical_bytes
+from dittobench.engine import runner
 from dittobench.engine.client import ClientLimits
 from dittobench.engine.runner import RunOptions, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.versions import CURRENT_VERSION
-from dittobench.store import RunStore
+from dittobench.store import RunStore, StoreError
 from tests.helpers.stateful_process import stateful
 
 SEED, SIZE = 29, "medium"
@@ -201,3 +205,37 @@ def test_malformed_requests_cannot_wedge_the_builtin_harness(tmp_path: Path) -> 
                 break  # a wedged harness stops answering: /health below says so
         with OPENER.open(f"{url}/health", timeout=10) as reply:
             assert reply.status == 200
+
+
+def test_a_driver_whose_run_is_taken_over_stops_and_leaves_it_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runner, "RENEW_EVERY_S", 0.1)  # notice the take-over within the test
+    answers = answers_file(tmp_path)
+    stamp = "2026-12-01T00:00:00Z"
+    with (
+        stateful("plain", answers, "--delay-ms", "100") as harness,
+        RunStore(RunStore.sqlite_url(tmp_path / "runs.db")) as store,
+    ):
+
+        def steal() -> None:
+            give_up = time.monotonic() + 30
+            while time.monotonic() < give_up:
+                with suppress(StoreError):
+                    row = store.get_run("r-20261201-000000-000001")
+                    if row.cases_done >= 5:
+                        store.claim_run(
+                            row.run_id, "thief", now=stamp, until=stamp, take_over=row.lease_owner
+                        )
+                        return
+                time.sleep(0.02)
+
+        thief = threading.Thread(target=steal)
+        thief.start()
+        options = RunOptions(harness.url, SEED, SIZE, CURRENT_VERSION, 2, tmp_path / "out", LIMITS)
+        with pytest.raises(runner.LeaseLost, match="taken over"):
+            start_run(store, "r-20261201-000000-000001", options, lambda: stamp, lambda p: None)
+        thief.join()
+        row = store.get_run("r-20261201-000000-000001")
+    assert (row.lease_owner, row.status) == ("thief", "running")  # untouched by the loser
+    assert row.cases_done < row.cases_total

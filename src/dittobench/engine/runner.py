@@ -213,6 +213,8 @@ def _drive(
     except LeaseLost:
         raise  # the run is another process's now: leave its row alone
     except KeyboardInterrupt:
+        if lease.lost:  # the run was cancelled because another process took it over
+            raise LeaseLost(f"run {run_id} was taken over by another process") from None
         store.update_run(run_id, updated_at=now(), status="interrupted")
         raise
     except Exception as exc:
