@@ -20,19 +20,20 @@ from dittobench.catalog import CATALOG
 from dittobench.cli.baseline import builtin_harness
 from dittobench.engine.client import ClientLimits
 from dittobench.engine.runner import RunOptions, start_run
+from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.spec.wire import Pair, RunRequest, SeedRequest, to_wire
 from dittobench.store import RunStore
 from dittobench_baseline.store import MemoryStore
 
 
-def scores(seeds: int) -> None:
+def scores(seeds: int, version: str) -> None:
     composites, tools, memories = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         store = RunStore(RunStore.sqlite_url(root / "runs.db"))
         for seed in range(1, seeds + 1):
             with builtin_harness(root / f"baseline-{seed}.db") as url:
-                options = RunOptions(url, seed, "full", "1.1.0", 8, root, ClientLimits())
+                options = RunOptions(url, seed, "full", version, 8, root, ClientLimits())
                 report = start_run(
                     store, f"r-{seed}", options, lambda: "2026-11-30T00:00:00Z", lambda p: None
                 ).report
@@ -46,7 +47,7 @@ def scores(seeds: int) -> None:
         return f"{name} {statistics.mean(values):.3f} ± {se:.3f}"
 
     print(
-        f"offline baseline, full size, seeds 1..{seeds}: "
+        f"offline baseline, bench {version}, full size, seeds 1..{seeds}: "
         f"{show('composite', composites)}, {show('tool mean', tools)}, "
         f"{show('memory mean', memories)}"
     )
@@ -115,10 +116,13 @@ def latency(requests: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=5, help="full runs for the score figure")
+    parser.add_argument("--bench-version", default=CURRENT_VERSION, help="version to score")
+    parser.add_argument("--scores-only", action="store_true", help="skip the speed figures")
     args = parser.parse_args()
-    seeding(10_000)
-    latency(200)
-    scores(args.seeds)
+    if not args.scores_only:
+        seeding(10_000)
+        latency(200)
+    scores(args.seeds, args.bench_version)
 
 
 if __name__ == "__main__":

@@ -19,9 +19,9 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES
 GOLDEN_SEED = 123456789
 GOLDEN = {
     "2.0.0": {
-        "small": "de255eeba8af47e4b4c41631379f25463f8e9f3136d49626716a5ef28d4d681a",
-        "medium": "fa22eb7954da81893a8c4dbdb87c9f752b670c3dd8472563485ceadd8b210900",
-        "full": "cc7653a3188aafd00a01b1a06806888dcf945e018b7c7c95b3e677d1e612012f",
+        "small": "fb2373755972296850a292dae2ad4fbbdd26275cf662f0ecfe02bfd5887b3101",
+        "medium": "b67d9888ba2eea909a130693aa6cd592f5e49ca3a89dbe31df001284ceaf3f5e",
+        "full": "d85ade6cf0a6912c9c806260f24b59a46325c0f4f5351feb81c186bcbf415b04",
     },
     "1.1.0": {
         "small": "08b8dcf614d9599b22b84c3fe9d2d364d0e92ba7e23b4c4a9e90449a02a8a81e",

@@ -201,3 +201,116 @@ def canned(text: str) -> MemoryAnswer:
 def no_tools(case: ToolCase, fixture: ToolFixture) -> tuple[RunResponse, tuple[ToolCall, ...]]:
     """Answer tool cases in prose only, echoing the request."""
     return RunResponse(final_text=case.prompt), ()
+
+
+# An honest oracle in other words ------------------------------------------------------------
+
+_UNITS = (
+    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+    *("eighteen", "nineteen"),
+)
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def number_words(n: int) -> str:
+    """0..99 in words ("forty-two"); digits beyond."""
+    if n < 20:
+        return _UNITS[n]
+    if n < 100:
+        tens, unit = divmod(n, 10)
+        return _TENS[tens - 2] + (f"-{_UNITS[unit]}" if unit else "")
+    return str(n)
+
+
+def _pick(case: MemoryCase, options: list[str]) -> str:
+    """One phrasing per case, spread over the options by the case id (no randomness)."""
+    return options[int(canonical_sha256({"id": case.id})[:8], 16) % len(options)]
+
+
+def _yours(subject: str) -> str:
+    """A first-person subject as the assistant says it ("my sister" -> "your sister")."""
+    words = subject.split(" ")
+    swap = {"my": "your", "I": "you", "I'm": "you're", "me": "you", "mine": "yours"}
+    return " ".join(swap.get(w, w) for w in words)
+
+
+def _days(days: int, case: MemoryCase) -> str:
+    weeks, rest = divmod(days, 7)
+    forms = [f"{days} days", f"It was {number_words(days)} days.", f"{days} days in all."]
+    if weeks and rest:
+        forms.append(f"{weeks} weeks and {rest} days")
+    elif weeks:
+        forms.append(f"exactly {number_words(weeks)} weeks")
+    return _pick(case, forms)
+
+
+def paraphrase_memory(case: MemoryCase, dataset: Dataset) -> RunResponse:
+    """Correct answers phrased the way people and models phrase them: other sentence frames,
+    numbers as words, weeks and days, past values named as past, declines that name what is
+    unknown in other words. The grader must keep crediting these."""
+    kind, items, value = case.answer_kind, case.answer_items, case.expected_answer
+    if kind == "value":
+        old = case.distractors[0] if case.distractors else ""
+        frames = [
+            f"You switched to {value} a while back.",
+            f"It's {value} these days.",
+            f"{value}, if I remember right.",
+            f"That would be {value}.",
+            f"You told me it was {value}.",
+        ]
+        if case.question_type == "knowledge_update" and old:
+            frames.append(f"You moved from {old} to {value}.")
+            frames.append(f"Not {old} any more: it's {value} now.")
+        return RunResponse(final_text=_pick(case, frames))
+    if kind == "number":
+        n = int(value)
+        frames = [
+            f"{number_words(n).capitalize()} times, by my count.",
+            f"I count {n}.",
+            f"That's come up {number_words(n)} times so far.",
+            f"{n} in total.",
+        ]
+        return RunResponse(final_text=_pick(case, frames))
+    if kind == "list":
+        listed = ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else items[0]
+        frames = [listed, f"So far: {listed}.", f"Let me see: {'; '.join(items)}."]
+        return RunResponse(final_text=_pick(case, frames))
+    if kind == "ordered_list":
+        a, b, c = items
+        frames = [
+            f"First {a}, then {b}, and finally {c}.",
+            f"{a} came first, followed by {b}, with {c} last.",
+            f"{a} -> {b} -> {c}",
+        ]
+        return RunResponse(final_text=_pick(case, frames))
+    if kind == "duration":
+        return RunResponse(final_text=_days(int(value), case))
+    if kind == "reversal":
+        x = items[0]
+        frames = [
+            f"You stopped doing {x} a while ago.",
+            f"{x} is behind you now: you gave it up.",
+            f"No, you quit {x}.",
+            f"You're no longer into {x}.",
+        ]
+        return RunResponse(final_text=_pick(case, frames))
+    if kind == "persistence":
+        x = items[0]
+        frames = [
+            f"Yes, you're still doing {x}.",
+            f"You keep at {x}; it's ongoing.",
+            f"{x} is still part of your week.",
+            f"You haven't given up {x}.",
+        ]
+        return RunResponse(final_text=_pick(case, frames))
+    if kind == "decline":
+        subject = _yours(items[0]) if items else "that"
+        frames = [
+            f"I don't have anything about {subject} in my notes.",
+            f"You've never told me about {subject}.",
+            f"I can't find {subject} anywhere in what you've shared.",
+        ]
+        return RunResponse(final_text=_pick(case, frames), abstain=_pick(case, [True, None]))
+    text = _pick(case, ["Got it, done.", "Sure, that's taken care of.", "All set."])
+    return RunResponse(final_text=text, tool_calls=write_calls(case))

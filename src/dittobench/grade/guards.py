@@ -142,11 +142,10 @@ def named_as_answer(text: Prepared, value: str) -> bool:
 # --- guesses inside a decline ------------------------------------------------------------------
 
 OFFERS: Final = (
-    "maybe it",
-    "maybe its",
-    "maybe you",
-    "perhaps it",
-    "perhaps its",
+    "maybe",
+    "perhaps",
+    "one of",
+    "any of",
     "it might be",
     "it could be",
     "it may be",

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Final
 
-from dittobench.grade.guards import mask_echo
+from dittobench.grade.guards import mask_echo, named_as_answer
 from dittobench.grade.match import (
     DECLINE,
     DELETION_OUTCOMES,
@@ -104,17 +104,20 @@ class _Scanner:
         self._protected = protected
         self._outside: Prepared | None = None
 
-    def hit(self, value: str) -> bool:
+    def hit(self, value: str, excuse_former: bool = False) -> bool:
+        """``value`` is named; with ``excuse_former``, named as the answer, not as a former or
+        rejected value ("you switched from X")."""
+        found = named_as_answer if excuse_former else hit
         if not hit(self._full, value):
             return False
         if not any(hit(form, value) for form in self._protected):
-            return True
+            return found(self._full, value)
         if self._outside is None:
             self._outside = masked(self._full, self._protected)
-        return hit(self._outside, value)
+        return found(self._outside, value)
 
-    def any(self, values: Iterable[str]) -> bool:
-        return any(self.hit(value) for value in values)
+    def any(self, values: Iterable[str], excuse_former: bool = False) -> bool:
+        return any(self.hit(value, excuse_former) for value in values)
 
 
 def _dumped(scanner: _Scanner, values: tuple[str, ...], floor: int) -> bool:
@@ -153,7 +156,8 @@ def grade_memory(
     scanner = _Scanner(full, protected)
     if scanner.any(case.forbidden):
         return _zero("forbidden", disqualified=True, leaked=True)
-    if scanner.any(case.distractors):
+    excuse = policy.former_values_excused and case.answer_kind == "value"
+    if scanner.any(case.distractors, excuse):
         return _zero("distractor", disqualified=True)
     if _dumped(scanner, case.dump_guard, policy.dump_floor):
         return _zero("dump_guard", disqualified=True)

@@ -137,9 +137,13 @@ class ContentPolicy:
     """Duration questions draw a gap among the distinct gaps the history has, then a pair that
     far apart, and ask for a number of days (so no single guess is common)."""
     superseded_distractors: bool = False
-    """Current-value questions list the user's superseded values as distractors."""
+    """Current-value questions list the user's superseded values as distractors; list and
+    never-visited questions list public pool values nobody in the history holds, so reciting
+    the public pool never pays."""
     write_links: bool = False
     """Write instructions carry their operation, the written code and their read-back's id."""
+    dump_guard_seeded: bool = False
+    """Dump guards sample the values seeded by the time a question is asked."""
     decline_subjects: bool = False
     """Decline cases carry the subject they decline about (the unvisited city) as items."""
 
@@ -150,6 +154,7 @@ CONTENT_2 = ContentPolicy(
     durations_spread=True,
     superseded_distractors=True,
     write_links=True,
+    dump_guard_seeded=True,
     decline_subjects=True,
 )
 

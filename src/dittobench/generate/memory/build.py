@@ -92,6 +92,8 @@ def build_memory(
         drafts.extend(iso)
     drafts = _guard_dumps(contexts, _forbid_payloads(ctx, drafts), root.fork("dump"))
     plan = plan_waves(root.fork("waves"), first_hay, size.waves, size.raw_pairs_permille)
+    if content.dump_guard_seeded:
+        drafts = _guard_seeded(contexts, drafts, plan, root.fork("dump/seeded"))
     requests.extend(seed_requests(seed, content_version, first_hay, plan, size.waves, LIBRARY))
     cases, telemetry = _cases(seed, content_version, root.fork("order"), drafts, plan, hays)
     telemetry["raw_pairs_permille"] = plan.raw_share_permille
@@ -160,6 +162,23 @@ def _guard_dumps(
             keep = (draft.expected, *draft.accepted, *draft.items)
             draft = replace(draft, dump_guard=ctx.dump_guard(keep))
         out.append(draft)
+    return out
+
+
+def _guard_seeded(
+    contexts: Mapping[str, Context], drafts: list[Draft], plan: WavePlan, stream: Stream
+) -> list[Draft]:
+    """Give every question a dump guard drawn from the values seeded by the time it is asked:
+    a guard of values still unseeded would let a dump of what is stored so far through."""
+    out = []
+    for draft in drafts:
+        ctx = replace(contexts[draft.user_id], stream=stream)
+        seeded = None
+        if draft.user_id == DEFAULT_USER_ID:  # the other user is seeded whole, first
+            wave = _wave_of(draft, plan)
+            seeded = {c for c, w in plan.wave_of_cluster.items() if w <= wave}
+        keep = (draft.expected, *draft.accepted, *draft.items, *draft.distractors)
+        out.append(replace(draft, dump_guard=ctx.dump_guard(keep, attributes=seeded)))
     return out
 
 

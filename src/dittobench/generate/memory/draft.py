@@ -116,8 +116,11 @@ class Context:
         need = max(0, at_least - len(out))
         return tuple(out + self.stream.sample(spare, min(need, len(spare))))
 
-    def dump_guard(self, exclude: Iterable[str], size: int = 8) -> tuple[str, ...]:
-        """A sample of the user's other own values: naming many of them zeroes a case."""
+    def dump_guard(
+        self, exclude: Iterable[str], size: int = 8, attributes: set[str] | None = None
+    ) -> tuple[str, ...]:
+        """A sample of the user's other own values (of ``attributes`` only, when given):
+        naming many of them zeroes a case."""
         blocked = set(exclude)
         own = sorted(
             {
@@ -126,6 +129,7 @@ class Context:
                 if f.holder == SELF
                 and f.role in ("state", "change", "event", "recommend")
                 and f.value not in blocked
+                and (attributes is None or f.attribute in attributes)
             }
         )
         return tuple(self.stream.sample(own, min(size, len(own))))

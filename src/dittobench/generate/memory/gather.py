@@ -30,7 +30,7 @@ def multi_session_list(ctx: Context, count: int) -> list[Draft]:
                 expected=", ".join(values),
                 user_id=ctx.person.user_id,
                 items=values,
-                distractors=tuple(ctx.others_values(attribute.name)),
+                distractors=_pool_topped(ctx, attribute, ctx.others_values(attribute.name)),
                 evidence=tuple(f.key for f in events),
                 clusters=(attribute.name,),
             )
@@ -83,6 +83,40 @@ def preference_application(ctx: Context, count: int) -> list[Draft]:
     return drafts
 
 
+POOL_DISTRACTORS = 4
+
+
+def _pool_topped(
+    ctx: Context,
+    attribute: Attribute,
+    have: list[str] | tuple[str, ...],
+    exclude: tuple[str, ...] = (),
+) -> tuple[str, ...]:
+    """``have``, topped up (with ``superseded_distractors``) with pool values nobody in the
+    history holds, so that reciting the attribute's public pool names a distractor."""
+    if not ctx.content.superseded_distractors:
+        return tuple(have)
+    held = {f.value for f in ctx.person.facts if f.attribute == attribute.name}
+    return ctx.top_up(attribute, have, (*held, *exclude), len(have) + POOL_DISTRACTORS)
+
+
+def _other_subjects(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
+    """The topic phrases of every other fixed attribute (with ``decline_subjects``): a decline
+    that names another question's subject is a scattershot, not an answer to this one."""
+    if not ctx.content.decline_subjects:
+        return ()
+    own = set(attribute.grammar["topic"])
+    return tuple(
+        dict.fromkeys(
+            topic
+            for other in ctx.library.of_kind("fixed")
+            if other.name != attribute.name
+            for topic in other.grammar["topic"]
+            if topic not in own
+        )
+    )
+
+
 def _subject(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
     """What a decline is about, in the attribute's own topic phrases ("my sister's name"), when
     the content version names decline subjects."""
@@ -107,7 +141,8 @@ def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
                 expected="",
                 user_id=ctx.person.user_id,
                 items=_subject(ctx, attribute),
-                distractors=ctx.top_up(attribute, (), (), DECLINE_DISTRACTORS),
+                distractors=ctx.top_up(attribute, (), (), DECLINE_DISTRACTORS)
+                + _other_subjects(ctx, attribute),
             )
         )
     return drafts
@@ -132,7 +167,7 @@ def abstention_near_miss(ctx: Context, count: int) -> list[Draft]:
                 expected="",
                 user_id=ctx.person.user_id,
                 items=_subject(ctx, attribute),
-                distractors=tuple(f.value for f in others),
+                distractors=tuple(f.value for f in others) + _other_subjects(ctx, attribute),
                 evidence=tuple(f.key for f in others),
                 clusters=(attribute.name,),
             )
@@ -155,6 +190,7 @@ def abstention_never_visited(ctx: Context, count: int) -> list[Draft]:
             expected="",
             user_id=ctx.person.user_id,
             items=(lure,) if ctx.content.decline_subjects else (),
+            distractors=_pool_topped(ctx, trips, (), exclude=(*seen, lure)),
             clusters=("trips",),
         )
         for lure in lures

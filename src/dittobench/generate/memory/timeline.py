@@ -9,6 +9,7 @@ from datetime import timedelta
 from dittobench.core.dates import spoken_date
 from dittobench.generate.grammar import Grammar, expand, fill
 from dittobench.generate.memory.draft import Context, Draft, superseded
+from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.model import Fact
 
 ORDER_ASK: Grammar = {
@@ -216,11 +217,20 @@ def _activity(ctx: Context, count: int, role: str, kind: str, question_type: str
                 expected=end.value,
                 user_id=ctx.person.user_id,
                 items=(end.value,),
+                distractors=_other_activities(ctx, attribute, end.value),
                 evidence=(start.key, end.key),
                 clusters=(attribute.name,),
             )
         )
     return drafts
+
+
+def _other_activities(ctx: Context, attribute: Attribute, asked: str) -> tuple[str, ...]:
+    """Every other activity of the pool (with ``superseded_distractors``): an answer about one
+    activity that names others is a scattershot over the pool."""
+    if not ctx.content.superseded_distractors:
+        return ()
+    return tuple(c.text for c in attribute.values if c.text != asked)
 
 
 def activity_quit(ctx: Context, count: int) -> list[Draft]:

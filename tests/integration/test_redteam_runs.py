@@ -1,0 +1,58 @@
+"""Harnesses that answer from the question alone, scored through a real `dittobench run`:
+echoes, declines around echoes or public value lists, hedges, a public attribute's values and a
+dump of everything stored must all stay at memory mean <= 0.02."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.strategy_harness import STRATEGIES
+
+SCRIPT = Path(__file__).resolve().parent.parent / "helpers" / "strategy_harness.py"
+
+
+@contextmanager
+def strategy_harness(strategy: str) -> Iterator[str]:
+    process = subprocess.Popen(
+        [sys.executable, str(SCRIPT), "--strategy", strategy],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("PORT "), line
+        yield f"http://127.0.0.1:{int(line.split()[1])}"
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_answers_from_the_question_alone_score_nothing(strategy: str, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    with strategy_harness(strategy) as url:
+        result = subprocess.run(
+            [
+                *(sys.executable, "-m", "dittobench", "run", "--harness", url),
+                *("--run-size", "medium", "--seed", "424242", "--db", str(tmp_path / "runs.db")),
+                *("--out-dir", str(tmp_path / "out"), "--json", str(report)),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    assert result.returncode == 0, result.stderr[-2000:]
+    scores = json.loads(report.read_text(encoding="utf-8"))
+    assert scores["grading_policy"] == "dittobench-grading-2"
+    assert scores["memory_mean"] <= 0.02, strategy

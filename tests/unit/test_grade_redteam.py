@@ -1,0 +1,175 @@
+"""Answers that never read the history must not score: a search for the best constant answers,
+and the honest side (correct answers in other words) kept at full marks.
+
+The constants are chosen on 20 seeds and measured on 20 others, per question kind: the best
+single constant and the best three-constant answer (the three run together) must each pass at
+most 2% of that kind's cases, and the best constant over all memory cases at most 1%.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Callable
+from functools import cache
+
+import pytest
+
+from dittobench.generate.assemble import build_dataset
+from dittobench.grade.memory import grade_memory
+from dittobench.grade.run import grade_run
+from dittobench.spec.dataset import Dataset
+from dittobench.spec.memory import QUESTION_TYPES, MemoryCase
+from dittobench.spec.versions import CURRENT_VERSION, get_policy
+from dittobench.spec.wire import RunResponse
+from tests.helpers import transcripts as T
+
+POLICY = get_policy(CURRENT_VERSION).grading
+TRAIN = range(1000, 1020)
+TEST = range(2000, 2020)
+
+GENERIC = (
+    "Yes.",
+    "No.",
+    "I don't know.",
+    "I don't have any record of that.",
+    "You never told me about that.",
+    "I have no information about your family, your work, your trips or your hobbies.",
+    "Done, saved.",
+    "Saved! I'll remember that.",
+    "Deleted, it's gone.",
+    "Updated.",
+    "You gave it up.",
+    "You still do it regularly.",
+    "You're still at it, you haven't given up.",
+    "You stopped a while ago; no longer.",
+    "67 days. Done, saved. 1, 2, 3, 4, 5, 6, 7",
+    "1, 2, 3, 4, 5, 6, 7",
+    "3 or 4",
+    "between 2 and 5",
+    "About 2 weeks.",
+    "About a month.",
+)
+
+
+@cache
+def datasets(seeds: tuple[int, ...]) -> tuple[Dataset, ...]:
+    return tuple(build_dataset(seed, run_size="full") for seed in seeds)
+
+
+def cases_by_type(seeds: range) -> dict[str, list[MemoryCase]]:
+    out: dict[str, list[MemoryCase]] = {}
+    for dataset in datasets(tuple(seeds)):
+        for case in dataset.memory_cases:
+            out.setdefault(case.question_type, []).append(case)
+    return out
+
+
+def candidates(kind_cases: list[MemoryCase]) -> list[str]:
+    """Constants worth trying for one question type: the generic ones, every count and
+    duration a guesser would try, and the answers most common on the training seeds."""
+    common = Counter(c.expected_answer for c in kind_cases if c.expected_answer)
+    items = Counter(i for c in kind_cases for i in c.answer_items)
+    out = list(GENERIC)
+    out += [value for value, _n in common.most_common(25)]
+    out += [item for item, _n in items.most_common(10)]
+    if kind_cases[0].answer_kind == "number":
+        out += [str(n) for n in range(13)] + [T.number_words(n) for n in range(13)]
+    if kind_cases[0].answer_kind == "duration":
+        out += [f"{n} days" for n in range(1, 366)]
+    return list(dict.fromkeys(out))
+
+
+def pass_rate(cases: list[MemoryCase], text: str) -> float:
+    response = RunResponse(final_text=text)
+    passed = sum(grade_memory(c, response, POLICY).score >= 1 for c in cases)
+    return passed / len(cases)
+
+
+def best(cases: list[MemoryCase], options: list[str]) -> str:
+    return max(options, key=lambda text: (pass_rate(cases, text), text))
+
+
+COUNT_FLOOR = pytest.mark.xfail(
+    reason="counts are 2 to 6, so one guessed number passes about a fifth of count cases; "
+    "needs counts drawn from wide ranges (bench 2.0 content)",
+    strict=True,
+)
+TYPES = [
+    pytest.param(name, marks=COUNT_FLOOR) if QUESTION_TYPES[name].answer_kind == "number" else name
+    for name in sorted(set(QUESTION_TYPES) - {"isolation"})
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question_type", TYPES)
+def test_best_constants_pass_at_most_two_percent(question_type: str) -> None:
+    train = cases_by_type(TRAIN)[question_type]
+    test = cases_by_type(TEST)[question_type]
+    options = candidates(train)
+    single = best(train, options)
+    assert pass_rate(test, single) <= 0.02, single
+    # The best three constants run together, chosen greedily on the training seeds.
+    chosen = [single]
+    for _ in range(2):
+        chosen.append(max(options, key=lambda o: (pass_rate(train, " ".join([*chosen, o])), o)))
+    together = " ".join(chosen)
+    assert pass_rate(test, together) <= 0.02, together
+
+
+@pytest.mark.slow
+@COUNT_FLOOR
+def test_best_constant_over_all_memory_cases_passes_at_most_one_percent() -> None:
+    train = [c for cases in cases_by_type(TRAIN).values() for c in cases]
+    test = [c for cases in cases_by_type(TEST).values() for c in cases]
+    by_type = cases_by_type(TRAIN).values()
+    options = list(GENERIC) + [o for cases in by_type for o in candidates(cases)[:30]]
+    single = best(train, list(dict.fromkeys(options)))
+    assert pass_rate(test, single) <= 0.01, single
+
+
+Strategy = Callable[[MemoryCase, Dataset], RunResponse]
+
+
+def memory_mean(strategy: Strategy, seeds: range, size: str = "full") -> float:
+    reports = [
+        grade_run(d, T.build(d, memory=strategy, tool=T.no_tools)).report
+        for d in (build_dataset(seed, run_size=size) for seed in seeds)
+    ]
+    return statistics.mean(r.memory_mean for r in reports)
+
+
+@pytest.mark.parametrize(
+    "strategy",
+    [T.all_candidates, T.always_decline, T.echo_question, T.dump_everything, T.instruct_grader],
+)
+def test_strategies_that_never_read_the_history_score_nothing(strategy: Strategy) -> None:
+    assert memory_mean(strategy, range(5)) <= 0.02
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", ["small", "medium", "full"])
+def test_the_oracle_scores_everything(size: str) -> None:
+    for seed in range(50):
+        dataset = build_dataset(seed, run_size=size)
+        assert grade_run(dataset, T.build(dataset)).report.composite == 1.0, seed
+
+
+def test_correct_answers_in_other_words_keep_scoring() -> None:
+    assert memory_mean(T.paraphrase_memory, range(10)) >= 0.97
+
+
+@pytest.mark.parametrize(
+    "hedge",
+    ["1, 2, 3, 4, 5, 6, 7", "3 or 4", "between 2 and 5", "two or three", "2-6", "It's 3, maybe 4."],
+)
+def test_counts_that_name_more_than_one_number_fail(hedge: str) -> None:
+    counts = [c for t in ("mention_count", "multi_session_count") for c in cases_by_type(TEST)[t]]
+    assert pass_rate(counts, hedge) == 0.0
+
+
+def test_a_count_beside_dates_and_durations_still_scores() -> None:
+    case = cases_by_type(TEST)["multi_session_count"][0]
+    n = int(case.expected_answer)
+    said = f"{T.number_words(n).capitalize()}: on May 4, June 10 and July 2, 2026, over 3 months."
+    assert grade_memory(case, RunResponse(final_text=said), POLICY).score == 1.0
