@@ -156,7 +156,8 @@ def create_app(
         except Exception:
             log.exception("run failed for case %s", parsed.case_id)
             return _error(500, "internal error while running the case")
-        return JSONResponse(to_wire(reply))
+        # The agent's text comes from the request and the store: keep it encodable.
+        return JSONResponse(repair_text(to_wire(reply)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

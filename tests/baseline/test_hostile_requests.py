@@ -15,9 +15,11 @@ import pytest
 
 from dittobench.catalog import CATALOG
 from dittobench.spec.repair import MAX_DEPTH
-from dittobench.spec.wire import RunRequest, to_wire
+from dittobench.spec.wire import RunRequest, RunResponse, ToolCall, to_wire
+from dittobench_baseline.agent import OfflineAgent, ToolCaller
 from dittobench_baseline.server import MAX_BODY_BYTES, loopback_http
-from tests.baseline.conftest import ToolEndpoint
+from dittobench_baseline.store import MemoryStore
+from tests.baseline.conftest import ToolEndpoint, start_live
 
 
 def start(*extra: str) -> tuple[subprocess.Popen[str], str]:
@@ -56,7 +58,8 @@ def body(text: str, endpoint: str = "", case: str = "c-1") -> bytes:
 @pytest.mark.parametrize(
     "text",
     [
-        "What is my favourite colour? \ud800",
+        "What did I say about \udfff?",  # a memory question: the decline echoed it
+        "When did I last visit \ud800?",
         "Remember that my locker code is \udfff42.",
         "Search the web for \ud83d turbines",
     ],
@@ -158,3 +161,30 @@ def test_a_remote_tool_endpoint_is_refused_unless_allowed(tool_endpoint: ToolEnd
         process.terminate()
         process.communicate(timeout=10)
     assert lifted.status_code == 200
+
+
+class Surrogates(OfflineAgent):
+    def answer(self, request: RunRequest, call_tool: ToolCaller) -> RunResponse:
+        return RunResponse(final_text="echo \ud800", answer="\udfff")
+
+
+class Unencodable(OfflineAgent):
+    def answer(self, request: RunRequest, call_tool: ToolCaller) -> RunResponse:
+        return RunResponse(tool_calls=(ToolCall("x", {1, 2}),))  # a set is not JSON
+
+
+def test_whatever_the_agent_returns_the_reply_is_json() -> None:
+    with MemoryStore(":memory:") as store:
+        for agent, status in ((Surrogates(store), 200), (Unencodable(store), 500)):
+            url, stop = start_live(store, agent)
+            try:
+                with client() as http:
+                    reply = http.post(f"{url}/run", content=body("hello"))
+            finally:
+                stop()
+            assert reply.status_code == status
+            assert reply.headers["content-type"] == "application/json"
+            if status == 200:
+                assert (reply.json()["final_text"], reply.json()["answer"]) == ("echo ?", "?")
+            else:
+                assert reply.json() == {"error": "internal error"}
