@@ -18,9 +18,15 @@ from tests.helpers import transcripts as T
 
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
+from dittobench.spec.versions import CURRENT_VERSION
 
 STRATEGIES = {
     "oracle": {},
+    "oracle in other words": {"memory": T.paraphrase_memory},
+    "one canned answer": {
+        "memory": T.canned("67 days. Done, saved. 1, 2, 3, 4, 5, 6, 7"),
+        "tool": T.no_tools,
+    },
     "all candidates": {"memory": T.all_candidates, "tool": T.no_tools},
     "always decline": {"memory": T.always_decline, "tool": T.no_tools},
     "echo the question": {"memory": T.echo_question, "tool": T.no_tools},
@@ -35,9 +41,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=9, help="timed repetitions (median shown)")
     parser.add_argument("--seeds", type=int, default=10, help="seeds per red-team figure")
+    parser.add_argument("--bench-version", default=CURRENT_VERSION, help="version to measure")
     args = parser.parse_args()
+    version = args.bench_version
 
-    dataset = build_dataset(1, run_size="full")
+    dataset = build_dataset(1, version, run_size="full")
     transcript = T.build(dataset)
     grade_run(dataset, transcript)
     samples = []
@@ -50,8 +58,8 @@ def main() -> None:
         f"median {statistics.median(samples) * 1000:.1f} ms"
     )
 
-    print(f"\ncomposites over {args.seeds} full seeds (mean; tool and memory means):")
-    datasets = [build_dataset(seed, run_size="full") for seed in range(args.seeds)]
+    print(f"\nbench {version}, composites over {args.seeds} full seeds (mean; tool, memory means):")
+    datasets = [build_dataset(seed, version, run_size="full") for seed in range(args.seeds)]
     for name, options in STRATEGIES.items():
         reports = [grade_run(d, T.build(d, **options)).report for d in datasets]  # type: ignore[arg-type]
         mean = statistics.mean

@@ -95,8 +95,21 @@ COUNT_FLOOR = pytest.mark.xfail(
     "needs counts drawn from wide ranges (bench 2.0 content)",
     strict=True,
 )
+POOL_FLOOR = pytest.mark.xfail(
+    reason="these questions are about one of about 30 subjects or 34 activities, so naming the "
+    "most common one with a decline or a cue passes 3-5%; needs larger, coined pools "
+    "(bench 2.0 content)",
+    strict=True,
+)
+FLOORS = {
+    "mention_count": COUNT_FLOOR,
+    "multi_session_count": COUNT_FLOOR,
+    "abstention_near_miss": POOL_FLOOR,
+    "abstention_unknown": POOL_FLOOR,
+    "activity_quit": POOL_FLOOR,
+}
 TYPES = [
-    pytest.param(name, marks=COUNT_FLOOR) if QUESTION_TYPES[name].answer_kind == "number" else name
+    pytest.param(name, marks=FLOORS[name]) if name in FLOORS else name
     for name in sorted(set(QUESTION_TYPES) - {"isolation"})
 ]
 
@@ -172,4 +185,6 @@ def test_a_count_beside_dates_and_durations_still_scores() -> None:
     case = cases_by_type(TEST)["multi_session_count"][0]
     n = int(case.expected_answer)
     said = f"{T.number_words(n).capitalize()}: on May 4, June 10 and July 2, 2026, over 3 months."
+    assert grade_memory(case, RunResponse(final_text=said), POLICY).score == 1.0
+    said = f"{n} times; the last one at 10:30 on the 3rd of June."
     assert grade_memory(case, RunResponse(final_text=said), POLICY).score == 1.0

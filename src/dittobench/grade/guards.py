@@ -44,19 +44,20 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
 def mask_echo(text: Prepared, question: str) -> Prepared:
     """``text`` with every echo of ``question`` blanked out: runs of consecutive question words
     (pronouns folded, so "my" and "your" match) long enough to be a repeat, not a restatement."""
-    if not text.norm:
-        return text
     asked = [t for _s, _e, t in _tokens(prepare(question).norm)]
-    if not asked:
-        return text
     need = max(ECHO_MIN_WORDS, math.ceil(len(asked) * ECHO_MIN_SHARE))
+    if not text.norm or not asked:
+        return text
     found = _tokens(text.norm)
+    starts: dict[str, list[int]] = {}
+    for j, token in enumerate(asked):
+        starts.setdefault(token, []).append(j)
     cut: list[tuple[int, int]] = []
     i = 0
-    while i < len(found):
+    while i <= len(found) - need:
         best = 0
-        for j in range(len(asked)):
-            run, limit = 0, min(len(found) - i, len(asked) - j)
+        for j in starts.get(found[i][2], ()):
+            run, limit = 1, min(len(found) - i, len(asked) - j)
             while run < limit and found[i + run][2] == asked[j + run]:
                 run += 1
             best = max(best, run)
@@ -91,10 +92,14 @@ _MONTHS = (
 )
 _DATE_WORD = "(?:" + "|".join(_MONTHS.split()) + ")"
 _UNIT_AFTER = re.compile(
-    r" ?(?:%|percent|per cent|am|pm|a\.m|p\.m|:|o'?clock|st|nd|rd|th|"
+    r" ?(?:%|percent|per cent|am|pm|a\.m|p\.m|:(?=[0-9])|o'?clock|st|nd|rd|th|"
     r"(?:days?|weeks?|fortnights?|months?|years?|hours?|minutes?|seconds?|"
     r"km|kilometres?|kilometers?|miles?|kg|kilos?|pounds?|lbs?|euros?|dollars?|pence|cents?)"
     r"(?![^\W_]))"
+)
+_PRONOUN_ONE_BEFORE = re.compile(
+    r"(?<![^\W_])(?:the|that|this|last|first|next|each|every|which|any|no|some|another|a|an|"
+    r"other|new|old|big|same) $"
 )
 _DATE_BEFORE = re.compile(_DATE_WORD + r"\.? ?$")
 _DATE_AFTER = re.compile(r"(?:,? ?(?:of )?" + _DATE_WORD + r"(?![^\W_]))")
@@ -107,6 +112,12 @@ def candidate_numbers(text: Prepared) -> frozenset[int]:
     out = set()
     for start, end, value in number_spans(text):
         if value >= 1000 or _UNIT_AFTER.match(norm, end) or _DATE_AFTER.match(norm, end):
+            continue
+        if norm[max(0, start - 1) : start] == ":":  # the minutes of a time
+            continue
+        if norm[start:end] == "one" and (
+            _PRONOUN_ONE_BEFORE.search(norm, 0, start) or norm.startswith(" of ", end)
+        ):  # "the last one", "one of them": a pronoun, not a count
             continue
         if _DATE_BEFORE.search(norm, max(0, start - 12), start):
             continue
