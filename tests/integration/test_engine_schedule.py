@@ -6,10 +6,13 @@ again the waves a restarted harness lost, so it ends with the scores of an unint
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
+import threading
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,7 @@ import pytest
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ClientLimits, HarnessError
+from dittobench.engine.orchestrate import declared_capabilities
 from dittobench.engine.runner import RunOptions, RunOutcome, resume_run, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.versions import CURRENT_VERSION
@@ -196,3 +200,44 @@ def test_resume_after_a_harness_restart_sends_the_lost_waves_again(
     else:  # told the harness kept its waves, when it did not: its answers change
         assert declined > 0
         assert scores(resumed) != scores(whole)
+
+
+class _Health(BaseHTTPRequestHandler):
+    body = b""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(self.body)))
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silent."""
+
+
+@pytest.mark.parametrize(
+    ("body", "declared"),
+    [
+        (
+            b'{"status": "ok", "capabilities": ["seed_while_running", 7, "x"]}',
+            {"seed_while_running", "x"},
+        ),
+        (b'{"capabilities": "seed_while_running"}', set()),
+        (b'["seed_while_running"]', set()),
+        (b"not json", set()),
+        (b"[" * 50_000, set()),  # nested past any recursion limit
+        (b'{"capabilities": ["seed_while_running"], "pad": "' + b"x" * 70_000 + b'"}', set()),
+        (b"", set()),
+    ],
+)
+def test_capabilities_are_read_liberally_and_safely(body: bytes, declared: set[str]) -> None:
+    handler = type("Handler", (_Health,), {"body": body})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        assert asyncio.run(declared_capabilities(url, 5.0)) == declared
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -192,7 +192,7 @@ async def declared_capabilities(base_url: str, timeout_s: float) -> frozenset[st
     try:
         body = await asyncio.wait_for(fetch(), timeout_s)
         listed = json.loads(body).get("capabilities") if body else None
-    except (TimeoutError, httpx.HTTPError, ValueError, AttributeError):
+    except (TimeoutError, httpx.HTTPError, ValueError, AttributeError, RecursionError):
         return frozenset()
     if not isinstance(listed, list):
         return frozenset()
