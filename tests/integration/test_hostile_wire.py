@@ -19,16 +19,18 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ClientLimits, HarnessClient, HarnessError
 from dittobench.engine.runner import RunOptions, RunOutcome, resume_run, start_run
-from dittobench.engine.tool_endpoint import REQUEST_TIMEOUT_S
+from dittobench.engine.tool_endpoint import REQUEST_TIMEOUT_S, ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
 from dittobench.spec.repair import CALLS_KEPT, MAX_DEPTH
 from dittobench.spec.transcript import Transcript
+from dittobench.spec.versions import get_policy
 from dittobench.spec.wire import SeedRequest, ToolCall
 from dittobench.store import RunStore
 from tests.helpers.harness_process import harness, start_harness
@@ -434,3 +436,40 @@ def test_slow_connections_are_cut_and_the_run_completes(tmp_path: Path) -> None:
     assert "Traceback" not in err, err[-3000:]
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["composite"] >= 0.99, out
+
+
+def test_a_request_that_arrives_too_slowly_is_cut_and_not_recorded() -> None:
+    """On the real path, with the secret: a body that drips, a head that never ends, and an idle
+    connection are each closed within seconds; a prompt call beside them is answered."""
+    dataset = build_dataset(SEED, "1.1.0", "small")
+    case = dataset.tool_cases[0]
+    call = json.dumps({"case_id": case.id, "name": "search_web", "args": {"queries": ["x"]}})
+
+    async def closed_within(reader: asyncio.StreamReader, seconds: float) -> float:
+        began = time.monotonic()
+        while await asyncio.wait_for(reader.read(4096), seconds):
+            pass
+        return time.monotonic() - began
+
+    async def go() -> None:
+        endpoint = ToolEndpoint(dataset, get_policy(dataset.bench_version).content_version)
+        url = httpx.URL(await endpoint.start())
+        try:
+            endpoint.open_case(case.id)
+            head = f"POST {url.path} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(call)}\r\n\r\n"
+            slow_body = await asyncio.open_connection("127.0.0.1", url.port)
+            slow_body[1].write(head.encode() + call[:5].encode())
+            slow_head = await asyncio.open_connection("127.0.0.1", url.port)
+            slow_head[1].write(b"POST " + url.path.encode() + b" HTTP/1.1\r\nHo")
+            idle = await asyncio.open_connection("127.0.0.1", url.port)
+            async with httpx.AsyncClient() as client:
+                prompt = await client.post(str(url), content=call)
+            assert prompt.status_code == 200
+            for reader, writer in (slow_body, slow_head, idle):
+                assert await closed_within(reader, REQUEST_TIMEOUT_S * 4) <= REQUEST_TIMEOUT_S * 3
+                writer.close()
+            assert [c.name for c in endpoint.close_case(case.id)] == ["search_web"]
+        finally:
+            await endpoint.stop()
+
+    asyncio.run(go())
