@@ -19,9 +19,9 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES
 GOLDEN_SEED = 123456789
 GOLDEN = {
     "2.0.0": {
-        "small": "fb2373755972296850a292dae2ad4fbbdd26275cf662f0ecfe02bfd5887b3101",
-        "medium": "b67d9888ba2eea909a130693aa6cd592f5e49ca3a89dbe31df001284ceaf3f5e",
-        "full": "d85ade6cf0a6912c9c806260f24b59a46325c0f4f5351feb81c186bcbf415b04",
+        "small": "4ac1e2e96d9da69e22f245fb8e22d1e42776c739afc73068cb07919c188ce503",
+        "medium": "f1dca6f7c3c0259923a953e2e8a6ebcc9565a2499d7a674ed4a5bea2893e877b",
+        "full": "ab0644341c60fee9798e95effff70dd2c2920bda4b2ad059cbddfaf0f57f8899",
     },
     "1.1.0": {
         "small": "08b8dcf614d9599b22b84c3fe9d2d364d0e92ba7e23b4c4a9e90449a02a8a81e",

@@ -101,20 +101,31 @@ def _pool_topped(
 
 
 def _other_subjects(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
-    """The topic phrases of every other fixed attribute (with ``decline_subjects``): a decline
-    that names another question's subject is a scattershot, not an answer to this one."""
+    """The topic phrases of every other fixed attribute, as the user and as the assistant would
+    say them (with ``decline_subjects``): a decline that names another question's subject is a
+    scattershot, not an answer to this one."""
     if not ctx.content.decline_subjects:
         return ()
     own = set(attribute.grammar["topic"])
     return tuple(
         dict.fromkeys(
-            topic
+            form
             for other in ctx.library.of_kind("fixed")
             if other.name != attribute.name
             for topic in other.grammar["topic"]
             if topic not in own
+            for form in (topic, second_person(topic))
         )
     )
+
+
+_SECOND_PERSON = {"my": "your", "I": "you", "I'm": "you're", "me": "you", "mine": "yours"}
+
+
+def second_person(phrase: str) -> str:
+    """A first-person phrase as the assistant says it: "what I'm allergic to" -> "what you're
+    allergic to"."""
+    return " ".join(_SECOND_PERSON.get(word, word) for word in phrase.split(" "))
 
 
 def _subject(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
@@ -122,7 +133,8 @@ def _subject(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
     the content version names decline subjects."""
     if not ctx.content.decline_subjects:
         return ()
-    return tuple(attribute.grammar["topic"])
+    topics = attribute.grammar["topic"]
+    return tuple(dict.fromkeys((*topics, *(second_person(t) for t in topics))))
 
 
 def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
