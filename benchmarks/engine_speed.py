@@ -101,7 +101,7 @@ def phase_bound(size: str, concurrency: int, seconds: float) -> float:
     """The fastest possible run in phases (every tool case, then each wave's unlocked cases),
     the engine's order before tool cases filled the memory phases: each phase takes
     ceil(cases / concurrency) rounds, since a wave is seeded only after the previous phase."""
-    dataset = build_dataset(7, run_size=size)
+    dataset = build_dataset(7, "1.1.0", size)
     phases = [len(dataset.tool_cases)]
     waves = sorted({c.run_after_wave for c in dataset.memory_cases})
     phases += [sum(1 for c in dataset.memory_cases if c.run_after_wave == w) for w in waves]
