@@ -1,0 +1,1 @@
+"""Tool-calling cases, one module per category family: build_tool_cases(seed, version, total)."""
