@@ -10,8 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dittobench.generate.assemble import build_dataset
 from dittobench.grade.memory import REASONS, MemoryVerdict, grade_memory
-from dittobench.grade.memory_kinds import CHECKS, content_words
+from dittobench.grade.memory_kinds import CHECKS, UnknownAnswerKindError, content_words
+from dittobench.spec.codec import DecodeError
+from dittobench.spec.dataset import dataset_from_json
 from dittobench.spec.memory import ANSWER_KINDS, QUESTION_TYPES, MemoryCase
 from dittobench.spec.versions import GRADING_1, GradingPolicy
 from dittobench.spec.wire import RunResponse
@@ -302,10 +305,25 @@ def test_reasons_are_the_documented_ones() -> None:
     )
 
 
-def test_unknown_kind_is_graded_as_a_value() -> None:
+def test_an_unknown_kind_is_an_error_not_a_value() -> None:
     odd = replace(VALUE, answer_kind="mystery")
-    assert grade(odd, "Zürich").score == 1.0
-    assert grade(odd, "Bern").reason == "typed"
+    with pytest.raises(UnknownAnswerKindError, match="mystery"):
+        grade(odd, "Zürich")
+
+
+def test_a_dataset_naming_an_unknown_kind_is_refused_where_it_says_so() -> None:
+    data = build_dataset(3, "1.1.0", "small").to_json()
+    data["memory_cases"][2]["answer_kind"] = "mystery"
+    with pytest.raises(DecodeError, match=r"\$\.memory_cases\[2\]\.answer_kind: unknown"):
+        dataset_from_json(data)
+    data = build_dataset(3, "1.1.0", "small").to_json()
+    data["memory_cases"][0]["question_type"] = "riddle"
+    with pytest.raises(DecodeError, match=r"question_type"):
+        dataset_from_json(data)
+    data = build_dataset(3, "1.1.0", "small").to_json()
+    data["seed"] = "٣"  # an Arabic-Indic three is a digit to str.isdigit, not a seed
+    with pytest.raises(DecodeError, match=r"\$\.seed"):
+        dataset_from_json(data)
 
 
 def test_malformed_keys_score_zero_without_raising() -> None:
@@ -359,7 +377,7 @@ memory_cases = st.builds(
     id=st.text(max_size=10),
     question_type=st.text(max_size=10),
     question=texts,
-    answer_kind=st.one_of(st.sampled_from(ANSWER_KINDS), st.text(max_size=10)),
+    answer_kind=st.sampled_from(ANSWER_KINDS),
     expected_answer=texts,
     user_id=st.text(max_size=10),
     run_after_wave=st.integers(0, 5),

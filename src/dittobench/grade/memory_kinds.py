@@ -358,10 +358,20 @@ CHECKS: Final[MappingProxyType[str, Check]] = MappingProxyType(
         "acknowledge": check_acknowledge,
     }
 )
-"""The check of every answer kind (``spec.memory.ANSWER_KINDS``); an unknown kind is graded as
-``value``."""
+"""The check of every answer kind (``spec.memory.ANSWER_KINDS``, one each)."""
+
+
+class UnknownAnswerKindError(ValueError):
+    """A memory case names an answer kind no check exists for (datasets read from JSON are
+    refused before grading; this guards cases built in code)."""
 
 
 def check(case: MemoryCase, answer: Answer) -> float:
-    """The typed score of ``answer``: the check of the case's kind, ``value`` when unknown."""
-    return CHECKS.get(case.answer_kind, check_value)(case, answer)
+    """The typed score of ``answer``: the check of the case's kind."""
+    try:
+        judge = CHECKS[case.answer_kind]
+    except KeyError:
+        raise UnknownAnswerKindError(
+            f"memory case {case.id}: unknown answer kind {case.answer_kind!r}"
+        ) from None
+    return judge(case, answer)

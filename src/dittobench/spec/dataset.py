@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dittobench.spec.codec import DecodeError, decode
-from dittobench.spec.memory import MemoryCase
+from dittobench.spec.memory import ANSWER_KINDS, QUESTION_TYPES, WRITE_OPS, MemoryCase
 from dittobench.spec.wire import SeedRequest, to_wire
 
 TOOL_GROUPS = ("direct_routing", "routing_traps", "restraint", "multi_step", "result_usage")
@@ -167,14 +167,29 @@ class _DatasetShape:
     telemetry: dict[str, int] = field(default_factory=dict)
 
 
+def _check_kinds(case: MemoryCase, where: str) -> None:
+    """Every kind a memory case names is one this build grades (an unknown one is an error,
+    never graded as something else)."""
+    for key, value, known in (
+        ("question_type", case.question_type, tuple(QUESTION_TYPES)),
+        ("answer_kind", case.answer_kind, ANSWER_KINDS),
+        ("write_op", case.write_op, ("", *WRITE_OPS)),
+    ):
+        if value not in known:
+            choices = ", ".join(k for k in known if k)
+            raise DecodeError(f"{where}.{key}: unknown {key} {value!r}; expected one of {choices}")
+
+
 def dataset_from_json(data: Any) -> Dataset:
     """Read a dataset file's parsed JSON; ``DecodeError`` names the first problem and where."""
     if not isinstance(data, dict):
         raise DecodeError("$: a dataset is a JSON object")
     seed = data.get("seed")
-    if not isinstance(seed, str) or not seed.isdigit():
+    if not isinstance(seed, str) or not (seed.isascii() and seed.isdigit()):
         raise DecodeError("$.seed: expected the seed as a decimal string")
     shape = decode(_DatasetShape, data)
+    for index, case in enumerate(shape.memory_cases):
+        _check_kinds(case, f"$.memory_cases[{index}]")
     tool_cases = tuple(
         ToolCase(
             id=c.id,
