@@ -8,15 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dittobench.grade.lexicon import ACKNOWLEDGE, CESSATION, DECLINE, PERSISTENCE, USED_TO
 from dittobench.grade.match import (
-    ACKNOWLEDGE,
-    CESSATION,
     COMMON_WORDS,
-    DECLINE,
-    PERSISTENCE,
-    USED_TO,
-    bare_days,
-    durations_in_days,
     has_negated,
     has_phrase,
     has_unnegated,
@@ -25,10 +19,9 @@ from dittobench.grade.match import (
     joined,
     masked,
     normalize,
-    number_spans,
-    number_tokens,
     prepare,
 )
+from dittobench.grade.numbers import bare_days, durations_in_days, number_spans, number_tokens
 
 # --- normalize ---------------------------------------------------------------------------------
 

@@ -12,15 +12,9 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from dittobench.grade.match import (
-    Prepared,
-    has_phrase,
-    has_unnegated,
-    number_spans,
-    prepare,
-    spans,
-    wordset,
-)
+from dittobench.grade.lexicon import wordset
+from dittobench.grade.match import Prepared, has_phrase, has_unnegated, prepare, spans
+from dittobench.grade.numbers import number_spans
 
 # --- echoes of the question --------------------------------------------------------------------
 

@@ -16,10 +16,12 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from functools import lru_cache
 from itertools import product
 from typing import Final
+
+from dittobench.grade.lexicon import NEGATORS, SKIPPED, wordset
 
 # --- normalisation -----------------------------------------------------------------------------
 
@@ -124,7 +126,7 @@ def joined(first: Prepared, second: Prepared) -> Prepared:
 
 
 @lru_cache(maxsize=32)
-def _words(flat: str) -> frozenset[str]:
+def words_of(flat: str) -> frozenset[str]:
     """The words of a flat text: a cheap test of whether a phrase or number word can occur."""
     return frozenset(_WORD.findall(flat))
 
@@ -135,11 +137,6 @@ def _open_left(text: str, start: int) -> bool:
 
 
 # --- values and numbers ------------------------------------------------------------------------
-
-
-def wordset(*lines: str) -> frozenset[str]:
-    """The whitespace-separated words of ``lines``, as a set (for word lists written as text)."""
-    return frozenset(" ".join(lines).split())
 
 
 COMMON_WORDS: Final = wordset(
@@ -154,13 +151,13 @@ COMMON_WORDS: Final = wordset(
 
 _MAX_DIGITS = 30
 _EDGE = " \"'.,!?;:"
-_BOUND_L = r"(?<![^\W_])"
-_BOUND_R = r"(?![^\W_])"
+BOUND_LEFT = r"(?<![^\W_])"
+BOUND_RIGHT = r"(?![^\W_])"
 _NUMERIC_VALUE = re.compile(
     r"-?(?:[0-9]{1,3}(?:([,' ])[0-9]{3})(?:\1[0-9]{3})*|[0-9]+)(?:\.[0-9]+)?"
 )
 _NUMBER = re.compile(
-    r"(-?)([0-9]{1,3}(?:([,' ])[0-9]{3})(?:\3[0-9]{3})*|[0-9]+)(\.[0-9]+)?" + _BOUND_R
+    r"(-?)([0-9]{1,3}(?:([,' ])[0-9]{3})(?:\3[0-9]{3})*|[0-9]+)(\.[0-9]+)?" + BOUND_RIGHT
 )
 
 
@@ -196,7 +193,7 @@ def _needle(value: str) -> _Needle:
 
 
 @lru_cache(maxsize=32)
-def _numbers(norm: str) -> tuple[tuple[int, int, Decimal, str], ...]:
+def digit_numbers(norm: str) -> tuple[tuple[int, int, Decimal, str], ...]:
     """Number tokens of a normalised text: (start, end, value, digit string), in order. A number
     glued to a word by a hyphen ("order-42") is part of a code, not a number."""
     found = []
@@ -227,7 +224,7 @@ def _spans(text: Prepared, value: str, start: int = 0) -> Iterator[tuple[int, in
             else:
                 pos = found + 1
     elif needle.number is not None or needle.digits is not None:
-        for s, e, number, digits in _numbers(text.norm):
+        for s, e, number, digits in digit_numbers(text.norm):
             if s >= start and (
                 number == needle.number if needle.digits is None else digits == needle.digits
             ):
@@ -276,349 +273,7 @@ def masked(text: str | Prepared, values: Iterable[str]) -> Prepared:
     return _from_norm("".join(pieces))
 
 
-_UNIT_WORDS = (
-    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
-    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
-    *("eighteen", "nineteen"),
-)
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
-_TENS |= {"eighty": 80, "ninety": 90}
-_SPECIAL = {"half a dozen": 6, "a dozen": 12, "dozen": 12, "a couple": 2}
-_SPECIAL |= {"once": 1, "twice": 2, "thrice": 3}
-_CARDINAL = (
-    "(?:"
-    + "|".join(_TENS)
-    + ")(?:[ -](?:"
-    + "|".join(_UNIT_WORDS[9:0:-1])
-    + "))?|"
-    + "|".join(sorted(_UNIT_WORDS, key=len, reverse=True))
-)
-_WORD_NUMBER = re.compile(_BOUND_L + "(" + "|".join(_SPECIAL) + "|" + _CARDINAL + ")" + _BOUND_R)
-
-
-_NUMBER_WORD_KEYS = frozenset((*_UNIT_WORDS, *_TENS, "dozen", "couple", "once", "twice", "thrice"))
-
-
-def _word_value(word: str) -> int:
-    if word in _SPECIAL:
-        return _SPECIAL[word]
-    head, _, tail = word.replace("-", " ").partition(" ")
-    if head in _TENS:
-        return _TENS[head] + (_UNIT_WORDS.index(tail) if tail else 0)
-    return _UNIT_WORDS.index(head)
-
-
-def number_spans(text: str | Prepared) -> list[tuple[int, int, int]]:
-    """Whole numbers in ``text`` as (start, end, value), in order: digit tokens (with thousands
-    separators; decimals only when whole, so "3.0" is 3 and "3.5" is none), number words zero to
-    ninety-nine, "a couple", "a dozen", "half a dozen", "once", "twice" and "thrice"."""
-    prepared = prepare(text)
-    found = [
-        (s, e, int(number))
-        for s, e, number, _digits in _numbers(prepared.norm)
-        if number == number.to_integral_value()
-    ]
-    if not _NUMBER_WORD_KEYS.isdisjoint(_words(prepared.flat)):
-        for m in _WORD_NUMBER.finditer(prepared.norm):
-            found.append((m.start(), m.end(), _word_value(m.group(1))))
-    return sorted(found)
-
-
-def number_tokens(text: str | Prepared) -> list[int]:
-    """The values of ``number_spans``, in order ("twice" is 2, "4 times" holds 4)."""
-    return [value for _s, _e, value in number_spans(text)]
-
-
-# --- durations ---------------------------------------------------------------------------------
-
-_UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
-_QUANTITY_WORDS = {"a": Decimal(1), "an": Decimal(1), "half a": Decimal("0.5")}
-_QUANTITY_WORDS |= {"half an": Decimal("0.5"), "a couple of": Decimal(2), "couple of": Decimal(2)}
-_QUANTITY = r"[0-9]{1,9}(?:[.,][0-9]{1,9})?"
-_DURATION = re.compile(
-    _BOUND_L
-    + r"(?P<q>"
-    + _QUANTITY
-    + r"|half an?|a couple of|couple of|an?|"
-    + _CARDINAL
-    + r")(?P<h1> and an? half)?(?:[ -]|(?<=[0-9]))(?P<u>day|week|fortnight|month|year)s?"
-    + _BOUND_R
-    + r"(?P<h2> and an? half)?"
-)
-_JOIN = re.compile(r",? (?:and|plus) | ?")
-_BARE = re.compile(
-    r"(?:(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|~) ?)?"
-    r"(" + _QUANTITY + "|" + _CARDINAL + r")(?: ?days?)? ?[.!]?"
-)
-
-
-def _quantity(raw: str) -> Decimal:
-    """A quantity: digits (a separator before exactly three digits after one to three leading
-    digits groups thousands, "1,500"; otherwise it is a decimal point, "1.5" or "1,5"), or
-    words."""
-    if raw in _QUANTITY_WORDS:
-        return _QUANTITY_WORDS[raw]
-    if not raw[0].isdigit():
-        return Decimal(_word_value(raw))
-    head, sep, tail = raw.replace(",", ".").partition(".")
-    if sep and len(tail) == 3 and len(head) <= 3 and head.strip("0"):
-        return Decimal(head + tail)
-    return Decimal(head + sep + tail)
-
-
-def _whole_days(days: Decimal) -> int:
-    return int(days.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
-def durations_in_days(text: str | Prepared) -> list[int]:
-    """Durations in ``text`` as whole days, in order: "<number|a|an|number word> <unit>" with
-    day 1, week 7, fortnight 14, month 30 and year 365, halves ("a week and a half", "1.5 weeks",
-    "3 and a half weeks", "half a year"), and compounds of falling units joined by "and", "plus"
-    or a space ("2 weeks and 3 days" is 17; "a month, a week" is two). Halves round up."""
-    norm = prepare(text).norm
-    parts: list[tuple[int, int, Decimal, int]] = []
-    if not any(unit in norm for unit in _UNIT_DAYS):
-        return []
-    for m in _DURATION.finditer(norm):
-        unit = _UNIT_DAYS[m.group("u")]
-        quantity = _quantity(m.group("q"))
-        quantity += Decimal("0.5") * ((m.group("h1") is not None) + (m.group("h2") is not None))
-        days = quantity * unit
-        if parts and unit < parts[-1][3] and _JOIN.fullmatch(norm[parts[-1][1] : m.start()]):
-            start, _end, before, _unit = parts[-1]
-            parts[-1] = (start, m.end(), before + days, unit)
-        else:
-            parts.append((m.start(), m.end(), days, unit))
-    return [_whole_days(days) for _s, _e, days, _u in parts]
-
-
-def bare_days(text: str | Prepared) -> int | None:
-    """The number of days when the whole text is a bare number, optionally hedged ("about") and
-    optionally followed by "days" ("21", "about 21 days."); otherwise None."""
-    m = _BARE.fullmatch(prepare(text).norm)
-    return None if m is None else _whole_days(_quantity(m.group(1)))
-
-
 # --- phrases and negation ----------------------------------------------------------------------
-
-DECLINE: Final = (
-    # the floor
-    "don't have",
-    "no record",
-    "don't know",
-    "haven't mentioned",
-    "never mentioned",
-    "haven't told",
-    "never told",
-    "no information",
-    "not in my memory",
-    "can't find",
-    "couldn't find",
-    "don't recall",
-    "unable to find",
-    "not sure",
-    "no mention",
-    "nothing about",
-    "not stated",
-    "haven't shared",
-    "never shared",
-    "no longer have",
-    "been deleted",
-    "not aware",
-    # beyond it
-    "don't remember",
-    "can't recall",
-    "couldn't recall",
-    "unable to recall",
-    "no memory of",
-    "nothing in my memory",
-    "nothing on record",
-    "not on record",
-    "not recorded",
-    "no details",
-    "no data",
-    "didn't mention",
-    "didn't tell",
-    "didn't say",
-    "haven't said",
-    "never said",
-    "not certain",
-    "can't say",
-    "can't tell",
-    "don't see",
-    "no way to know",
-    "no such",
-    "unknown to me",
-    "never been",
-    "haven't been",
-    "never visited",
-    "haven't visited",
-    "never went",
-    "didn't go",
-)
-"""Declining to answer. Contractions also match their spelled-out forms ("do not have",
-"cannot find"), with or without the apostrophe."""
-
-DELETION_OUTCOMES: Final = ("no longer have", "been deleted")
-"""The decline phrases that also report a completed delete: they never spoil an
-acknowledgement ("Done, it has been deleted")."""
-
-CESSATION: Final = (
-    "no longer",
-    "not anymore",
-    "not any more",
-    "anymore",
-    "no more",
-    "gave up",
-    "given up",
-    "give up",
-    "gives up",
-    "giving up",
-    "gave it up",
-    "given it up",
-    "gave that up",
-    "given that up",
-    "stopped",
-    "quit",
-    "quits",
-    "dropped",
-    "ended",
-    "finished with",
-    "packed in",
-    "packed it in",
-    "done with",
-    "left behind",
-    "retired from",
-    "abandoned",
-    "lost interest",
-    "not into it",
-    "not into",
-    "went off",
-    "gone off",
-    "moved on from",
-    "walked away from",
-    "stepped away from",
-    "ditched",
-    "discontinued",
-    "ceased",
-    "called it quits",
-    "fell out of love",
-    "lost the spark",
-    "lost its appeal",
-    "cooled on",
-    "drifted away from",
-    "don't do",
-    "doesn't do",
-    "not doing",
-    "a thing of the past",
-)
-"""An activity said to have ended. "used to" is deliberately absent (it does not say the
-activity ended); see ``USED_TO``."""
-
-PERSISTENCE: Final = (
-    "still",
-    "continue",
-    "continues",
-    "continued",
-    "continuing",
-    "keep at",
-    "keeps at",
-    "keep at it",
-    "keep going",
-    "keeps going",
-    "kept going",
-    "keeping at",
-    "keeping up",
-    "kept at",
-    "kept up",
-    "carry on",
-    "carries on",
-    "carrying on",
-    "ongoing",
-    "regularly",
-    "currently",
-    "these days",
-    "nowadays",
-    "as ever",
-    "as much as ever",
-    "every week",
-    "each week",
-    "every weekend",
-    "weekly",
-    "to this day",
-    "going strong",
-    "at the moment",
-    "right now",
-    "yes",
-)
-"""An activity said to go on."""
-
-ACKNOWLEDGE: Final = (
-    "saved",
-    "stored",
-    "noted",
-    "updated",
-    "changed it",
-    "replaced",
-    "deleted",
-    "removed",
-    "erased",
-    "forgotten",
-    "forgot it",
-    "wiped",
-    "cleared",
-    "done",
-    "got it",
-    "will remember",
-    "i'll remember",
-    "all set",
-    "consider it done",
-    "consider it gone",
-    "recorded",
-    "remembered",
-    "discarded",
-    "purged",
-    "got rid of",
-    "gotten rid of",
-    "taken it out",
-    "took it out",
-    "made a note",
-    "taken note",
-    "added",
-    "overwritten",
-    "it's gone",
-    "that's gone",
-    "will do",
-    "will save",
-    "will store",
-    "will update",
-    "will delete",
-    "will remove",
-    "will forget",
-    "will keep",
-    "keep that in mind",
-    "keep it in mind",
-    "memorized",
-    "memorised",
-    "committed to memory",
-)
-"""An instruction to save, update or delete acknowledged."""
-
-USED_TO: Final = ("used to", "formerly", "back in the day")
-"""A suggestion that an activity ended without saying so ("used to", but not "got used to")."""
-
-NEGATORS: Final = wordset(
-    "never not no nor neither without hardly barely scarcely cannot havent hasnt hadnt didnt",
-    "doesnt dont isnt arent wasnt werent wont cant couldnt wouldnt shouldnt mustnt aint",
-)
-"""Words that negate the phrase right after them (written without apostrophes)."""
-
-SKIPPED: Final = wordset(
-    "really that quite truly actually ever even very just completely totally entirely fully",
-    "yet exactly necessarily be been have has had",
-)
-"""Intensifiers and auxiliaries skipped when looking back for a negator ("haven't really given
-up", "can't be saved")."""
 
 _CONTRACTIONS: dict[str, tuple[str, ...]] = {
     "don't": ("do not",),
@@ -673,7 +328,7 @@ def _phrase_index(phrases: tuple[str, ...]) -> dict[str, re.Pattern[str]]:
     for first, rests in sorted(groups.items()):
         ordered = sorted(rests, key=lambda r: (-len(r), r))
         body = "(?:" + "|".join(re.escape(r) for r in ordered) + ")"
-        index[first] = re.compile(re.escape(first) + body + _BOUND_R)
+        index[first] = re.compile(re.escape(first) + body + BOUND_RIGHT)
     return index
 
 
@@ -691,7 +346,7 @@ def _occurrences(text: Prepared, phrases: tuple[str, ...]) -> Iterator[int]:
     "ended up", "still haven't", "got used to")."""
     index = _phrase_index(phrases)
     flat = text.flat
-    for first in sorted(_words(flat).intersection(index)):
+    for first in sorted(words_of(flat).intersection(index)):
         pattern, pos = index[first], 0
         while (m := pattern.search(flat, pos)) is not None:
             start = m.start()
@@ -733,18 +388,11 @@ def has_negated(text: str | Prepared, phrases: Iterable[str]) -> bool:
 
 
 __all__ = [
-    "ACKNOWLEDGE",
-    "CESSATION",
+    "BOUND_LEFT",
+    "BOUND_RIGHT",
     "COMMON_WORDS",
-    "DECLINE",
-    "DELETION_OUTCOMES",
-    "NEGATORS",
-    "PERSISTENCE",
-    "SKIPPED",
-    "USED_TO",
     "Prepared",
-    "bare_days",
-    "durations_in_days",
+    "digit_numbers",
     "has_negated",
     "has_phrase",
     "has_unnegated",
@@ -753,9 +401,7 @@ __all__ = [
     "joined",
     "masked",
     "normalize",
-    "number_spans",
-    "number_tokens",
     "prepare",
     "spans",
-    "wordset",
+    "words_of",
 ]

@@ -33,17 +33,8 @@ from math import ceil
 from typing import Final
 
 from dittobench.grade.guards import mask_echo, named_as_answer
-from dittobench.grade.match import (
-    DECLINE,
-    DELETION_OUTCOMES,
-    Prepared,
-    has_unnegated,
-    hit,
-    joined,
-    masked,
-    normalize,
-    prepare,
-)
+from dittobench.grade.lexicon import DECLINE, DELETION_OUTCOMES
+from dittobench.grade.match import Prepared, has_unnegated, hit, joined, masked, normalize, prepare
 from dittobench.grade.memory_kinds import Answer, check
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GradingPolicy

@@ -22,27 +22,27 @@ from dittobench.grade.guards import (
     offers_candidate,
     phrases_outside,
 )
-from dittobench.grade.match import (
+from dittobench.grade.lexicon import (
     ACKNOWLEDGE,
     CESSATION,
     DECLINE,
     DELETION_OUTCOMES,
     PERSISTENCE,
     USED_TO,
+    wordset,
+)
+from dittobench.grade.match import (
     Prepared,
-    bare_days,
-    durations_in_days,
     has_negated,
     has_phrase,
     has_unnegated,
     hit,
     in_order,
     normalize,
-    number_spans,
     prepare,
     spans,
-    wordset,
 )
+from dittobench.grade.numbers import bare_days, durations_in_days, number_spans
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GRADING_1, GradingPolicy
 

@@ -1,0 +1,247 @@
+"""The phrase lists of the memory grader: declining, ending, going on, acknowledging, and the
+words that negate or are skipped before a phrase. Data only; ``grade.match`` matches them.
+
+Every list is part of the scoring model: changing one changes scores (docs/grading.md).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+
+def wordset(*lines: str) -> frozenset[str]:
+    """The whitespace-separated words of ``lines``, as a set (for word lists written as text)."""
+    return frozenset(" ".join(lines).split())
+
+
+DECLINE: Final = (
+    # the floor
+    "don't have",
+    "no record",
+    "don't know",
+    "haven't mentioned",
+    "never mentioned",
+    "haven't told",
+    "never told",
+    "no information",
+    "not in my memory",
+    "can't find",
+    "couldn't find",
+    "don't recall",
+    "unable to find",
+    "not sure",
+    "no mention",
+    "nothing about",
+    "not stated",
+    "haven't shared",
+    "never shared",
+    "no longer have",
+    "been deleted",
+    "not aware",
+    # beyond it
+    "don't remember",
+    "can't recall",
+    "couldn't recall",
+    "unable to recall",
+    "no memory of",
+    "nothing in my memory",
+    "nothing on record",
+    "not on record",
+    "not recorded",
+    "no details",
+    "no data",
+    "didn't mention",
+    "didn't tell",
+    "didn't say",
+    "haven't said",
+    "never said",
+    "not certain",
+    "can't say",
+    "can't tell",
+    "don't see",
+    "no way to know",
+    "no such",
+    "unknown to me",
+    "never been",
+    "haven't been",
+    "never visited",
+    "haven't visited",
+    "never went",
+    "didn't go",
+)
+"""Declining to answer. Contractions also match their spelled-out forms ("do not have",
+"cannot find"), with or without the apostrophe."""
+
+DELETION_OUTCOMES: Final = ("no longer have", "been deleted")
+"""The decline phrases that also report a completed delete: they never spoil an
+acknowledgement ("Done, it has been deleted")."""
+
+CESSATION: Final = (
+    "no longer",
+    "not anymore",
+    "not any more",
+    "anymore",
+    "no more",
+    "gave up",
+    "given up",
+    "give up",
+    "gives up",
+    "giving up",
+    "gave it up",
+    "given it up",
+    "gave that up",
+    "given that up",
+    "stopped",
+    "quit",
+    "quits",
+    "dropped",
+    "ended",
+    "finished with",
+    "packed in",
+    "packed it in",
+    "done with",
+    "left behind",
+    "retired from",
+    "abandoned",
+    "lost interest",
+    "not into it",
+    "not into",
+    "went off",
+    "gone off",
+    "moved on from",
+    "walked away from",
+    "stepped away from",
+    "ditched",
+    "discontinued",
+    "ceased",
+    "called it quits",
+    "fell out of love",
+    "lost the spark",
+    "lost its appeal",
+    "cooled on",
+    "drifted away from",
+    "don't do",
+    "doesn't do",
+    "not doing",
+    "a thing of the past",
+)
+"""An activity said to have ended. "used to" is deliberately absent (it does not say the
+activity ended); see ``USED_TO``."""
+
+PERSISTENCE: Final = (
+    "still",
+    "continue",
+    "continues",
+    "continued",
+    "continuing",
+    "keep at",
+    "keeps at",
+    "keep at it",
+    "keep going",
+    "keeps going",
+    "kept going",
+    "keeping at",
+    "keeping up",
+    "kept at",
+    "kept up",
+    "carry on",
+    "carries on",
+    "carrying on",
+    "ongoing",
+    "regularly",
+    "currently",
+    "these days",
+    "nowadays",
+    "as ever",
+    "as much as ever",
+    "every week",
+    "each week",
+    "every weekend",
+    "weekly",
+    "to this day",
+    "going strong",
+    "at the moment",
+    "right now",
+    "yes",
+)
+"""An activity said to go on."""
+
+ACKNOWLEDGE: Final = (
+    "saved",
+    "stored",
+    "noted",
+    "updated",
+    "changed it",
+    "replaced",
+    "deleted",
+    "removed",
+    "erased",
+    "forgotten",
+    "forgot it",
+    "wiped",
+    "cleared",
+    "done",
+    "got it",
+    "will remember",
+    "i'll remember",
+    "all set",
+    "consider it done",
+    "consider it gone",
+    "recorded",
+    "remembered",
+    "discarded",
+    "purged",
+    "got rid of",
+    "gotten rid of",
+    "taken it out",
+    "took it out",
+    "made a note",
+    "taken note",
+    "added",
+    "overwritten",
+    "it's gone",
+    "that's gone",
+    "will do",
+    "will save",
+    "will store",
+    "will update",
+    "will delete",
+    "will remove",
+    "will forget",
+    "will keep",
+    "keep that in mind",
+    "keep it in mind",
+    "memorized",
+    "memorised",
+    "committed to memory",
+)
+"""An instruction to save, update or delete acknowledged."""
+
+USED_TO: Final = ("used to", "formerly", "back in the day")
+"""A suggestion that an activity ended without saying so ("used to", but not "got used to")."""
+
+NEGATORS: Final = wordset(
+    "never not no nor neither without hardly barely scarcely cannot havent hasnt hadnt didnt",
+    "doesnt dont isnt arent wasnt werent wont cant couldnt wouldnt shouldnt mustnt aint",
+)
+"""Words that negate the phrase right after them (written without apostrophes)."""
+
+SKIPPED: Final = wordset(
+    "really that quite truly actually ever even very just completely totally entirely fully",
+    "yet exactly necessarily be been have has had",
+)
+"""Intensifiers and auxiliaries skipped when looking back for a negator ("haven't really given
+up", "can't be saved")."""
+
+
+__all__ = [
+    "ACKNOWLEDGE",
+    "CESSATION",
+    "DECLINE",
+    "DELETION_OUTCOMES",
+    "NEGATORS",
+    "PERSISTENCE",
+    "SKIPPED",
+    "USED_TO",
+    "wordset",
+]
