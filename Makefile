@@ -27,7 +27,7 @@ lint: $(STAMP) ## ruff lint and format check
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-typecheck: $(STAMP) ## mypy (strict on core, spec, catalog, generate, mocktools)
+typecheck: $(STAMP) ## mypy, strict on every package
 	$(BIN)/mypy
 
 imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section 3)

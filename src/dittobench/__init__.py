@@ -4,13 +4,14 @@ The library's entry points, importable from here::
 
     from dittobench import build_dataset, grade_run, verify_receipt
 
-Each is loaded on first use, so ``import dittobench`` stays as light as the command line needs.
+Each is loaded on first use, so ``import dittobench`` stays as light as the command line needs
+(and the package itself imports no layer, so the layering contracts hold for it too).
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 __version__ = "0.1.0"
 
@@ -44,17 +45,6 @@ __all__ = [
     "grade_run",
     "verify_receipt",
 ]
-
-if TYPE_CHECKING:
-    from dittobench.generate.assemble import build_dataset
-    from dittobench.grade.run import grade_run
-    from dittobench.receipts.verify import verify_receipt
-    from dittobench.spec.dataset import Dataset, dataset_from_json
-    from dittobench.spec.memory import MemoryCase
-    from dittobench.spec.report import CaseScore, ScoreReport
-    from dittobench.spec.transcript import CaseRecord, Transcript
-    from dittobench.spec.versions import CURRENT_VERSION, get_policy
-
 
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)

@@ -4,9 +4,10 @@ Field names match the reference engine's protocol so harnesses written for it wo
 (see docs/protocol.md). These shapes carry what a harness may see and nothing else: no wire
 shape has a field for an expected answer, an expected tool or a fixture.
 
-They are plain frozen dataclasses so the generator can import them without pydantic; the edges
-(engine, harness, service) validate incoming JSON with ``pydantic.TypeAdapter`` over these same
-classes, which ignores unknown keys and fills missing optional ones with the defaults below.
+They are plain frozen dataclasses so the generator can import them without any validation
+library; the edges (engine, harness) read incoming JSON into these same classes with
+``spec.codec.decode``, which ignores unknown keys, fills missing optional ones with the defaults
+below and names the path of the first problem.
 """
 
 from __future__ import annotations
