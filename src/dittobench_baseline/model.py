@@ -49,6 +49,7 @@ import httpx
 
 from dittobench.core.dates import spoken_date
 from dittobench.spec.wire import (
+    MEMORY_TOOLS,
     RunRequest,
     RunResponse,
     ToolCall,
@@ -56,9 +57,10 @@ from dittobench.spec.wire import (
     ToolExecRequest,
     ToolExecResponse,
 )
-from dittobench_baseline.agent import MEMORY_TOOLS, MemoryTools, ToolCaller, UpstreamError
+from dittobench_baseline.agent import UpstreamError
 from dittobench_baseline.store import MemoryStore
 from dittobench_baseline.textutil import format_timestamp, normalize_quotes, sentences
+from dittobench_baseline.tools import MemoryTools, ToolCaller
 
 log = logging.getLogger(__name__)
 
