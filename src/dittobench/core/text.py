@@ -1,7 +1,8 @@
 """Text normalisation and bounded matching, shared by the generator and the grader.
 
-The generator uses these to keep banned words out of prompts; the grader uses the same rules to
-match answers, so a word the generator considers absent is absent for the grader too.
+There is one normaliser (``normalize``): the generator uses it to keep banned words out of prompts
+and to measure word overlap, the grader to match answers, so a word the generator considers
+absent ("Zurich" in "I moved to Zürich" is present) is absent for the grader too.
 """
 
 from __future__ import annotations
@@ -10,12 +11,71 @@ import re
 import unicodedata
 
 _WORD = re.compile(r"[a-z0-9]+")
-_SPACE = re.compile(r"\s+")
+
+# --- normalisation -----------------------------------------------------------------------------
+
+_FRACTION = re.compile(r"(?:([0-9]) ?)?([½¼¾])")
+_FRACTION_VALUE = {"½": ".5", "¼": ".25", "¾": ".75"}
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]"
+)
+_MARKS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_FOLD = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u2035": "'",
+        "\u02bc": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
+        "\u2043": "-",
+        "\u2212": "-",
+        "\ufe58": "-",
+        "ø": "o",
+        "đ": "d",
+        "ð": "d",
+        "ł": "l",
+        "ħ": "h",
+        "ŧ": "t",
+        "ı": "i",
+        "æ": "ae",
+        "œ": "oe",
+        "þ": "th",
+    }
+)
+
+
+def _fraction(match: re.Match[str]) -> str:
+    return (match.group(1) or "0") + _FRACTION_VALUE[match.group(2)]
 
 
 def normalize(text: str) -> str:
-    """NFKC, case-folded, with runs of whitespace collapsed to one space and ends trimmed."""
-    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+    """NFKC, case-folded, diacritics folded (Zürich -> zurich), curly quotes and apostrophes made
+    straight, dashes made hyphens, invisible format characters dropped, vulgar fractions written
+    as decimals (3½ -> 3.5), whitespace collapsed to single spaces and the ends trimmed."""
+    if text.isascii():
+        return " ".join(text.lower().split())
+    text = _INVISIBLE.sub("", _FRACTION.sub(_fraction, text))
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if not text.isascii():
+        text = unicodedata.normalize("NFD", text)
+        text = unicodedata.normalize("NFC", _MARKS.sub("", text)).translate(_FOLD)
+    return " ".join(text.split())
 
 
 def words(text: str) -> list[str]:

@@ -13,7 +13,6 @@ negator ("haven't given up") is negated, and callers decide what a negated phras
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -21,73 +20,10 @@ from functools import lru_cache
 from itertools import product
 from typing import Final
 
+from dittobench.core.text import normalize
 from dittobench.grade.lexicon import NEGATORS, SKIPPED, wordset
 
-# --- normalisation -----------------------------------------------------------------------------
-
-_FRACTION = re.compile(r"(?:([0-9]) ?)?([½¼¾])")
-_FRACTION_VALUE = {"½": ".5", "¼": ".25", "¾": ".75"}
-_INVISIBLE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]"
-)
-_MARKS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
-_FOLD = str.maketrans(
-    {
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201a": "'",
-        "\u201b": "'",
-        "\u2032": "'",
-        "\u2035": "'",
-        "\u02bc": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\u201f": '"',
-        "\u2033": '"',
-        "\u00ab": '"',
-        "\u00bb": '"',
-        "\u2010": "-",
-        "\u2011": "-",
-        "\u2012": "-",
-        "\u2013": "-",
-        "\u2014": "-",
-        "\u2015": "-",
-        "\u2043": "-",
-        "\u2212": "-",
-        "\ufe58": "-",
-        "ø": "o",
-        "đ": "d",
-        "ð": "d",
-        "ł": "l",
-        "ħ": "h",
-        "ŧ": "t",
-        "ı": "i",
-        "æ": "ae",
-        "œ": "oe",
-        "þ": "th",
-    }
-)
-
-
-def _fraction(match: re.Match[str]) -> str:
-    return (match.group(1) or "0") + _FRACTION_VALUE[match.group(2)]
-
-
-def normalize(text: str) -> str:
-    """NFKC, case-folded, diacritics folded (Zürich -> zurich), curly quotes and apostrophes made
-    straight, dashes made hyphens, invisible format characters dropped, vulgar fractions written
-    as decimals (3½ -> 3.5), whitespace collapsed to single spaces and the ends trimmed."""
-    if text.isascii():
-        return " ".join(text.lower().split())
-    text = _INVISIBLE.sub("", _FRACTION.sub(_fraction, text))
-    text = unicodedata.normalize("NFKC", text).casefold()
-    if not text.isascii():
-        text = unicodedata.normalize("NFD", text)
-        text = unicodedata.normalize("NFC", _MARKS.sub("", text)).translate(_FOLD)
-    return " ".join(text.split())
-
+# --- normalisation (the generator's, from core.text) --------------------------------------------
 
 _WORD = re.compile(r"[^\W_]+")
 
