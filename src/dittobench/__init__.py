@@ -46,6 +46,7 @@ __all__ = [
     "verify_receipt",
 ]
 
+
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from dittobench.core.prng import MAX_SEED, SeedError, Stream, check_seed
+from dittobench.core.prng import MAX_SEED, SeedError, Stream, check_seed, parse_seed, seed_text
 
 
 def test_first_words_follow_the_documented_construction() -> None:
@@ -88,3 +88,16 @@ def test_helpers_reject_bad_arguments(call) -> None:  # type: ignore[no-untyped-
 def test_seed_must_be_63_bit(seed: object) -> None:
     with pytest.raises(SeedError):
         check_seed(seed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [0, 7, 123456789, 2**63 - 1])
+def test_a_seed_round_trips_through_its_text(seed: int) -> None:
+    assert parse_seed(seed_text(seed)) == seed
+
+
+@pytest.mark.parametrize(
+    "text", ["", "-1", "+7", "007", "1e3", " 7", "7 ", "\u0663", "9223372036854775808", 7, None]
+)
+def test_anything_but_a_seed_text_is_refused(text: object) -> None:
+    with pytest.raises(SeedError):
+        parse_seed(text)

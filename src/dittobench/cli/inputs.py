@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dittobench.cli.common import fail
-from dittobench.core.prng import MAX_SEED
+from dittobench.core.prng import MAX_SEED, SeedError, parse_seed
 
 if TYPE_CHECKING:
     from dittobench.spec.report import ScoreReport
@@ -192,12 +192,12 @@ def stored_report(store: RunStore, run_id: str) -> tuple[RunRow, ScoreReport | N
     if report is None:
         return row, None
     here = f"run {run_id!r} in {store.where}: column report_json"
-    seed = report.get("seed")
-    digits = isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 19
-    if not (digits and isinstance(seed, str) and int(seed) <= MAX_SEED):
-        raise fail(f"{here}: $.seed: expected a seed as a decimal string, got {seed!r:.40}")
     try:
-        parsed = decode(ScoreReport, {**report, "seed": int(seed)})
+        seed = parse_seed(report.get("seed"))
+    except SeedError as exc:
+        raise fail(f"{here}: $.seed: {exc}") from None
+    try:
+        parsed = decode(ScoreReport, {**report, "seed": seed})
     except DecodeError as exc:
         raise fail(f"{here}: {exc}") from None
     return row, parsed

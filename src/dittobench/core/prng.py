@@ -15,6 +15,7 @@ another's bytes. Python's ``random`` and ``hash()`` are never used.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -34,6 +35,23 @@ def check_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise SeedError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
     return seed
+
+
+_SEED_TEXT = re.compile(r"0|[1-9][0-9]{0,18}")
+
+
+def seed_text(seed: int) -> str:
+    """The seed as every file, database and signed manifest carries it: its decimal digits (a
+    string, so no JSON reader rounds it)."""
+    return str(check_seed(seed))
+
+
+def parse_seed(text: object) -> int:
+    """The seed ``seed_text`` wrote: ASCII decimal digits without sign or leading zeros, at most
+    ``MAX_SEED``; ``SeedError`` for anything else (Arabic-Indic digits, "+7", "007", "1e3")."""
+    if not isinstance(text, str) or not _SEED_TEXT.fullmatch(text):
+        raise SeedError(f"expected a seed as decimal digits from 0 to {MAX_SEED}, got {text!r:.40}")
+    return check_seed(int(text))
 
 
 class Stream:

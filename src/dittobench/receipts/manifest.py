@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from dittobench.core.canonical import MAX_SAFE_INTEGER, canonical_bytes
+from dittobench.core.prng import SeedError, parse_seed
 from dittobench.receipts.merkle import format_score
 
 RECEIPT_FORMAT: Final = "dittobench-receipt-1"
@@ -137,8 +138,10 @@ class Manifest:
         count = data["leaf_count"]
         if type(count) is not int or not 0 <= count <= MAX_SAFE_INTEGER:
             raise ManifestError("manifest.leaf_count: expected a non-negative integer")
-        if not data["seed"].isascii() or not data["seed"].isdigit():
-            raise ManifestError("manifest.seed: expected a decimal string")
+        try:
+            parse_seed(data["seed"])
+        except SeedError as exc:
+            raise ManifestError(f"manifest.seed: {exc}") from None
         for name in ("dataset_sha256", "transcript_sha256", "merkle_root"):
             if not _HEX64.fullmatch(data[name]):
                 raise ManifestError(f"manifest.{name}: expected 64 lowercase hex digits")

@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import dittobench
 from dittobench.core.hashing import text_sha256
+from dittobench.core.prng import seed_text
 from dittobench.receipts.keys import b64encode, key_id, raw_public_key
 from dittobench.receipts.manifest import (
     Manifest,
@@ -84,7 +85,7 @@ def build_receipt(
         benchmark=report.benchmark,
         bench_version=report.bench_version,
         package_version=dittobench.__version__,
-        seed=str(report.seed),
+        seed=seed_text(report.seed),
         run_size=report.run_size,
         dataset_sha256=report.dataset_sha256,
         transcript_sha256=report.transcript_sha256,

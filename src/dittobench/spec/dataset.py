@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.memory import ANSWER_KINDS, QUESTION_TYPES, WRITE_OPS, MemoryCase
 from dittobench.spec.wire import SeedRequest, to_wire
@@ -119,7 +120,7 @@ class Dataset:
         return {
             "benchmark": self.benchmark,
             "bench_version": self.bench_version,
-            "seed": str(self.seed),
+            "seed": seed_text(self.seed),
             "run_size": self.run_size,
             "generated_at": self.generated_at,
             "tool_cases": [case.to_json() for case in self.tool_cases],
@@ -184,9 +185,10 @@ def dataset_from_json(data: Any) -> Dataset:
     """Read a dataset file's parsed JSON; ``DecodeError`` names the first problem and where."""
     if not isinstance(data, dict):
         raise DecodeError("$: a dataset is a JSON object")
-    seed = data.get("seed")
-    if not isinstance(seed, str) or not (seed.isascii() and seed.isdigit()):
-        raise DecodeError("$.seed: expected the seed as a decimal string")
+    try:
+        seed = parse_seed(data.get("seed"))
+    except SeedError as exc:
+        raise DecodeError(f"$.seed: {exc}") from None
     shape = decode(_DatasetShape, data)
     for index, case in enumerate(shape.memory_cases):
         _check_kinds(case, f"$.memory_cases[{index}]")
@@ -210,7 +212,7 @@ def dataset_from_json(data: Any) -> Dataset:
     return Dataset(
         benchmark=shape.benchmark,
         bench_version=shape.bench_version,
-        seed=int(seed),
+        seed=seed,
         run_size=shape.run_size,
         generated_at=shape.generated_at,
         tool_cases=tool_cases,

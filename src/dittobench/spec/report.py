@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from dittobench.core.prng import seed_text
 from dittobench.spec.wire import to_wire
 
 
@@ -86,7 +87,7 @@ class ScoreReport:
             "bench_version": self.bench_version,
             "grading_policy": self.grading_policy,
             "run_size": self.run_size,
-            "seed": str(self.seed),
+            "seed": seed_text(self.seed),
             "dataset_sha256": self.dataset_sha256,
             "transcript_sha256": self.transcript_sha256,
             "composite": self.composite,

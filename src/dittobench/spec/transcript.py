@@ -14,6 +14,7 @@ from typing import Any
 
 from dittobench.core.canonical import MAX_SAFE_INTEGER
 from dittobench.core.hashing import canonical_sha256
+from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.wire import RunResponse, ToolCall, to_wire
 
@@ -76,7 +77,7 @@ class Transcript:
         return {
             "benchmark": self.benchmark,
             "bench_version": self.bench_version,
-            "seed": str(self.seed),
+            "seed": seed_text(self.seed),
             "run_size": self.run_size,
             "dataset_sha256": self.dataset_sha256,
             "harness": self.harness,
@@ -92,10 +93,11 @@ class Transcript:
     def from_json(cls, data: Any) -> Transcript:
         if not isinstance(data, dict):
             raise DecodeError("$: a transcript is a JSON object")
-        seed = data.get("seed")
-        if not isinstance(seed, str) or not seed.isdigit():
-            raise DecodeError("$.seed: expected the seed as a decimal string")
-        transcript = decode(cls, {**data, "seed": int(seed)})
+        try:
+            seed = parse_seed(data.get("seed"))
+        except SeedError as exc:
+            raise DecodeError(f"$.seed: {exc}") from None
+        transcript = decode(cls, {**data, "seed": seed})
         for index, case in enumerate(transcript.cases):
             if case.kind not in CASE_KINDS:
                 raise DecodeError(f"$.cases[{index}].kind: {case.kind!r} is not tool or memory")

@@ -28,7 +28,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from dittobench.core.private_files import create_private_file, make_private_dirs
-from dittobench.core.prng import MAX_SEED
+from dittobench.core.prng import MAX_SEED, SeedError, parse_seed, seed_text
 
 STATUSES = frozenset({"running", "done", "failed", "interrupted"})
 STAGES = frozenset({"generating", "starting", "seeding", "running", "scoring", "done"})
@@ -207,7 +207,6 @@ _TEXT_COLUMNS = tuple(
     c.name for c in runs_table.columns if isinstance(c.type, sa.Text) and c.name != "seed"
 )
 _COUNT_COLUMNS = ("cases_done", "cases_total", "waves_seeded")
-_SEED_TEXT = re.compile(r"[0-9]{1,19}")
 
 
 def _row_to_run(row: sa.Row[Any], where: str) -> RunRow:
@@ -224,9 +223,10 @@ def _row_to_run(row: sa.Row[Any], where: str) -> RunRow:
         )
 
     seed = values["seed"]
-    if not (isinstance(seed, str) and _SEED_TEXT.fullmatch(seed) and int(seed) <= MAX_SEED):
-        raise bad("seed", f"a seed (a decimal integer from 0 to {MAX_SEED})")
-    values["seed"] = int(seed)
+    try:
+        values["seed"] = parse_seed(seed)
+    except SeedError:
+        raise bad("seed", f"a seed (a decimal integer from 0 to {MAX_SEED})") from None
     for column in _TEXT_COLUMNS:
         if not isinstance(values[column], str):
             raise bad(column, "text")
@@ -392,7 +392,7 @@ class RunStore:
         _check_status(run.status)
         _check_stage(run.stage)
         values = asdict(run)
-        values["seed"] = str(run.seed)
+        values["seed"] = seed_text(run.seed)
         with self._writing() as conn:
             if _run_exists(conn, run.run_id):
                 raise StoreError(f"run {run.run_id!r} already exists in {self._where}")
