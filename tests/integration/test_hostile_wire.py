@@ -7,6 +7,7 @@ and slow connections to the tool endpoint are cut while a run completes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -25,7 +26,7 @@ import pytest
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ClientLimits, HarnessClient, HarnessError
 from dittobench.engine.runner import RunOptions, RunOutcome, resume_run, start_run
-from dittobench.engine.tool_endpoint import REQUEST_TIMEOUT_S, ToolEndpoint
+from dittobench.engine.tool_endpoint import HEAD_LIMIT, REQUEST_TIMEOUT_S, ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
 from dittobench.spec.repair import CALLS_KEPT, MAX_DEPTH
@@ -469,6 +470,35 @@ def test_a_request_that_arrives_too_slowly_is_cut_and_not_recorded() -> None:
                 assert await closed_within(reader, REQUEST_TIMEOUT_S * 4) <= REQUEST_TIMEOUT_S * 3
                 writer.close()
             assert [c.name for c in endpoint.close_case(case.id)] == ["search_web"]
+        finally:
+            await endpoint.stop()
+
+    asyncio.run(go())
+
+
+def test_a_head_that_keeps_growing_is_cut() -> None:
+    """Header lines sent as fast as loopback takes them: the connection is closed once the head
+    passes HEAD_LIMIT, long before memory matters; the endpoint goes on answering."""
+    dataset = build_dataset(SEED, "1.1.0", "small")
+
+    async def go() -> None:
+        endpoint = ToolEndpoint(dataset, get_policy(dataset.bench_version).content_version)
+        url = httpx.URL(await endpoint.start())
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", url.port)
+            writer.write(b"POST " + url.path.encode() + b" HTTP/1.1\r\nHost: x\r\n")
+            with contextlib.suppress(ConnectionError):
+                for _ in range(HEAD_LIMIT // 1024 * 8):  # bounded: eight times the limit
+                    writer.write(b"X-Filler: " + b"a" * 1012 + b"\r\n")
+                    await writer.drain()
+            try:
+                tail = await asyncio.wait_for(reader.read(), 10)
+            except ConnectionError:
+                tail = b""  # reset
+            assert tail == b""  # closed, and no reply
+            writer.close()
+            async with httpx.AsyncClient() as client:
+                assert (await client.get(str(url))).status_code == 204
         finally:
             await endpoint.stop()
 

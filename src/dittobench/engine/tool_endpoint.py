@@ -52,6 +52,8 @@ MAX_CONNECTIONS = 256
 REQUEST_TIMEOUT_S = 5.0
 """A connection must deliver a whole request within this long of connecting or of its previous
 reply (the idle keep-alive limit too); a slow sender is cut."""
+HEAD_LIMIT = 64 * 1024
+"""The most bytes a connection may send while its request's headers are still incomplete."""
 ACCEPT_BACKLOG = 32
 """The listen backlog, which is also the most connections accepted in one burst."""
 TOKEN_BYTES = 32
@@ -201,6 +203,7 @@ def _guarded_protocol() -> type[Any]:
             super().__init__(*args, **kwargs)
             self.logger = _QUIET
             self._since = time.monotonic()
+            self._head_bytes = 0
             self._deadline: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: Any) -> None:
@@ -218,9 +221,19 @@ def _guarded_protocol() -> type[Any]:
             self._disarm()
             super().connection_lost(exc)
 
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            # The parser keeps a request's header lines until the head is complete: a head that
+            # keeps growing (a flood of header lines) is cut before it can fill memory.
+            if _heading(self) and not self.transport.is_closing():
+                self._head_bytes += len(data)
+                if self._head_bytes > HEAD_LIMIT:
+                    self.transport.abort()
+
         def on_response_complete(self) -> None:
             super().on_response_complete()
             self._since = time.monotonic()
+            self._head_bytes = 0
             self._arm()
 
         def _arm(self) -> None:
@@ -239,6 +252,12 @@ def _guarded_protocol() -> type[Any]:
                 self.transport.abort()
 
     return Guarded
+
+
+def _heading(connection: Any) -> bool:
+    """The connection's next request has not finished its headers yet."""
+    cycle = connection.cycle
+    return cycle is None or cycle.response_complete
 
 
 def _waiting(connection: Any) -> bool:
