@@ -161,7 +161,7 @@ def test_receipt_export_refuses_to_write_over_the_receipt(tmp_path: Path) -> Non
     receipt = tmp_path / "receipt.json"
     original = b'{"manifest": {"format": "x"}, "signature": "AAAA", "public_key": "AAAA"}'
     receipt.write_bytes(original)
-    export = [sys.executable, "-m", "dittobench.receipts.export", str(receipt)]
+    export = [sys.executable, "-m", "dittobench", "receipt", "export", str(receipt)]
     for outputs, named in [
         (["--manifest", str(receipt)], "--manifest"),
         (["--signature", str(tmp_path / "." / "receipt.json")], "--signature"),

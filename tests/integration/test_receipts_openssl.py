@@ -1,7 +1,7 @@
 """The manual verification of docs/receipts.md, run for real with stock OpenSSL 3.
 
 Export the signed bytes, the signature and the public key with
-``python -m dittobench.receipts.export``, then ``openssl pkeyutl -verify -rawin``: a real receipt
+``dittobench receipt export``, then ``openssl pkeyutl -verify -rawin``: a real receipt
 verifies, a receipt with one manifest character changed does not.
 """
 
@@ -66,7 +66,9 @@ def export(receipt: dict[str, Any], folder: Path) -> dict[str, Path]:
         [
             sys.executable,
             "-m",
-            "dittobench.receipts.export",
+            "dittobench",
+            "receipt",
+            "export",
             str(path),
             "--manifest",
             str(out["manifest"]),
@@ -163,7 +165,9 @@ def test_export_exits_2_on_unreadable_input(tmp_path: Path) -> None:
             [
                 sys.executable,
                 "-m",
-                "dittobench.receipts.export",
+                "dittobench",
+                "receipt",
+                "export",
                 str(path),
                 "--manifest",
                 str(tmp_path / "m.bin"),

@@ -1,4 +1,5 @@
-"""The `keys generate` and `verify` commands: make a signing key, check a signed receipt."""
+"""The `keys generate`, `verify` and `receipt export` commands: make a signing key, check a
+signed receipt, write its signed bytes, signature and public key for OpenSSL."""
 
 from __future__ import annotations
 
@@ -120,6 +121,73 @@ def verify(
         )
     else:
         typer.echo("verdict: VERIFIED")
+
+
+receipt_app = typer.Typer(
+    name="receipt",
+    help="A signed receipt's parts as files, for checking with other tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=app.rich_markup_mode,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(receipt_app, name="receipt")
+
+
+@receipt_app.command("export")
+def receipt_export(
+    receipt: Annotated[Path, typer.Argument(help="The receipt JSON file.")],
+    manifest: Annotated[
+        Path | None, typer.Option("--manifest", help="Write the signed manifest bytes here.")
+    ] = None,
+    signature: Annotated[
+        Path | None, typer.Option("--signature", help="Write the raw 64-byte signature here.")
+    ] = None,
+    public_key: Annotated[
+        Path | None,
+        typer.Option("--public-key", help="Write the carried public key PEM here."),
+    ] = None,
+) -> None:
+    """Write a receipt's signed manifest bytes, raw signature and public key PEM, so stock
+    OpenSSL can check the signature:
+
+    \b
+    openssl pkeyutl -verify -pubin -inkey pub.pem -rawin -in manifest.bin -sigfile sig.bin
+
+    Nothing is checked here. Exits 2, writing nothing, when an output is the receipt itself or
+    two outputs are one file; 2 when the receipt cannot be read or lacks a part asked for.
+    """
+    from dittobench.receipts.export import ExportError, export
+
+    clash = _output_clash(
+        receipt, {"--manifest": manifest, "--signature": signature, "--public-key": public_key}
+    )
+    if clash:
+        raise fail(clash)
+    try:
+        receipt_data = json.loads(receipt.read_bytes())
+        export(receipt_data, manifest, signature, public_key)
+    except OSError as exc:
+        raise fail(f"{exc.filename}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise fail(f"{receipt}: not valid JSON ({exc})") from None
+    except ExportError as exc:
+        raise fail(f"{receipt}: {exc}") from None
+
+
+def _output_clash(receipt: Path, outputs: dict[str, Path | None]) -> str:
+    """Why the outputs cannot be written: one is the receipt itself (it would be destroyed
+    after being read) or two are one file; empty when they can."""
+    from dittobench.cli.inputs import same_file
+
+    given = [(option, path) for option, path in outputs.items() if path is not None]
+    for index, (option, path) in enumerate(given):
+        if same_file(path, receipt):
+            return f"{option} {path} is the receipt; writing it would destroy it"
+        for other, other_path in given[index + 1 :]:
+            if same_file(path, other_path):
+                return f"{option} and {other} are the same file ({path})"
+    return ""
 
 
 def _read_json(path: Path, what: str) -> Any:

@@ -1,23 +1,19 @@
 """Write a receipt's signed bytes, signature and public key as files for stock OpenSSL.
 
-    python -m dittobench.receipts.export RECEIPT --manifest manifest.bin \\
-        --signature sig.bin --public-key pub.pem
+``export`` writes ``manifest.bin``, exactly the bytes the signature covers (RFC 8785 of the
+receipt's ``manifest``), ``sig.bin``, the raw 64-byte signature, and ``pub.pem``, the carried
+public key as SubjectPublicKeyInfo PEM, for::
+
     openssl pkeyutl -verify -pubin -inkey pub.pem -rawin -in manifest.bin -sigfile sig.bin
 
-``manifest.bin`` is exactly the bytes the signature covers (RFC 8785 of the receipt's
-``manifest``), ``sig.bin`` the raw 64-byte signature, ``pub.pem`` the carried public key as
-SubjectPublicKeyInfo PEM. Nothing is checked here: that is OpenSSL's job (or
-``dittobench verify``). Exit 0 on success, 2 on unreadable input.
+Nothing is checked here: that is OpenSSL's job (or ``dittobench verify``). The command line is
+``dittobench receipt export`` (``cli/receipting.py``).
 """
 
 from __future__ import annotations
 
-import argparse
 import base64
 import binascii
-import json
-import os
-import sys
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
@@ -27,7 +23,8 @@ from dittobench.core.canonical import CanonicalJSONError, canonical_bytes
 
 
 class ExportError(ValueError):
-    pass
+    """The receipt lacks what an output needs (a manifest object, base64 fields, an Ed25519
+    key); the message names the field."""
 
 
 def export(
@@ -36,6 +33,8 @@ def export(
     signature_out: Path | None,
     public_key_out: Path | None,
 ) -> None:
+    """Write each output that is given (``None`` skips it). ``ExportError`` when the receipt
+    cannot give one; ``OSError`` when a file cannot be written."""
     if not isinstance(receipt, dict):
         raise ExportError("a receipt is a JSON object")
     if manifest_out is not None:
@@ -68,67 +67,3 @@ def _b64(value: object, name: str) -> bytes:
         return base64.b64decode(value, validate=True)
     except binascii.Error:
         raise ExportError(f"{name}: not valid base64") from None
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them does not exist (yet): the same only if they resolve alike
-        pass
-    try:
-        return a.resolve() == b.resolve()
-    except (OSError, RuntimeError):  # a symlink loop: compare the paths as written
-        return os.path.abspath(a) == os.path.abspath(b)
-
-
-def _clash(receipt: Path, outputs: dict[str, Path | None]) -> str:
-    """Why the outputs cannot be written: one is the receipt itself (it would be destroyed
-    after being read) or two are one file; empty when they can."""
-    given = [(option, path) for option, path in outputs.items() if path is not None]
-    for index, (option, path) in enumerate(given):
-        if _same_file(path, receipt):
-            return f"{option} {path} is the receipt; writing it would destroy it"
-        for other, other_path in given[index + 1 :]:
-            if _same_file(path, other_path):
-                return f"{option} and {other} are the same file ({path})"
-    return ""
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m dittobench.receipts.export",
-        description="Write a receipt's signed manifest bytes, raw signature and public key PEM.",
-    )
-    parser.add_argument("receipt", type=Path, help="the receipt JSON file")
-    parser.add_argument("--manifest", type=Path, help="write the signed manifest bytes here")
-    parser.add_argument("--signature", type=Path, help="write the raw 64-byte signature here")
-    parser.add_argument("--public-key", type=Path, help="write the carried public key PEM here")
-    args = parser.parse_args(argv)
-    clash = _clash(
-        args.receipt,
-        {
-            "--manifest": args.manifest,
-            "--signature": args.signature,
-            "--public-key": args.public_key,
-        },
-    )
-    if clash:
-        print(f"error: {clash}", file=sys.stderr)
-        return 2
-    try:
-        receipt = json.loads(args.receipt.read_bytes())
-        export(receipt, args.manifest, args.signature, args.public_key)
-    except OSError as exc:
-        print(f"error: {exc.filename}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        print(f"error: {args.receipt}: not valid JSON ({exc})", file=sys.stderr)
-        return 2
-    except ExportError as exc:
-        print(f"error: {args.receipt}: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
