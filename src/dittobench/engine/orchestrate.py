@@ -32,7 +32,7 @@ from dittobench.spec.codec import decode
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest
-from dittobench.store import RunStore
+from dittobench.store import RunStorage
 
 SYSTEM_PROMPT = (
     "You are Ditto, a memory assistant. Answer from what you know about the user; call a tool "
@@ -68,7 +68,7 @@ class RunContext:
     run_id: str
     client: HarnessClient
     endpoint: ToolEndpoint
-    store: RunStore
+    store: RunStorage
     concurrency: int
     now: Callable[[], str]
     report: Reporter

@@ -51,7 +51,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import get_policy
-from dittobench.store import RunRow, RunStore
+from dittobench.store import RunRow, RunStorage
 from dittobench.store.runs import RunBusyError, StoreError
 
 LEASE_S = 60
@@ -107,7 +107,7 @@ def _chosen_schedule(options: RunOptions) -> str:
 
 
 def start_run(
-    store: RunStore, run_id: str, options: RunOptions, now: Callable[[], str], report: Reporter
+    store: RunStorage, run_id: str, options: RunOptions, now: Callable[[], str], report: Reporter
 ) -> RunOutcome:
     schedule = _chosen_schedule(options)
     report(Progress("generating", 0, 0, 0))
@@ -141,7 +141,7 @@ def start_run(
 
 
 def resume_run(
-    store: RunStore, run_id: str, options: RunOptions, now: Callable[[], str], report: Reporter
+    store: RunStorage, run_id: str, options: RunOptions, now: Callable[[], str], report: Reporter
 ) -> RunOutcome:
     row = store.get_run(run_id)
     if row.status == "done":
@@ -176,7 +176,7 @@ def resume_run(
         return _drive(store, run_id, dataset, data, resumed, now, report, lease)
 
 
-def held_by_another(store: RunStore, run_id: str, now: Callable[[], str]) -> str:
+def held_by_another(store: RunStorage, run_id: str, now: Callable[[], str]) -> str:
     """Why a resume of ``run_id`` would be refused right now (a live holder), or ``""``; lets
     a caller refuse before starting anything. ``resume_run`` decides for good."""
     row = store.get_run(run_id)
@@ -190,7 +190,7 @@ def held_by_another(store: RunStore, run_id: str, now: Callable[[], str]) -> str
 
 
 def _drive(
-    store: RunStore,
+    store: RunStorage,
     run_id: str,
     dataset: Dataset,
     data: bytes,
@@ -225,7 +225,7 @@ def _drive(
 
 
 def _finish(
-    store: RunStore,
+    store: RunStorage,
     run_id: str,
     dataset: Dataset,
     data: bytes,
@@ -269,7 +269,7 @@ def _finish(
 
 
 async def _run(
-    store: RunStore,
+    store: RunStorage,
     run_id: str,
     dataset: Dataset,
     options: RunOptions,
@@ -350,7 +350,7 @@ class _Lease:
     """This process's claim on a run, renewed by a thread until released. ``lost`` turns true
     (and ``on_lost`` is called) if another process takes the run over meanwhile."""
 
-    def __init__(self, store: RunStore, run_id: str, now: Callable[[], str]) -> None:
+    def __init__(self, store: RunStorage, run_id: str, now: Callable[[], str]) -> None:
         self._store, self._run_id, self._now = store, run_id, now
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}"
         self.lost = False

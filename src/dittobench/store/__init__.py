@@ -1,5 +1,6 @@
 """The run store: durable runs, case records and reports for the scoring engine."""
 
+from dittobench.store.interface import RunStorage
 from dittobench.store.runs import (
     STAGES,
     STATUSES,
@@ -17,6 +18,7 @@ __all__ = [
     "BadContentError",
     "NoStoreError",
     "RunRow",
+    "RunStorage",
     "RunStore",
     "StoreError",
     "UnreadableRun",
