@@ -525,7 +525,8 @@ def _memory_answer(case: dict[str, Any]) -> dict[str, Any]:
             return {"final_text": f"I have no record of {items[0]}.", "abstain": True}
         question = case.get("question", "")
         return {"final_text": f"I have no record of that. You asked: {question}", "abstain": True}
-    return {"final_text": "Done, I've saved that.", "tool_calls": _write_calls(case)}
+    calls = _write_calls(case)
+    return {"final_text": "Done, I've saved that.", **({"tool_calls": calls} if calls else {})}
 
 
 def _write_calls(case: dict[str, Any]) -> list[dict[str, Any]]:
