@@ -8,9 +8,10 @@ tool-calling loop, with the memory tools served from the same store. It sees onl
 the wire.
 """
 
-from dittobench_baseline.agent import HttpToolCaller, MemoryTools, OfflineAgent
+from dittobench_baseline.agent import OfflineAgent
 from dittobench_baseline.model import ModelAgent
 from dittobench_baseline.store import Hit, MemoryStore, Retriever
+from dittobench_baseline.tools import HttpToolCaller, MemoryTools
 
 __all__ = [
     "Hit",
