@@ -19,7 +19,8 @@ undisturbed run earns full marks; each ``/run`` takes ``--delay-ms`` (default 30
                when every evidence pair it rests on was seeded into this process, else declined
 ``plain``      none of that (a reference for the same answers)
 
-``--seed-failures N`` answers 500 to the first N ``/seed`` requests (then behaves).
+``--seed-failures N`` answers 500 to the first N ``/seed`` requests (then behaves);
+``--seed-status S`` answers them with status S instead, and a long multi-line error body.
 ``--report-memory-tools`` adds a ``search_memories`` call to each memory answer's ``tool_calls``.
 ``--die-after N`` exits (status 3) while handling the N-th ``/run``. ``--capabilities`` lists
 strings under ``capabilities`` in ``GET /health``. ``GET /stats`` returns ``{"seeds": n,
@@ -51,6 +52,7 @@ class Stateful(base.State):
         self.kind = args.mode
         self.seed_s = args.seed_ms / 1000
         self.seed_failures = args.seed_failures
+        self.seed_status = args.seed_status
         self.capabilities = [c for c in args.capabilities.split(",") if c]
         self.in_flight = 0
         self.seeding = 0
@@ -101,6 +103,11 @@ class Handler(base.Handler):
             else:
                 state.seeding += 1
                 state.generation += 1
+        if refusal and state.seed_status != 500:
+            lines = [f"refused: {refusal}"]
+            lines += [f"  at /var/lib/harness/store/shard-{i:04d}/index.db" for i in range(40)]
+            self.send_bytes(state.seed_status, "\n".join(lines).encode())
+            return
         if refusal:
             self.reply(500, {"error": refusal})
             return
@@ -165,6 +172,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--delay-ms", type=int, default=30)
     parser.add_argument("--seed-ms", type=int, default=30)
     parser.add_argument("--seed-failures", type=int, default=0)
+    parser.add_argument("--seed-status", type=int, default=500)
     parser.add_argument("--die-after", type=int, default=0)
     parser.add_argument("--capabilities", default="")
     parser.add_argument("--report-memory-tools", action="store_true")

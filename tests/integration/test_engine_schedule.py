@@ -156,6 +156,22 @@ def test_a_seed_that_keeps_failing_stops_the_run_in_the_seeding_stage(
     assert "failed while seeding: /seed (user colleague, wave 0) answered HTTP 500" in shown
 
 
+def test_a_seed_the_harness_refuses_is_not_sent_again(
+    store: RunStore, tmp_path: Path, answers: Path
+) -> None:
+    with stateful("plain", answers, "--seed-failures", "1", "--seed-status", "400") as harness:
+        with pytest.raises(HarnessError) as raised:
+            start_run(store, FAILING, options(harness.url, tmp_path), clock, quiet)
+        assert stats(harness.url)["seeds"] == 1  # a 4xx is the harness refusing: no retry
+    message = str(raised.value)
+    assert "answered HTTP 400: refused: transient failure at /var/lib/" in message
+    assert "attempts" not in message
+    # The body is quoted by whole lines up to 300 characters, never a path cut in two.
+    quoted = message.split("answered HTTP 400: ", 1)[1]
+    assert len(quoted) <= 302 and quoted.endswith(" …")
+    assert quoted.removesuffix(" …").endswith("/index.db")
+
+
 def show(db: Path, run_id: str) -> str:
     """``dittobench show`` as a user runs it."""
     command = [sys.executable, "-m", "dittobench", "show", run_id, "--db", str(db)]

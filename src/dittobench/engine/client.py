@@ -46,7 +46,33 @@ SEED_REPLY_BYTES = 1024 * 1024
 
 
 class HarnessError(RuntimeError):
-    """The harness cannot be used for this run (never healthy, or seeding failed)."""
+    """The harness cannot be used for this run (never healthy, or seeding failed).
+    ``retryable`` is True when the same request may succeed later: a connection error, 429 or a
+    5xx (a busy or restarting harness), not a 4xx or a reply that never completed."""
+
+    def __init__(self, message: str, *, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+ERROR_EXCERPT_CHARS = 300
+
+
+def excerpt(content: bytes, limit: int = ERROR_EXCERPT_CHARS) -> str:
+    """The start of an error body for a message: whole lines up to ``limit`` characters (a
+    single longer line is cut at a word), never a path or word cut in two."""
+    text = content.decode("utf-8", "replace").strip()
+    if len(text) <= limit:
+        return " ".join(text.split())
+    kept: list[str] = []
+    for line in text.splitlines():
+        if sum(len(k) + 1 for k in kept) + len(line) > limit:
+            break
+        kept.append(line.strip())
+    if not kept:
+        head = text[:limit]
+        kept = [head.rsplit(None, 1)[0] if " " in head else head]
+    return " ".join(" ".join(kept).split()) + " …"
 
 
 class _Failure(Exception):
@@ -144,8 +170,8 @@ class HarnessClient:
             return reply.status_code
 
     async def seed(self, request: SeedRequest) -> SeedResponse:
-        """One ``POST /seed`` within ``seed_timeout_s`` overall, body included; no retries
-        (seeding is not idempotent for every harness)."""
+        """One ``POST /seed`` within ``seed_timeout_s`` overall, body included. The caller
+        retries it when the error is ``retryable`` (``/seed`` is an idempotent upsert)."""
         body = canonical_bytes(to_wire(request))
         what = f"/seed (user {request.user_id}, wave {request.wave})"
         limit = self.limits.seed_timeout_s
@@ -155,10 +181,10 @@ class HarnessClient:
         except (TimeoutError, httpx.TimeoutException):
             raise HarnessError(f"{what} got no complete reply within {limit:g} s") from None
         except httpx.HTTPError as exc:
-            raise HarnessError(f"{what} failed: {type(exc).__name__}") from None
+            raise HarnessError(f"{what} failed: {type(exc).__name__}", retryable=True) from None
         if not 200 <= status < 300:
-            text = content[:200].decode("utf-8", "replace")
-            raise HarnessError(f"{what} answered HTTP {status}: {text}")
+            busy = status == 429 or status >= 500
+            raise HarnessError(f"{what} answered HTTP {status}: {excerpt(content)}", retryable=busy)
         try:
             return repair.seed_response(loads(content, "/seed reply"))
         except DecodeError:

@@ -152,8 +152,9 @@ async def _memory_phases(
 
 
 async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
-    """One ``/seed``, sent again after a failure (any: it is an idempotent upsert, and real
-    harnesses answer 500 while busy) up to ``len(seed_backoff_s) + 1`` attempts."""
+    """One ``/seed``, sent again after a connection error, 429 or 5xx (it is an idempotent
+    upsert, and real harnesses answer 500 while busy) up to ``len(seed_backoff_s) + 1``
+    attempts; a 4xx or a reply that never completed stops at once."""
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="seeding")
     for attempt, pause in enumerate((*ctx.seed_backoff_s, None), start=1):
         ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, tally.wave))
@@ -161,6 +162,8 @@ async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
             await ctx.client.seed(request)
             break
         except HarnessError as exc:
+            if not exc.retryable:
+                raise
             if pause is None:
                 raise HarnessError(f"{exc} ({attempt} attempts)") from None
             note = f"{tally.wave}: attempt {attempt} failed, again in {pause:g} s"
