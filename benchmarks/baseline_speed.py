@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx
 
 from dittobench.catalog import CATALOG
-from dittobench.cli.baseline import builtin_harness
 from dittobench.engine.client import ClientLimits
+from dittobench.engine.launcher import builtin_harness
 from dittobench.engine.runner import RunOptions, start_run
 from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.spec.wire import Pair, RunRequest, SeedRequest, to_wire

@@ -180,5 +180,12 @@ from dittobench.cli import baseline, receipting, running  # noqa: E402, F401
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point. Every error the library raises on purpose is caught here,
+    once: its one-line message on stderr and its exit code (2 bad input, 1 a failed run)."""
+    from dittobench.core.errors import DittobenchError
+
+    try:
+        app()
+    except DittobenchError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)

@@ -14,24 +14,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dittobench.cli.baseline import BUILTIN, builtin_harness
+from dittobench.cli.baseline import BUILTIN
 from dittobench.cli.common import app, fail
-from dittobench.cli.inputs import (
-    check_harness_option,
-    check_run_id,
-    check_run_options,
-    refuse_overwriting,
-    resumable_run,
-    stored_report,
-)
+from dittobench.spec.versions import CURRENT_VERSION
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    from dittobench.engine.orchestrate import Progress
+    from dittobench.engine.runner import RunOptions, RunOutcome
     from dittobench.store import RunStore
-from dittobench.cli.summary import report_lines
-from dittobench.engine.orchestrate import Progress
-from dittobench.spec.versions import CURRENT_VERSION
 
 
 def default_db() -> Path:
@@ -99,6 +91,8 @@ def installation_key(key_file: Path | None, home: Path) -> Ed25519PrivateKey:
 def _harness_url(harness: str, home: Path, run_id: str) -> Iterator[str]:
     """The URL to drive: the given one, or a built-in baseline harness started for this run,
     its memory kept in ``baseline/<run id>.db`` under ``home`` so a resume finds it."""
+    from dittobench.engine.launcher import builtin_harness
+
     if harness != BUILTIN:
         yield harness
         return
@@ -187,70 +181,79 @@ class PlainProgress:
         return None
 
 
+HarnessOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="The harness base URL (e.g. http://127.0.0.1:8080), or `builtin` to start the "
+        "reference baseline harness on a free loopback port for this run."
+    ),
+]
+RunSizeOpt = Annotated[str, typer.Option("--run-size", help="small, medium or full.")]
+SeedOpt = Annotated[int | None, typer.Option(help="Dataset seed; drawn fresh when omitted.")]
+ConcurrencyOpt = Annotated[int, typer.Option(help="Cases in flight at once.", min=1, max=64)]
+StrictOrderOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict-order",
+        help="Never send /seed while a case is in flight, even to a harness whose /health "
+        "declares the seed_while_running capability (without one, this is the default).",
+    ),
+]
+OverlapOpt = Annotated[
+    bool,
+    typer.Option(
+        "--overlap",
+        help="Let tool cases run while /seed is sent, as for a harness that declares the "
+        "seed_while_running capability: faster, for a harness that takes it.",
+    ),
+]
+NoReseedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-reseed",
+        help="With --resume: do not send again the waves already seeded (only when the "
+        "harness has kept them; a restarted harness usually has not).",
+    ),
+]
+ResumeOpt = Annotated[str | None, typer.Option(help="Finish an interrupted run by id.")]
+BenchVersionOpt = Annotated[str, typer.Option("--bench-version")]
+DbOpt = Annotated[str | None, typer.Option(help=DB_HELP)]
+OutDirOpt = Annotated[Path, typer.Option("--out-dir", help="Where run folders go.")]
+JsonOpt = Annotated[Path | None, typer.Option("--json", help="Also write the report here.")]
+CaseTimeoutOpt = Annotated[float, typer.Option("--case-timeout", help="Seconds per case.")]
+WaitOpt = Annotated[float, typer.Option(help="Seconds to wait for the harness's /health.")]
+KeyOpt = Annotated[
+    Path | None,
+    typer.Option(help="Ed25519 PEM key that signs the receipt (default: this installation's)."),
+]
+
+
 @app.command()
 def run(
-    harness: Annotated[
-        str | None,
-        typer.Option(
-            help="The harness base URL (e.g. http://127.0.0.1:8080), or `builtin` to start the "
-            "reference baseline harness on a free loopback port for this run."
-        ),
-    ] = None,
-    run_size: Annotated[str, typer.Option("--run-size", help="small, medium or full.")] = "small",
-    seed: Annotated[
-        int | None, typer.Option(help="Dataset seed; drawn fresh when omitted.")
-    ] = None,
-    concurrency: Annotated[int, typer.Option(help="Cases in flight at once.", min=1, max=64)] = 8,
-    strict_order: Annotated[
-        bool,
-        typer.Option(
-            "--strict-order",
-            help="Never send /seed while a case is in flight, even to a harness whose /health "
-            "declares the seed_while_running capability (without one, this is the default).",
-        ),
-    ] = False,
-    overlap: Annotated[
-        bool,
-        typer.Option(
-            "--overlap",
-            help="Let tool cases run while /seed is sent, as for a harness that declares the "
-            "seed_while_running capability: faster, for a harness that takes it.",
-        ),
-    ] = False,
-    no_reseed: Annotated[
-        bool,
-        typer.Option(
-            "--no-reseed",
-            help="With --resume: do not send again the waves already seeded (only when the "
-            "harness has kept them; a restarted harness usually has not).",
-        ),
-    ] = False,
-    resume: Annotated[str | None, typer.Option(help="Finish an interrupted run by id.")] = None,
-    bench_version: Annotated[str, typer.Option("--bench-version")] = CURRENT_VERSION,
-    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
-    out_dir: Annotated[Path, typer.Option("--out-dir", help="Where run folders go.")] = Path(
-        "dittobench-runs"
-    ),
-    json_out: Annotated[
-        Path | None, typer.Option("--json", help="Also write the report here.")
-    ] = None,
-    run_deadline: Annotated[
-        float, typer.Option("--case-timeout", help="Seconds per case.")
-    ] = 120.0,
-    wait: Annotated[float, typer.Option(help="Seconds to wait for the harness's /health.")] = 180.0,
-    key: Annotated[
-        Path | None,
-        typer.Option(help="Ed25519 PEM key that signs the receipt (default: this installation's)."),
-    ] = None,
+    harness: HarnessOpt = None,
+    run_size: RunSizeOpt = "small",
+    seed: SeedOpt = None,
+    concurrency: ConcurrencyOpt = 8,
+    strict_order: StrictOrderOpt = False,
+    overlap: OverlapOpt = False,
+    no_reseed: NoReseedOpt = False,
+    resume: ResumeOpt = None,
+    bench_version: BenchVersionOpt = CURRENT_VERSION,
+    db: DbOpt = None,
+    out_dir: OutDirOpt = Path("dittobench-runs"),
+    json_out: JsonOpt = None,
+    run_deadline: CaseTimeoutOpt = 120.0,
+    wait: WaitOpt = 180.0,
+    key: KeyOpt = None,
 ) -> None:
     """Run the benchmark against a harness: generate, seed, run every case, grade, store.
 
     Progress goes to stderr; the summary, the run id and the file paths to stdout. Ctrl-C
     leaves a run that `--resume RUN_ID` finishes without redoing finished cases.
     """
-    from dittobench.engine.client import ClientLimits, HarnessError
-    from dittobench.engine.runner import RunError, RunOptions, resume_run, start_run
-    from dittobench.store import StoreError
+    from dittobench.cli.inputs import check_run_options, refuse_overwriting
+    from dittobench.engine.client import ClientLimits
+    from dittobench.engine.runner import RunOptions
 
     if strict_order and overlap:
         raise fail("--strict-order and --overlap contradict each other: choose one")
@@ -268,9 +271,6 @@ def run(
     )
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
-    limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
-    from dittobench.receipts.keys import KeyFileError
-
     url, home = store_location(db)
     store_file = sqlite_file(db)
     if store_file is not None:
@@ -279,21 +279,8 @@ def run(
     # built-in harness's memory) is owner-only: it holds the seed and the tool endpoint.
     os.umask(0o077)
     store = open_store(url, create=resume is None)
-    stored = None
-    if resume is not None:
-        try:
-            stored = resumable_run(store, resume)
-            if harness is None:  # the stored one is used: check it as --harness is checked
-                where = f"run {resume!r} in {store.where}: column harness"
-                check_harness_option(stored.harness, where)
-        except typer.Exit:
-            store.close()
-            raise
-    try:
-        signing_key = installation_key(key, home)
-    except (KeyFileError, OSError) as exc:
-        store.close()
-        raise fail(f"signing key: {exc}") from None
+    stored_harness, signing_key = _prepare(store, resume, harness, key, home)
+    limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
     options = RunOptions(
         harness or "",
         seed,
@@ -309,34 +296,70 @@ def run(
     )
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
-    display = BarProgress() if sys.stderr.isatty() else PlainProgress()
-    name = harness or (stored.harness if stored is not None else BUILTIN)
-    if resume:
-        from dittobench.engine.runner import held_by_another
+    name = harness or stored_harness or BUILTIN
+    outcome = _drive(store, run_id, options, name, home, resumed=resume is not None)
+    _print_outcome(outcome, json_out)
 
+
+def _prepare(
+    store: RunStore, resume: str | None, harness: str | None, key: Path | None, home: Path
+) -> tuple[str, Ed25519PrivateKey]:
+    """The stored harness of a run to resume ("" for a new run; checked as --harness is) and
+    the signing key. Closes the store before any exit."""
+    from dittobench.cli.inputs import check_harness_option, resumable_run
+    from dittobench.receipts.keys import KeyFileError
+
+    stored_harness = ""
+    try:
+        if resume is not None:
+            stored_harness = resumable_run(store, resume).harness
+            if harness is None:  # the stored one is used: check it as --harness is checked
+                where = f"run {resume!r} in {store.where}: column harness"
+                check_harness_option(stored_harness, where)
+        return stored_harness, installation_key(key, home)
+    except (KeyFileError, OSError) as exc:
+        store.close()
+        raise fail(f"signing key: {exc}") from None
+    except typer.Exit:
+        store.close()
+        raise
+
+
+def _drive(
+    store: RunStore, run_id: str, options: RunOptions, name: str, home: Path, *, resumed: bool
+) -> RunOutcome:
+    """Start (or resume) the run against harness ``name``, showing progress; exit 1 when it
+    fails, 130 on Ctrl-C (both resumable). Closes the store."""
+    from dittobench.engine.client import HarnessError
+    from dittobench.engine.runner import RunError, held_by_another, resume_run, start_run
+    from dittobench.store import StoreError
+
+    if resumed:
         busy = held_by_another(store, run_id, now)  # before a built-in harness is started
         if busy:
             store.close()
             typer.echo(f"error: {busy}", err=True)
             raise typer.Exit(1)
+    display = BarProgress() if sys.stderr.isatty() else PlainProgress()
     try:
         with _harness_url(name, home, run_id) as harness_url, display:
             options = replace(options, harness_url=harness_url, harness_name=name)
-            if resume:
-                outcome = resume_run(store, run_id, options, now, display)
-            else:
-                outcome = start_run(store, run_id, options, now, display)
+            drive = resume_run if resumed else start_run
+            return drive(store, run_id, options, now, display)
     except KeyboardInterrupt:
-        typer.echo(
-            f"\ninterrupted; finish it with: dittobench run --resume {run_id}",
-            err=True,
-        )
+        typer.echo(f"\ninterrupted; finish it with: dittobench run --resume {run_id}", err=True)
         raise typer.Exit(130) from None
     except (HarnessError, RunError, StoreError, RuntimeError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     finally:
         store.close()
+
+
+def _print_outcome(outcome: RunOutcome, json_out: Path | None) -> None:
+    """The summary and the file paths on stdout; the report also to ``--json``."""
+    from dittobench.cli.summary import report_lines
+
     for line in report_lines(outcome.report):
         typer.echo(line)
     typer.echo("")
@@ -425,6 +448,9 @@ def show(
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
 ) -> None:
     """One run: its summary and a line per case (score, reason, what was called)."""
+    from dittobench.cli.inputs import check_run_id, stored_report
+    from dittobench.cli.summary import report_lines
+
     check_run_id(run_id)
     store = open_store(store_location(db)[0], create=False)
     try:

@@ -21,10 +21,12 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from dittobench.core.errors import DittobenchError
+
 MAX_SAFE_INTEGER = 2**53 - 1
 
 
-class CanonicalJSONError(ValueError):
+class CanonicalJSONError(DittobenchError, ValueError):
     """A value that has no canonical JSON form (NaN, a huge integer, a lone surrogate, a set...)."""
 
 

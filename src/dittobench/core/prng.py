@@ -19,6 +19,8 @@ import re
 from collections.abc import Sequence
 from typing import TypeVar
 
+from dittobench.core.errors import DittobenchError
+
 T = TypeVar("T")
 
 MAX_SEED = 2**63 - 1
@@ -26,7 +28,7 @@ _WORD_SPACE = 1 << 64
 _PREFIX = "dittobench/prng/1"
 
 
-class SeedError(ValueError):
+class SeedError(DittobenchError, ValueError):
     """A seed outside 0..2**63-1."""
 
 

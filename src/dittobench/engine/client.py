@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 
 from dittobench.core.canonical import canonical_bytes
+from dittobench.core.errors import DittobenchError
 from dittobench.spec import repair
 from dittobench.spec.codec import DecodeError, loads
 from dittobench.spec.transcript import Attempt, Execution
@@ -45,10 +46,12 @@ SEED_REPLY_BYTES = 1024 * 1024
 """The most of a ``/seed`` reply read; its counts are informative only."""
 
 
-class HarnessError(RuntimeError):
+class HarnessError(DittobenchError, RuntimeError):
     """The harness cannot be used for this run (never healthy, or seeding failed).
     ``retryable`` is True when the same request may succeed later: a connection error, 429 or a
     5xx (a busy or restarting harness), not a 4xx or a reply that never completed."""
+
+    exit_code = 1  # the run failed; its input was fine
 
     def __init__(self, message: str, *, retryable: bool = False) -> None:
         super().__init__(message)

@@ -31,6 +31,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from dittobench.core.canonical import canonical_bytes
+from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import sha256_hex
 from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.engine.orchestrate import (
@@ -91,9 +92,11 @@ class RunOutcome:
     receipt_path: Path | None
 
 
-class RunError(RuntimeError):
+class RunError(DittobenchError, RuntimeError):
     """A run that cannot start or resume (unknown run id, changed dataset, finished run, a run
     another process is driving)."""
+
+    exit_code = 1  # the run failed; its input was fine
 
 
 class LeaseLost(RunError):

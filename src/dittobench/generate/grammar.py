@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import Stream
 
 Grammar = Mapping[str, Sequence[str]]
@@ -24,7 +25,7 @@ _SYMBOL = re.compile(r"#([a-z_][a-z0-9_]*)#")
 _SLOT = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
-class GrammarError(ValueError):
+class GrammarError(DittobenchError, ValueError):
     """A grammar that cannot expand (unknown symbol, empty symbol, runaway recursion)."""
 
 

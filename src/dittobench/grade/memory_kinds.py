@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
+from dittobench.core.errors import DittobenchError
 from dittobench.core.text import words
 from dittobench.grade.guards import (
     candidate_numbers,
@@ -361,7 +362,7 @@ CHECKS: Final[MappingProxyType[str, Check]] = MappingProxyType(
 """The check of every answer kind (``spec.memory.ANSWER_KINDS``, one each)."""
 
 
-class UnknownAnswerKindError(ValueError):
+class UnknownAnswerKindError(DittobenchError, ValueError):
     """A memory case names an answer kind no check exists for (datasets read from JSON are
     refused before grading; this guards cases built in code)."""
 

@@ -20,9 +20,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from dittobench.core.canonical import CanonicalJSONError, canonical_bytes
+from dittobench.core.errors import DittobenchError
 
 
-class ExportError(ValueError):
+class ExportError(DittobenchError, ValueError):
     """The receipt lacks what an output needs (a manifest object, base64 fields, an Ed25519
     key); the message names the field."""
 

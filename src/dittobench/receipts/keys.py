@@ -26,6 +26,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from dittobench.core.errors import DittobenchError
 from dittobench.core.private_files import create_private_file, make_private_dirs
 from dittobench.receipts.manifest import ManifestError, parse_rfc3339
 
@@ -33,7 +34,7 @@ PRIVATE_KEY_NAME: Final = "dittobench-ed25519.pem"
 PUBLIC_KEY_NAME: Final = "dittobench-ed25519.pub.pem"
 
 
-class KeyFileError(ValueError):
+class KeyFileError(DittobenchError, ValueError):
     """A key or trusted-keys file that cannot be used; the message says why."""
 
 

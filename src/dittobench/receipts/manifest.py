@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from dittobench.core.canonical import MAX_SAFE_INTEGER, canonical_bytes
+from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import SeedError, parse_seed
 from dittobench.receipts.merkle import format_score
 
@@ -34,7 +35,7 @@ _HEX64 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 _KEY_ID = re.compile(r"[0-9a-f]{16}", re.ASCII)
 
 
-class ManifestError(ValueError):
+class ManifestError(DittobenchError, ValueError):
     """A manifest (or a value meant for one) that breaks the rules; the message names the field."""
 
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any, Final, Literal
 
 from dittobench.core.canonical import canonical_bytes
+from dittobench.core.errors import DittobenchError
 
 LEAF_PREFIX: Final = b"\x00"
 NODE_PREFIX: Final = b"\x01"
@@ -34,7 +35,7 @@ Side = Literal["left", "right"]
 ProofStep = tuple[Side, str]
 
 
-class MerkleError(ValueError):
+class MerkleError(DittobenchError, ValueError):
     """A malformed hash list or an index outside the tree."""
 
 

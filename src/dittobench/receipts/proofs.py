@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dittobench.core.canonical import CanonicalJSONError
+from dittobench.core.errors import DittobenchError
 from dittobench.receipts.checks import Checklist
 from dittobench.receipts.merkle import (
     MerkleError,
@@ -21,7 +22,7 @@ from dittobench.receipts.merkle import (
 )
 
 
-class ReceiptError(ValueError):
+class ReceiptError(DittobenchError, ValueError):
     """A receipt that cannot yield what was asked (e.g. a proof for a case it lacks)."""
 
 

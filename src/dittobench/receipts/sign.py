@@ -12,6 +12,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import dittobench
+from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import text_sha256
 from dittobench.core.prng import seed_text
 from dittobench.receipts.keys import b64encode, key_id, raw_public_key
@@ -27,7 +28,7 @@ from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
 
 
-class ReceiptInputError(ValueError):
+class ReceiptInputError(DittobenchError, ValueError):
     """The report, transcript and prompts do not describe one run."""
 
 

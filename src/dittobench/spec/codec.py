@@ -15,10 +15,12 @@ import typing
 from functools import cache
 from typing import Any, TypeVar, Union
 
+from dittobench.core.errors import DittobenchError
+
 T = TypeVar("T")
 
 
-class DecodeError(ValueError):
+class DecodeError(DittobenchError, ValueError):
     """JSON that does not fit the expected shape; the message names the path, e.g.
     ``$.memory_cases[3].answer_kind``."""
 

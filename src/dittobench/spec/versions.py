@@ -12,14 +12,16 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
+from dittobench.core.errors import DittobenchError
+
 BENCHMARK_NAME: Final = "dittobench"
 
 
-class UnknownVersionError(ValueError):
+class UnknownVersionError(DittobenchError, ValueError):
     """A bench version this build does not implement."""
 
 
-class UnknownRunSizeError(ValueError):
+class UnknownRunSizeError(DittobenchError, ValueError):
     """A run size name other than small, medium or full."""
 
 

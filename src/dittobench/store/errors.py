@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dittobench.core.errors import DittobenchError
 
-class StoreError(RuntimeError):
+
+class StoreError(DittobenchError, RuntimeError):
     """The store cannot do what was asked: an unknown or duplicate run id, or a database that
     cannot be opened or is not a dittobench run store."""
 

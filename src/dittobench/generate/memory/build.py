@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+from dittobench.core.errors import DittobenchError
 from dittobench.core.ids import case_id, opaque_id
 from dittobench.core.prng import Stream
 from dittobench.generate.memory import gather, recall, timeline
@@ -47,7 +48,7 @@ GENERATORS: tuple[tuple[str, Generator], ...] = (
 WRITE_TYPES = ("write_instruction", "write_readback")
 
 
-class MemoryGenerationError(ValueError):
+class MemoryGenerationError(DittobenchError, ValueError):
     """The persona could not supply a question type's quota (a content or quota bug)."""
 
 
