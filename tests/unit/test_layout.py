@@ -81,3 +81,24 @@ def test_a_forbidden_import_anywhere_breaks_a_contract(package: Path, tmp_path: 
     )
     assert result.returncode != 0, f"{module.relative_to(SRC)} may import {forbidden} unnoticed"
     assert "BROKEN" in result.stdout
+
+
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+
+
+def test_no_module_or_function_outgrows_one_concept() -> None:
+    import ast
+
+    too_long = []
+    for path in sorted(SRC.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(ROOT)
+        if text.count("\n") > MAX_MODULE_LINES:
+            too_long.append(f"{where}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    too_long.append(f"{where}:{node.lineno} {node.name}: {length} lines")
+    assert not too_long
