@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from dittobench.core.prng import Stream
 from dittobench.generate.assemble import build_dataset
 from dittobench.generate.tools.build import build_tool_cases
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
@@ -22,4 +23,4 @@ def dataset(seed: int, run_size: str = "full") -> Dataset:
 def tool_side(
     seed: int, run_size: str = "full"
 ) -> tuple[tuple[ToolCase, ...], tuple[ToolFixture, ...]]:
-    return build_tool_cases(seed, CONTENT_VERSION, TOOL_COUNTS[run_size])
+    return build_tool_cases(Stream.root(seed, CONTENT_VERSION), TOOL_COUNTS[run_size])

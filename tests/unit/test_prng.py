@@ -101,3 +101,11 @@ def test_a_seed_round_trips_through_its_text(seed: int) -> None:
 def test_anything_but_a_seed_text_is_refused(text: object) -> None:
     with pytest.raises(SeedError):
         parse_seed(text)
+
+
+def test_the_root_stream_forks_to_exactly_the_named_purpose() -> None:
+    root = Stream.root(42, "2.0")
+    direct, forked = Stream(42, "2.0", "tool/plan"), root.fork("tool/plan")
+    assert forked.purpose == "tool/plan"
+    assert [direct.next_u64() for _ in range(5)] == [forked.next_u64() for _ in range(5)]
+    assert root.fork("a").fork("b").purpose == "a/b"

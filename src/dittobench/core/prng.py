@@ -70,9 +70,17 @@ class Stream:
         self._counter = 0
         self._buffer: list[int] = []
 
+    @classmethod
+    def root(cls, seed: int, content_version: str) -> Stream:
+        """The root of one dataset's streams: it is never drawn from, and its forks have exactly
+        the purposes they name (``root.fork("tool/plan")`` is purpose ``tool/plan``)."""
+        return cls(seed, content_version, "")
+
     def fork(self, name: str) -> Stream:
-        """An independent stream for ``purpose + "/" + name`` (same seed and version)."""
-        return Stream(self.seed, self.content_version, f"{self.purpose}/{name}")
+        """An independent stream for ``purpose + "/" + name`` (same seed and version), or for
+        ``name`` itself when forked from the root."""
+        purpose = f"{self.purpose}/{name}" if self.purpose else name
+        return Stream(self.seed, self.content_version, purpose)
 
     def next_u64(self) -> int:
         """The next 64-bit word."""

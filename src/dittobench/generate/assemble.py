@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dittobench.core.prng import check_seed
+from dittobench.core.prng import Stream, check_seed
 from dittobench.generate.memory.build import build_memory
 from dittobench.generate.tools.build import build_tool_cases
 from dittobench.spec.dataset import Dataset
@@ -17,8 +17,9 @@ def build_dataset(
     check_seed(seed)
     policy = get_policy(bench_version)
     size = policy.run_size(run_size)
-    tool_cases, fixtures = build_tool_cases(seed, policy.content_version, size.tool_cases)
-    memory = build_memory(seed, policy.content_version, policy.epoch, size, policy.content)
+    root = Stream.root(seed, policy.content_version)
+    tool_cases, fixtures = build_tool_cases(root, size.tool_cases)
+    memory = build_memory(root, policy.epoch, size, policy.content)
     return Dataset(
         benchmark=BENCHMARK_NAME,
         bench_version=policy.version,

@@ -59,22 +59,23 @@ class MemorySide:
     telemetry: dict[str, int]
 
 
-def _person(seed: int, version: str, user: str, needs: Needs) -> Person:
-    plan = plan_person(seed, version, user, needs, LIBRARY)
-    stream = Stream(seed, version, f"memory/voice/{user}")
+def _person(dataset: Stream, user: str, needs: Needs) -> Person:
+    plan = plan_person(dataset, user, needs, LIBRARY)
+    stream = dataset.fork(f"memory/voice/{user}")
     return voice_person(plan, LIBRARY, WORK_TALK[plan.profession], WORK_REPLY, stream)
 
 
 def build_memory(
-    seed: int, content_version: str, epoch: str, size: RunSize, content: ContentPolicy = CONTENT_1
+    dataset: Stream, epoch: str, size: RunSize, content: ContentPolicy = CONTENT_1
 ) -> MemorySide:
-    """Everything memory in one run; empty when the size has no memory quota."""
+    """Everything memory in one run (``dataset``: the dataset's root stream); empty when the
+    size has no memory quota."""
     if not size.memory_quota:
         return MemorySide((), (), {})
     quota = size.memory_quota
-    first = _person(seed, content_version, DEFAULT_USER_ID, needs_for(quota, size.isolation_cases))
-    first_hay = build_haystack(seed, content_version, first, epoch)
-    root = Stream(seed, content_version, "memory/questions")
+    first = _person(dataset, DEFAULT_USER_ID, needs_for(quota, size.isolation_cases))
+    first_hay = build_haystack(dataset, first, epoch)
+    root = dataset.fork("memory/questions")
     ctx = Context(first, first_hay, LIBRARY, root, content=content)
     drafts = _drafts(ctx, root, quota, size.waves)
     requests: list[SeedRequest] = []
@@ -82,21 +83,19 @@ def build_memory(
     contexts = {DEFAULT_USER_ID: ctx}
     if size.isolation_cases:
         busy = {c for d in drafts for c in d.clusters}
-        second_ctx, iso = _isolation(seed, content_version, epoch, ctx, root, size, busy)
+        second_ctx, iso = _isolation(dataset, epoch, ctx, root, size, busy)
         hays[ISOLATION_USER_ID] = second_ctx.haystack
         contexts[ISOLATION_USER_ID] = second_ctx
         # The second user's material is one fully indexed wave, seeded before the first user's.
         second_plan = plan_waves(root.fork("isolation/waves"), second_ctx.haystack, 1, 0)
-        requests.extend(
-            seed_requests(seed, content_version, second_ctx.haystack, second_plan, 1, LIBRARY)
-        )
+        requests.extend(seed_requests(dataset, second_ctx.haystack, second_plan, 1, LIBRARY))
         drafts.extend(iso)
     drafts = _guard_dumps(contexts, _forbid_payloads(ctx, drafts), root.fork("dump"))
     plan = plan_waves(root.fork("waves"), first_hay, size.waves, size.raw_pairs_permille)
     if content.dump_guard_seeded:
         drafts = _guard_seeded(contexts, drafts, plan, root.fork("dump/seeded"))
-    requests.extend(seed_requests(seed, content_version, first_hay, plan, size.waves, LIBRARY))
-    cases, telemetry = _cases(seed, content_version, root.fork("order"), drafts, plan, hays)
+    requests.extend(seed_requests(dataset, first_hay, plan, size.waves, LIBRARY))
+    cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays)
     telemetry["raw_pairs_permille"] = plan.raw_share_permille
     return MemorySide(tuple(requests), cases, telemetry)
 
@@ -121,17 +120,17 @@ def _drafts(ctx: Context, root: Stream, quota: Mapping[str, int], waves: int) ->
 
 
 def _isolation(
-    seed: int, version: str, epoch: str, ctx: Context, root: Stream, size: RunSize, busy: set[str]
+    dataset: Stream, epoch: str, ctx: Context, root: Stream, size: RunSize, busy: set[str]
 ) -> tuple[Context, list[Draft]]:
     fixed = [a.name for a in LIBRARY.of_kind("fixed")]
     names = isolation_attributes(
         root.fork("isolation"), ctx.person, fixed, size.isolation_cases, busy
     )
     avoid = {name: ctx.chain(name)[-1].value for name in names}
-    second = _person(seed, version, ISOLATION_USER_ID, isolation_needs(names, avoid))
+    second = _person(dataset, ISOLATION_USER_ID, isolation_needs(names, avoid))
     second_ctx = Context(
         second,
-        build_haystack(seed, version, second, epoch),
+        build_haystack(dataset, second, epoch),
         LIBRARY,
         root.fork("isolation/questions"),
         content=ctx.content,
@@ -191,13 +190,13 @@ def _wave_of(draft: Draft, plan: WavePlan) -> int:
 
 
 def _cases(
-    seed: int,
-    version: str,
+    dataset: Stream,
     stream: Stream,
     drafts: list[Draft],
     plan: WavePlan,
     hays: Mapping[str, Haystack],
 ) -> tuple[tuple[MemoryCase, ...], dict[str, int]]:
+    seed, version = dataset.seed, dataset.content_version
     questions, telemetry = _choose_questions(drafts, hays)
     by_wave: dict[int, list[int]] = {}
     for index, draft in enumerate(drafts):

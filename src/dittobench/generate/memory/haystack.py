@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from dittobench.core.ids import opaque_id
+from dittobench.core.prng import Stream
 from dittobench.generate.persona.model import Person
 from dittobench.spec.wire import Pair
 
@@ -32,8 +33,10 @@ def epoch_date(epoch: str) -> date:
     return date.fromisoformat(epoch[:10])
 
 
-def build_haystack(seed: int, content_version: str, person: Person, epoch: str) -> Haystack:
-    """Timestamps end ``LEAD_DAYS`` before the epoch; ids hash (seed, version, user, ordinal)."""
+def build_haystack(root: Stream, person: Person, epoch: str) -> Haystack:
+    """Timestamps end ``LEAD_DAYS`` before the epoch; ids hash (seed, version, user, ordinal),
+    the seed and version of ``root``, the dataset's root stream."""
+    seed, content_version = root.seed, root.content_version
     last_day = max(s.day for s in person.sessions)
     anchor = epoch_date(epoch) - timedelta(days=last_day + LEAD_DAYS)
     dates = {s.index: anchor + timedelta(days=s.day) for s in person.sessions}

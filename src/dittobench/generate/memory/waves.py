@@ -71,8 +71,7 @@ def _raw_clusters(stream: Stream, sizes: dict[str, int], permille: int) -> set[s
 
 
 def seed_requests(
-    seed: int,
-    content_version: str,
+    root: Stream,
     haystack: Haystack,
     plan: WavePlan,
     waves: int,
@@ -94,7 +93,9 @@ def seed_requests(
                 continue
             pairs.append(pair)
             if cluster and cluster not in plan.raw_clusters:
-                subject_id = opaque_id("subj", seed, content_version, haystack.user_id, cluster)
+                subject_id = opaque_id(
+                    "subj", root.seed, root.content_version, haystack.user_id, cluster
+                )
                 if subject_id not in subjects:
                     subjects[subject_id] = Subject(
                         subject_id, _title(cluster, library), _description(cluster, library)

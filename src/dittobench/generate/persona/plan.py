@@ -142,11 +142,9 @@ class _Drawing:
         return _pick(self.picks, self.library.of_kind(kind, self.profession), count, include)
 
 
-def plan_person(
-    seed: int, content_version: str, user_id: str, needs: Needs, library: Library
-) -> Plan:
-    """Draw one person's facts and sessions."""
-    root = Stream(seed, content_version, f"memory/person/{user_id}")
+def plan_person(dataset: Stream, user_id: str, needs: Needs, library: Library) -> Plan:
+    """Draw one person's facts and sessions (``dataset``: the dataset's root stream)."""
+    root = dataset.fork(f"memory/person/{user_id}")
     profession = root.fork("profession").choice(library.professions)
     sessions = _sessions(root.fork("sessions"), needs.sessions)
     contacts = _contacts(root.fork("contacts"))

@@ -1,1 +1,1 @@
-"""Tool-calling cases, one module per category family: build_tool_cases(seed, version, total)."""
+"""Tool-calling cases, one module per category family: build_tool_cases(root, total)."""

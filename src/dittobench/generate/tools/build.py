@@ -47,16 +47,17 @@ def plan_categories(stream: Stream, total: int) -> list[Category]:
 
 
 def build_tool_cases(
-    seed: int, content_version: str, total: int
+    root: Stream, total: int
 ) -> tuple[tuple[ToolCase, ...], tuple[ToolFixture, ...]]:
-    """The tool cases and fixtures of one run, in case order. Prompts are unique in a run."""
-    plan = plan_categories(Stream(seed, content_version, "tool/plan"), total)
+    """The tool cases and fixtures of one run (``root``: the dataset's root stream), in case
+    order. Prompts are unique in a run."""
+    plan = plan_categories(root.fork("tool/plan"), total)
     cases: list[ToolCase] = []
     fixtures: list[ToolFixture] = []
     seen: set[str] = set()
     for ordinal, category in enumerate(plan):
-        cid = case_id(seed, content_version, "tool", ordinal)
-        stream = Stream(seed, content_version, f"tool/case/{ordinal}")
+        cid = case_id(root.seed, root.content_version, "tool", ordinal)
+        stream = root.fork(f"tool/case/{ordinal}")
         fixture = make_fixture(stream.fork("fixture"), cid, category)
         rendered = _unique_render(category, stream, fixture_values(fixture), seen)
         seen.add(rendered.prompt)
