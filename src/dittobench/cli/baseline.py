@@ -50,6 +50,13 @@ def harness_serve(
     timeout: Annotated[
         float, typer.Option(min=0.1, help="llm mode: seconds to wait for each model reply.")
     ] = 60.0,
+    allow_remote_tools: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote-tools",
+            help="Call a tool_endpoint on another host (by default only loopback http ones).",
+        ),
+    ] = False,
 ) -> None:
     """Serve the baseline harness (GET /health, POST /seed, POST /run) until Ctrl-C.
 
@@ -77,7 +84,7 @@ def harness_serve(
             return ModelAgent(store, url, name, api_key, max_steps, timeout)
 
     try:
-        serve(host, port, db if db is not None else ":memory:", factory)
+        serve(host, port, db if db is not None else ":memory:", factory, allow_remote_tools)
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc}") from None
     except KeyboardInterrupt:

@@ -68,3 +68,10 @@ def _b64(value: object, name: str) -> bytes:
         return base64.b64decode(value, validate=True)
     except binascii.Error:
         raise ExportError(f"{name}: not valid base64") from None
+
+
+if __name__ == "__main__":  # the command moved into the dittobench command line
+    import sys
+
+    sys.stderr.write("error: use `dittobench receipt export RECEIPT` instead\n")
+    sys.exit(2)
