@@ -65,8 +65,8 @@ def test_oracle_harness_scores_full_marks(store: RunStore, tmp_path: Path, size:
         outcome = run(store, url, tmp_path, size=size)
     report = outcome.report
     assert report.composite >= 0.99, [c for c in report.per_case if c.score < 1]
-    assert report.details["observed_tool_cases"] >= 1
-    assert report.details["capped_tool_cases"] == 0
+    assert report.details.observed_tool_cases >= 1
+    assert report.details.capped_tool_cases == 0
     assert outcome.transcript_path.exists() and outcome.report_path.exists()
     assert store.get_run(outcome.run_id).status == "done"
 
@@ -104,7 +104,7 @@ def test_faults_are_recorded_per_case_and_the_run_finishes(
         r["execution"]["outcome"] for r in records
     }
     assert result.report.composite == 0
-    assert result.report.details["undelivered_cases"] == 12
+    assert result.report.details.undelivered_cases == 12
 
 
 def test_retries_recover_from_transient_errors(store: RunStore, tmp_path: Path) -> None:

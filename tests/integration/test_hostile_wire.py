@@ -136,7 +136,7 @@ def test_another_process_cannot_add_tool_calls_to_a_run(store: RunStore, tmp_pat
     assert set(statuses) == {"404"}, statuses  # every guess refused
     outcome = result["o"]
     assert all(r["observed"] == [] for r in records(store, outcome.run_id))
-    assert outcome.report.details["observed_tool_cases"] == 0
+    assert outcome.report.details.observed_tool_cases == 0
     expects_calls = {
         c.id for c in build_dataset(SEED, "1.1.0", "small").tool_cases if c.expected_tools
     }

@@ -38,7 +38,7 @@ def test_oracle_scores_every_case(run_size: str) -> None:
         low = [(c.category, c.score, c.reason) for c in report.per_case if c.score < 0.99]
         assert not low, (seed, low)
         assert report.composite >= 0.99
-        assert report.details["observed_tool_cases"] == sum(
+        assert report.details.observed_tool_cases == sum(
             1 for c in report.per_case if c.kind == "tool" and c.expected
         )
 
@@ -80,15 +80,15 @@ def test_self_reported_tool_calls_are_capped() -> None:
         for score in report.per_case:
             if score.kind == "tool" and score.capped:
                 assert score.score <= 0.5
-        assert report.details["capped_tool_cases"] >= 60
-        assert report.details["observed_tool_cases"] == 0
+        assert report.details.capped_tool_cases >= 60
+        assert report.details.observed_tool_cases == 0
 
 
 def test_repeating_the_decoy_token_cuts_the_run() -> None:
     ds = dataset(3, "full")
     honest = grade_run(ds, T.build(ds)).report
     cheat = grade_run(ds, T.build(ds, memory=T.repeat_decoy)).report
-    assert cheat.details["token_factor"] == 0.5
+    assert cheat.details.token_factor == 0.5
     assert cheat.composite <= honest.composite * 0.5
 
 
@@ -115,8 +115,8 @@ def test_paraphrase_split_costs_consistency() -> None:
         return T.oracle_memory(case, data)
 
     report = grade_run(ds, T.build(ds, memory=split)).report
-    assert report.details["split_families"] == 1
-    assert report.details["consistency"] == pytest.approx(1 - 0.15 / len(family_ids))
+    assert report.details.split_families == 1
+    assert report.details.consistency == pytest.approx(1 - 0.15 / len(family_ids))
 
 
 def test_grading_is_deterministic_and_reports_round_trip() -> None:
@@ -133,7 +133,7 @@ def test_missing_cases_are_undelivered_not_errors() -> None:
     full = T.build(ds)
     partial = replace(full, cases=full.cases[:3])
     report = grade_run(ds, partial).report
-    assert report.details["undelivered_cases"] == len(full.cases) - 3
+    assert report.details.undelivered_cases == len(full.cases) - 3
     assert report.n == len(full.cases)
 
 

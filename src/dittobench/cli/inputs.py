@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dittobench.cli.common import fail
-from dittobench.core.prng import MAX_SEED, SeedError, parse_seed
+from dittobench.core.prng import MAX_SEED
 
 if TYPE_CHECKING:
     from dittobench.spec.report import ScoreReport
@@ -180,7 +180,7 @@ def resumable_run(store: RunStore, run_id: str) -> RunRow:
 def stored_report(store: RunStore, run_id: str) -> tuple[RunRow, ScoreReport | None]:
     """A run's row and its decoded report (None while it has none), or exit 2 naming the run
     and the column (and the report's field) that cannot be read."""
-    from dittobench.spec.codec import DecodeError, decode
+    from dittobench.spec.codec import DecodeError
     from dittobench.spec.report import ScoreReport
     from dittobench.store import StoreError
 
@@ -191,13 +191,8 @@ def stored_report(store: RunStore, run_id: str) -> tuple[RunRow, ScoreReport | N
         raise fail(str(exc)) from None
     if report is None:
         return row, None
-    here = f"run {run_id!r} in {store.where}: column report_json"
     try:
-        seed = parse_seed(report.get("seed"))
-    except SeedError as exc:
-        raise fail(f"{here}: $.seed: {exc}") from None
-    try:
-        parsed = decode(ScoreReport, {**report, "seed": seed})
+        parsed = ScoreReport.from_json(report)
     except DecodeError as exc:
-        raise fail(f"{here}: {exc}") from None
+        raise fail(f"run {run_id!r} in {store.where}: column report_json: {exc}") from None
     return row, parsed

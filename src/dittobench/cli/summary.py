@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from dittobench.spec.report import ScoreReport
 
 WEAKEST = 8
-
-
-def _number(details: dict[str, Any], key: str, default: float, places: int) -> str:
-    """A detail as a number; ``?`` when a stored report holds something else there (details
-    are free-form, so a damaged report must not stop the summary)."""
-    value = details.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return "?"
-    return f"{value:.{places}f}"
 
 
 def report_lines(report: ScoreReport) -> list[str]:
@@ -28,13 +17,12 @@ def report_lines(report: ScoreReport) -> list[str]:
         f"dataset {report.dataset_sha256[:16]}…  transcript {report.transcript_sha256[:16]}…",
         "",
         f"composite    {report.composite:.4f} ± {report.composite_stderr:.4f}"
-        f"   (base {_number(d, 'base', 0, 4)} × efficiency {_number(d, 'efficiency', 1, 3)}"
-        f" × consistency {_number(d, 'consistency', 1, 3)}"
-        f" × token {_number(d, 'token_factor', 1, 2)})",
+        f"   (base {d.base:.4f} × efficiency {d.efficiency:.3f}"
+        f" × consistency {d.consistency:.3f} × token {d.token_factor:.2f})",
         f"tool mean    {report.tool_mean:.4f}   ({len(tool_cases)} cases: "
-        f"{d.get('observed_tool_cases', 0)} observed, {d.get('capped_tool_cases', 0)} capped)",
+        f"{d.observed_tool_cases} observed, {d.capped_tool_cases} capped)",
         f"memory mean  {report.memory_mean:.4f}   ({len(memory_cases)} cases: "
-        f"{d.get('disqualified_memory_cases', 0)} disqualified by scans)",
+        f"{d.disqualified_memory_cases} disqualified by scans)",
     ]
     if dims:
         lines.append(f"dimensions   {dims}   (beside the composite, not in it)")

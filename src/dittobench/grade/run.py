@@ -14,7 +14,7 @@ from dittobench.grade.tools import ToolVerdict, grade_tool
 from dittobench.grade.writes import write_matches
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import DIMENSIONS, QUESTION_TYPES, MemoryCase
-from dittobench.spec.report import CaseScore, CategoryStat, ScoreReport
+from dittobench.spec.report import CaseScore, CategoryStat, ReportDetails, ScoreReport
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.versions import GradingPolicy, get_policy
 from dittobench.spec.wire import RunResponse
@@ -246,20 +246,20 @@ def _details(
     memory: dict[str, MemoryVerdict],
     factors: composite.Factors,
     base: float,
-) -> dict[str, object]:
-    return {
-        "base": round(base, 6),
-        "efficiency": round(factors.efficiency, 6),
-        "efficiency_cases": factors.efficiency_cases,
-        "consistency": round(factors.consistency, 6),
-        "paraphrase_families": factors.families,
-        "split_families": factors.split_families,
-        "token_factor": factors.token,
-        "observed_tool_cases": sum(1 for v in tool.values() if v.observed),
-        "capped_tool_cases": sum(1 for v in tool.values() if v.capped),
-        "undelivered_cases": sum(1 for s in scores if s.reason == "undelivered"),
-        "disqualified_memory_cases": sum(1 for v in memory.values() if v.disqualified),
-        "leaked_memory_cases": sum(1 for v in memory.values() if v.leaked),
-        "isolation_cases": sum(1 for c in dataset.memory_cases if c.question_type == "isolation"),
-        "telemetry": dict(dataset.telemetry),
-    }
+) -> ReportDetails:
+    return ReportDetails(
+        base=round(base, 6),
+        efficiency=round(factors.efficiency, 6),
+        efficiency_cases=factors.efficiency_cases,
+        consistency=round(factors.consistency, 6),
+        paraphrase_families=factors.families,
+        split_families=factors.split_families,
+        token_factor=factors.token,
+        observed_tool_cases=sum(1 for v in tool.values() if v.observed),
+        capped_tool_cases=sum(1 for v in tool.values() if v.capped),
+        undelivered_cases=sum(1 for s in scores if s.reason == "undelivered"),
+        disqualified_memory_cases=sum(1 for v in memory.values() if v.disqualified),
+        leaked_memory_cases=sum(1 for v in memory.values() if v.leaked),
+        isolation_cases=sum(1 for c in dataset.memory_cases if c.question_type == "isolation"),
+        telemetry=dict(dataset.telemetry),
+    )

@@ -4,6 +4,11 @@ Field names follow the reference engine's report where one exists (``composite``
 ``composite_stderr``, ``tool_mean``, ``memory_mean``, ``median_ms``, ``n``, ``per_case``,
 ``per_category``, ``details``), so tooling written for it reads ours. Scores are rounded to six
 decimal places. docs/grading.md explains every number.
+
+``ScoreReport.from_json`` reads back what ``to_json`` wrote. As everywhere in the spec, keys it does
+not know are ignored (a report from a later version with one more detail still reads); a missing
+key without a default (every key of ``details``) or a value of the wrong type is a ``DecodeError``
+naming its path.
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dittobench.core.prng import seed_text
+from dittobench.core.prng import SeedError, parse_seed, seed_text
+from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.wire import to_wire
 
 
@@ -62,6 +68,51 @@ class CategoryStat:
 
 
 @dataclass(frozen=True, slots=True)
+class ReportDetails:
+    """The composite's factors and the counts behind them (docs/grading.md, "The composite").
+
+    ``base`` is the weighted mean of the two halves before the factors; ``efficiency``,
+    ``consistency`` and ``token_factor`` multiply it. ``efficiency_cases`` are the observed,
+    correct tool cases efficiency was measured over; ``split_families`` of the
+    ``paraphrase_families`` were answered right in one wording and wrong in another.
+    ``telemetry`` is the dataset's generation telemetry, copied as it is.
+    """
+
+    base: float
+    efficiency: float
+    efficiency_cases: int
+    consistency: float
+    paraphrase_families: int
+    split_families: int
+    token_factor: float
+    observed_tool_cases: int
+    capped_tool_cases: int
+    undelivered_cases: int
+    disqualified_memory_cases: int
+    leaked_memory_cases: int
+    isolation_cases: int
+    telemetry: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base": self.base,
+            "efficiency": self.efficiency,
+            "efficiency_cases": self.efficiency_cases,
+            "consistency": self.consistency,
+            "paraphrase_families": self.paraphrase_families,
+            "split_families": self.split_families,
+            "token_factor": self.token_factor,
+            "observed_tool_cases": self.observed_tool_cases,
+            "capped_tool_cases": self.capped_tool_cases,
+            "undelivered_cases": self.undelivered_cases,
+            "disqualified_memory_cases": self.disqualified_memory_cases,
+            "leaked_memory_cases": self.leaked_memory_cases,
+            "isolation_cases": self.isolation_cases,
+            "telemetry": dict(self.telemetry),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreReport:
     benchmark: str
     bench_version: str
@@ -78,8 +129,8 @@ class ScoreReport:
     n: int
     per_case: tuple[CaseScore, ...]
     per_category: tuple[CategoryStat, ...]
+    details: ReportDetails
     dimensions: dict[str, float] = field(default_factory=dict)
-    details: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,5 +150,19 @@ class ScoreReport:
             "dimensions": dict(self.dimensions),
             "per_case": [c.to_json() for c in self.per_case],
             "per_category": [to_wire(c) for c in self.per_category],
-            "details": dict(self.details),
+            "details": self.details.to_json(),
         }
+
+    @classmethod
+    def from_json(cls, data: Any) -> ScoreReport:
+        """The report ``to_json`` wrote (parsed JSON); ``DecodeError`` naming the path of the
+        first missing or mistyped value, e.g. ``$.seed`` or ``$.details.efficiency``."""
+        if not isinstance(data, dict):
+            return decode(cls, data)  # raises, naming what was found instead of an object
+        if "seed" not in data:
+            raise DecodeError("$.seed: missing")
+        try:
+            seed = parse_seed(data["seed"])
+        except SeedError as exc:
+            raise DecodeError(f"$.seed: {exc}") from None
+        return decode(cls, {**data, "seed": seed})
