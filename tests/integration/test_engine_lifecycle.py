@@ -21,10 +21,10 @@ from typing import IO, Any
 
 import pytest
 
-from dittobench.cli.baseline import builtin_harness
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine import runner
 from dittobench.engine.client import ClientLimits
+from dittobench.engine.launcher import builtin_harness
 from dittobench.engine.runner import RunOptions, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.versions import CURRENT_VERSION

@@ -16,6 +16,7 @@ PUBLIC = [
     "CaseScore",
     "Dataset",
     "MemoryCase",
+    "ReportDetails",
     "ScoreReport",
     "Transcript",
     "__version__",

@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
 from dittobench.grade import composite
 from dittobench.grade.memory import MemoryVerdict, grade_memory
@@ -20,7 +21,7 @@ from dittobench.spec.versions import GradingPolicy, get_policy
 from dittobench.spec.wire import RunResponse
 
 
-class GradeInputError(ValueError):
+class GradeInputError(DittobenchError, ValueError):
     """The transcript does not belong to the dataset (or names cases it does not have)."""
 
 
