@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def dittobench(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dittobench", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.helpers.cli import dittobench
 
 
 def test_out_file_bytes_hash_to_the_printed_sha(tmp_path: Path) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,16 +10,7 @@ import pytest
 from dittobench.core.canonical import canonical_bytes
 from dittobench.generate.assemble import build_dataset
 from tests.helpers import transcripts as T
-
-
-def dittobench(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dittobench", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.helpers.cli import dittobench
 
 
 @pytest.fixture(scope="module")

@@ -18,23 +18,7 @@ import pytest
 from dittobench.core.canonical import canonical_bytes
 from dittobench.generate.assemble import build_dataset
 from tests.helpers import transcripts as T
-
-
-def dittobench(
-    *args: str, cwd: Path, env: dict[str, str] | None = None, umask: int | None = None
-) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, "HOME": str(cwd), "XDG_DATA_HOME": str(cwd / "data")}
-    environment.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "dittobench", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=cwd,
-        env=environment,
-        preexec_fn=None if umask is None else (lambda mask=umask: os.umask(mask)),
-    )
+from tests.helpers.cli import dittobench
 
 
 def everything_under(folder: Path) -> set[str]:

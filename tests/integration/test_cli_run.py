@@ -12,17 +12,8 @@ from pathlib import Path
 import pytest
 
 from dittobench.store import RunStore
+from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import harness
-
-
-def dittobench(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dittobench", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
 
 
 def test_run_then_list_and_show(tmp_path: Path) -> None:

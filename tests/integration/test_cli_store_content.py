@@ -4,26 +4,13 @@ made by a real run of the built-in harness, then damaged with sqlite3 as a hand 
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def dittobench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HOME": str(cwd), "XDG_DATA_HOME": str(cwd / "data")}
-    return subprocess.run(
-        [sys.executable, "-m", "dittobench", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=cwd,
-        env=env,
-    )
+from tests.helpers.cli import dittobench
 
 
 @pytest.fixture(scope="module")

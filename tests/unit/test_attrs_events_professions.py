@@ -172,7 +172,9 @@ def test_value_pool(attribute: Attribute) -> None:
                 assert normalize(alias) != normalize(other), (alias, other)
                 assert not contains_phrase(alias, other), (alias, other)
                 assert not contains_phrase(other, alias), (alias, other)
-        assert len(set(map(normalize, forms))) == len(forms), choice
+        # Distinct as written; an accent-only alias ("Reykjavík") is redundant under the shared
+        # normaliser but stays, being part of 1.x datasets' bytes.
+        assert len(set(forms)) == len(forms), choice
 
 
 @pytest.mark.parametrize("attribute", ALL, ids=IDS)

@@ -155,11 +155,14 @@ def test_value_pool(attribute: Attribute) -> None:
         for other in texts:
             if other != text:
                 assert not contains_phrase(other, text), (text, other)
-    normalized = {normalize(t) for t in texts}
     for choice in attribute.values:
+        others = {normalize(t) for t in texts if t != choice.text}
         for alias in choice.aliases:
-            assert normalize(alias) not in normalized, (choice.text, alias)
-            assert normalize(alias) != normalize(choice.text)
+            # An alias never names another value. One that differs from its own value only by
+            # accents ("cafe con leche") is matched by the shared normaliser anyway; such
+            # aliases stay because they are part of 1.x datasets' bytes.
+            assert normalize(alias) not in others, (choice.text, alias)
+            assert alias != choice.text
             assert not any(ch.isdigit() for ch in alias), alias
 
 
