@@ -37,3 +37,15 @@ def test_generator_and_grader_agree(text: str, phrase: str, present: bool) -> No
 def test_there_is_one_normaliser() -> None:
     assert match.normalize is normalize
     assert normalize("  Zürich –  “Café”  3½ ") == 'zurich - "cafe" 3.5'
+
+
+def test_one_stop_list_and_one_content_word_rule_serve_both_sides() -> None:
+    from dittobench.core import text
+    from dittobench.generate.memory import overlap
+    from dittobench.grade import memory_kinds
+
+    assert text.STOP_WORDS <= overlap.STOP_WORDS and text.STOP_WORDS <= memory_kinds.STOP_WORDS
+    question = "Which records did I say I'd stored about the Zürich trips, 2026?"
+    assert overlap.content_words(question) == {"records", "stored", "zurich", "trips", "2026"}
+    assert memory_kinds.content_words(question) == {"zurich", "trip", "2026"}  # no memory verbs
+    assert text.stem("records") == "record" and text.stem("stored") == "stor"

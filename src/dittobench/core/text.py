@@ -101,3 +101,46 @@ def _in_normalized(normalized: str, phrase: str) -> bool:
         return False
     pattern = r"(?<![0-9a-z])" + re.escape(wanted) + r"(?![0-9a-z])"
     return re.search(pattern, normalized) is not None
+
+
+def wordset(*lines: str) -> frozenset[str]:
+    """The whitespace-separated words of ``lines``, as a set (for word lists written as text)."""
+    return frozenset(" ".join(lines).split())
+
+
+STOP_WORDS = wordset(
+    "about above after again all also and any are been before being both but can could did "
+    "does doing don done during each ever every for from get got had has have having her here "
+    "hers him his how into its just know like many more much must not off one only other our "
+    "out over own really said same say she should since some still such than that the their "
+    "them then there these they thing things this those too under until very was well were "
+    "what when where which who whom why will with would yet you your yours "
+)
+"""Function words (articles, pronouns, auxiliaries, common verbs) that never count as content: the
+one list the generator's overlap measure and the grader's decline grounding share. Each adds the
+words of its own purpose to it (``generate.memory.overlap``, ``grade.memory_kinds``)."""
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper for matching word forms ("records", "recorded" -> "record")."""
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def content_words(
+    text: str, stop_words: frozenset[str], *, numbers: bool = False, stems: bool = False
+) -> frozenset[str]:
+    """The ``words`` of ``text`` of three letters or more (and with ``numbers``, numbers of any
+    length) that are not in ``stop_words``; with ``stems``, their ``stem``."""
+    kept = (w for w in words(text) if (len(w) >= 3 or (numbers and w.isdigit())))
+    found = (w for w in kept if w not in stop_words)
+    return frozenset(stem(w) for w in found) if stems else frozenset(found)

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-
-def wordset(*lines: str) -> frozenset[str]:
-    """The whitespace-separated words of ``lines``, as a set (for word lists written as text)."""
-    return frozenset(" ".join(lines).split())
-
+from dittobench.core.text import wordset
 
 DECLINE: Final = (
     # the floor

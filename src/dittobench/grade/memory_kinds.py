@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
+from dittobench.core import text
 from dittobench.core.errors import DittobenchError
-from dittobench.core.text import words
+from dittobench.core.text import content_words as words_of_content
 from dittobench.grade.guards import (
     candidate_numbers,
     named_as_answer,
@@ -30,7 +31,6 @@ from dittobench.grade.lexicon import (
     DELETION_OUTCOMES,
     PERSISTENCE,
     USED_TO,
-    wordset,
 )
 from dittobench.grade.match import (
     Prepared,
@@ -63,33 +63,19 @@ class Answer:
 
 Check = Callable[[MemoryCase, Answer], float]
 
-STOP_WORDS: Final = wordset(
-    # articles, conjunctions, prepositions
-    "the and but for nor yet with from into onto upon about above below over under after "
-    "before during since until than then that this these those there here also just only "
-    "very too some any each every all both either neither other another such own same "
-    "off out via per "
-    # pronouns and determiners
-    "you your yours yourself she her hers herself him his himself they them their theirs "
-    "its itself our ours ourselves mine myself who whom whose what which when where why how "
-    "whatever whenever wherever however someone anyone everyone something anything "
-    "everything nothing somebody anybody nobody "
-    # auxiliaries and modals
-    "are was were been being have has had having does did done doing can could will would "
-    "shall should may might must ought not don doesn didn isn aren wasn weren haven hasn "
-    "hadn won wouldn couldn shouldn cannot "
-    # question and memory verbs: a decline may echo these without being about the question
-    "remember recall recalled know knew known tell told say said says mention mentioned "
-    "mentions share shared stated state record records recorded information info memory "
-    "memories find found sure aware deleted note notes noted saved stored please remind "
-    "reminded let get got give gave ever again still any more much many lot lots "
-    # generic question nouns
-    "name names called thing things stuff kind sort type one ones time times "
-    # conversational filler
-    "yes yeah okay sorry hmm well really actually think thought like",
+STOP_WORDS: Final = text.STOP_WORDS | text.wordset(
+    "actually another anybody anyone anything aren aware below called cannot couldn deleted "
+    "didn doesn either everyone everything find found gave give hadn hasn haven herself "
+    "himself hmm however info information isn itself kind knew known let lot lots may "
+    "memories memory mention mentioned mentions might mine myself name names neither nobody "
+    "nor note noted notes nothing okay ones onto ought ours ourselves per please recall "
+    "recalled record recorded records remember remind reminded saved says shall share shared "
+    "shouldn somebody someone something sorry sort state stated stored stuff sure tell theirs "
+    "think thought time times told type upon via wasn weren whatever whenever wherever whose "
+    "won wouldn yeah yes yourself "
 )
-"""Words that never ground a decline: function words, the verbs of remembering and telling, and
-the nouns any question may use ("name", "thing")."""
+"""Words that never ground a decline: the shared function words, the verbs of remembering and
+telling, and the nouns any question may use ("name", "thing")."""
 
 STRONG_PERSISTENCE: Final = tuple(
     p
@@ -140,25 +126,9 @@ def whole_number(text: str) -> int | None:
     return None
 
 
-def _stem(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith(("sses", "xes", "ches", "shes", "zes")):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        word = word[:-1]
-    for suffix in ("ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
 def content_words(text: str | Prepared) -> frozenset[str]:
     """Stems of the words of three letters or more that are not ``STOP_WORDS``."""
-    return frozenset(
-        _stem(w) for w in words(prepare(text).norm) if len(w) >= 3 and w not in STOP_WORDS
-    )
+    return words_of_content(prepare(text).norm, STOP_WORDS, stems=True)
 
 
 # --- the checks --------------------------------------------------------------------------------

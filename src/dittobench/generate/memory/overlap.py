@@ -11,151 +11,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dittobench.core.text import words
+from dittobench.core import text
+from dittobench.core.text import content_words as words_of_content
 
 TARGET_PERMILLE = 250
 
-STOP_WORDS = frozenset(
-    [
-        "about",
-        "above",
-        "after",
-        "again",
-        "all",
-        "also",
-        "and",
-        "any",
-        "are",
-        "around",
-        "back",
-        "been",
-        "before",
-        "being",
-        "both",
-        "but",
-        "can",
-        "could",
-        "did",
-        "does",
-        "doing",
-        "don",
-        "done",
-        "down",
-        "during",
-        "each",
-        "even",
-        "ever",
-        "every",
-        "few",
-        "for",
-        "from",
-        "get",
-        "got",
-        "had",
-        "has",
-        "have",
-        "having",
-        "her",
-        "here",
-        "hers",
-        "him",
-        "his",
-        "how",
-        "into",
-        "its",
-        "just",
-        "know",
-        "last",
-        "like",
-        "made",
-        "make",
-        "many",
-        "more",
-        "most",
-        "much",
-        "must",
-        "never",
-        "new",
-        "not",
-        "now",
-        "off",
-        "once",
-        "one",
-        "only",
-        "other",
-        "our",
-        "out",
-        "over",
-        "own",
-        "really",
-        "said",
-        "same",
-        "say",
-        "she",
-        "should",
-        "since",
-        "some",
-        "still",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "thing",
-        "things",
-        "this",
-        "those",
-        "through",
-        "too",
-        "under",
-        "until",
-        "very",
-        "was",
-        "way",
-        "well",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "yet",
-        "you",
-        "your",
-        "yours",
-        "again",
-        "ago",
-        "i'm",
-        "i've",
-        "it's",
-        "that's",
-        "what's",
-    ]
+STOP_WORDS = text.STOP_WORDS | text.wordset(
+    "ago around back down even few last made make most never new now once through way while "
 )
+"""The shared function words, and time and filler words that say nothing about a fact."""
 
 
-def content_words(text: str) -> set[str]:
-    return {w for w in words(text) if (len(w) >= 3 or w.isdigit()) and w not in STOP_WORDS}
+def content_words(text: str) -> frozenset[str]:
+    return words_of_content(text, STOP_WORDS, numbers=True)
 
 
-def overlap_permille(question: str, evidence: str | set[str]) -> int:
+def overlap_permille(question: str, evidence: str | frozenset[str]) -> int:
     """Thousandths of the question's content words that occur in the evidence (0 if none).
     ``evidence`` may be given as its content words already."""
     asked = content_words(question)
     if not asked:
         return 0
-    held = evidence if isinstance(evidence, set) else content_words(evidence)
+    held = evidence if isinstance(evidence, frozenset) else content_words(evidence)
     return len(asked & held) * 1000 // len(asked)
 
 
