@@ -36,7 +36,8 @@ imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section
 unit: $(STAMP) ## pytest
 	$(BIN)/pytest -q
 
-bench: $(STAMP) ## Print generator, grader, engine and baseline figures (benchmarks/)
+bench: $(STAMP) ## Print generator, grader, engine, baseline and start-up figures (benchmarks/)
+	$(BIN)/python benchmarks/cli_startup.py
 	$(BIN)/python benchmarks/generate_speed.py
 	$(BIN)/python benchmarks/grade_speed.py
 	$(BIN)/python benchmarks/engine_speed.py
