@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_WORD = re.compile(r"[a-z0-9]+")
+WORD = re.compile(r"[^\W_]+")
+"""A word: a run of letters and digits (the one tokeniser of the generator and the grader)."""
 
 # --- normalisation -----------------------------------------------------------------------------
 
@@ -79,8 +80,8 @@ def normalize(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lowercase ASCII word tokens ``[a-z0-9]+`` of the normalised text, in order."""
-    return _WORD.findall(normalize(text))
+    """The ``WORD`` tokens of the normalised text, in order."""
+    return WORD.findall(normalize(text))
 
 
 def contains_phrase(haystack: str, phrase: str) -> bool:

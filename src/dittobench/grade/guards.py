@@ -12,13 +12,12 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from dittobench.grade.lexicon import wordset
+from dittobench.core.text import WORD, wordset
 from dittobench.grade.match import Prepared, has_phrase, has_unnegated, prepare, spans
 from dittobench.grade.numbers import number_spans
 
 # --- echoes of the question --------------------------------------------------------------------
 
-_TOKEN = re.compile(r"[^\W_]+")
 _PRONOUNS: Final = wordset("i me my mine myself you your yours yourself we us our ours ourselves")
 ECHO_MIN_WORDS: Final = 5
 ECHO_MIN_SHARE: Final = 0.6
@@ -32,7 +31,7 @@ def _folded(token: str) -> str:
 
 
 def _tokens(text: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), _folded(m.group())) for m in _TOKEN.finditer(text)]
+    return [(m.start(), m.end(), _folded(m.group())) for m in WORD.finditer(text)]
 
 
 def mask_echo(text: Prepared, question: str) -> Prepared:

@@ -20,12 +20,10 @@ from functools import lru_cache
 from itertools import product
 from typing import Final
 
-from dittobench.core.text import normalize
+from dittobench.core.text import WORD, normalize
 from dittobench.grade.lexicon import NEGATORS, SKIPPED, wordset
 
 # --- normalisation (the generator's, from core.text) --------------------------------------------
-
-_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +62,7 @@ def joined(first: Prepared, second: Prepared) -> Prepared:
 @lru_cache(maxsize=32)
 def words_of(flat: str) -> frozenset[str]:
     """The words of a flat text: a cheap test of whether a phrase or number word can occur."""
-    return frozenset(_WORD.findall(flat))
+    return frozenset(WORD.findall(flat))
 
 
 def _open_left(text: str, start: int) -> bool:
