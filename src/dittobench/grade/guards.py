@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Final
 
 from dittobench.core.text import WORD, wordset
@@ -34,17 +35,24 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), _folded(m.group())) for m in WORD.finditer(text)]
 
 
-def mask_echo(text: Prepared, question: str) -> Prepared:
-    """``text`` with every echo of ``question`` blanked out: runs of consecutive question words
-    (pronouns folded, so "my" and "your" match) long enough to be a repeat, not a restatement."""
-    asked = [t for _s, _e, t in _tokens(prepare(question).norm)]
-    need = max(ECHO_MIN_WORDS, math.ceil(len(asked) * ECHO_MIN_SHARE))
-    if not text.norm or not asked:
-        return text
-    found = _tokens(text.norm)
+@lru_cache(maxsize=512)
+def _question_runs(question: str) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]], int]:
+    """The question's folded words, where each word starts in it, and the echo length."""
+    asked = tuple(t for _s, _e, t in _tokens(prepare(question).norm))
     starts: dict[str, list[int]] = {}
     for j, token in enumerate(asked):
         starts.setdefault(token, []).append(j)
+    need = max(ECHO_MIN_WORDS, math.ceil(len(asked) * ECHO_MIN_SHARE))
+    return asked, {t: tuple(js) for t, js in starts.items()}, need
+
+
+def mask_echo(text: Prepared, question: str) -> Prepared:
+    """``text`` with every echo of ``question`` blanked out: runs of consecutive question words
+    (pronouns folded, so "my" and "your" match) long enough to be a repeat, not a restatement."""
+    asked, starts, need = _question_runs(question)
+    if not asked or len(text.norm) < need:
+        return text
+    found = _tokens(text.norm)
     cut: list[tuple[int, int]] = []
     i = 0
     while i <= len(found) - need:
@@ -53,7 +61,8 @@ def mask_echo(text: Prepared, question: str) -> Prepared:
             run, limit = 1, min(len(found) - i, len(asked) - j)
             while run < limit and found[i + run][2] == asked[j + run]:
                 run += 1
-            best = max(best, run)
+            if run > best:
+                best = run
         if best >= need:
             cut.append((found[i][0], found[i + best - 1][1]))
             i += best
@@ -62,10 +71,10 @@ def mask_echo(text: Prepared, question: str) -> Prepared:
     if not cut:
         return text
     pieces, pos = [], 0
-    for start, end in cut:
-        pieces.append(text.norm[pos:start])
+    for begin, finish in cut:
+        pieces.append(text.norm[pos:begin])
         pieces.append(" ; ")
-        pos = end
+        pos = finish
     pieces.append(text.norm[pos:])
     return prepare("".join(pieces))
 
