@@ -156,9 +156,10 @@ def _guard_dumps(
     whole history never pays, whatever the answer kind (a decline or an acknowledgement that
     recites the user's values is as wrong as an answer that does)."""
     out = []
+    sampling = {user: replace(ctx, stream=stream) for user, ctx in contexts.items()}
     for draft in drafts:
         if not draft.dump_guard:
-            ctx = replace(contexts[draft.user_id], stream=stream)
+            ctx = sampling[draft.user_id]
             keep = (draft.expected, *draft.accepted, *draft.items)
             draft = replace(draft, dump_guard=ctx.dump_guard(keep))
         out.append(draft)
@@ -171,8 +172,9 @@ def _guard_seeded(
     """Give every question a dump guard drawn from the values seeded by the time it is asked:
     a guard of values still unseeded would let a dump of what is stored so far through."""
     out = []
+    sampling = {user: replace(ctx, stream=stream) for user, ctx in contexts.items()}
     for draft in drafts:
-        ctx = replace(contexts[draft.user_id], stream=stream)
+        ctx = sampling[draft.user_id]
         seeded = None
         if draft.user_id == DEFAULT_USER_ID:  # the other user is seeded whole, first
             wave = _wave_of(draft, plan)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 from dittobench.core.prng import Stream
 from dittobench.generate.grammar import Grammar, expand, fill, tidy
@@ -116,22 +117,26 @@ class Context:
         need = max(0, at_least - len(out))
         return tuple(out + self.stream.sample(spare, min(need, len(spare))))
 
+    @cached_property
+    def own_values(self) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The user's own stated values, sorted, each with the attributes that hold it."""
+        held: dict[str, set[str]] = {}
+        for f in self.person.facts:
+            if f.holder == SELF and f.role in ("state", "change", "event", "recommend"):
+                held.setdefault(f.value, set()).add(f.attribute)
+        return tuple((value, frozenset(held[value])) for value in sorted(held))
+
     def dump_guard(
         self, exclude: Iterable[str], size: int = 8, attributes: set[str] | None = None
     ) -> tuple[str, ...]:
         """A sample of the user's other own values (of ``attributes`` only, when given):
         naming many of them zeroes a case."""
         blocked = set(exclude)
-        own = sorted(
-            {
-                f.value
-                for f in self.person.facts
-                if f.holder == SELF
-                and f.role in ("state", "change", "event", "recommend")
-                and f.value not in blocked
-                and (attributes is None or f.attribute in attributes)
-            }
-        )
+        own = [
+            value
+            for value, holders in self.own_values
+            if value not in blocked and (attributes is None or not holders.isdisjoint(attributes))
+        ]
         return tuple(self.stream.sample(own, min(size, len(own))))
 
     def wordings(
