@@ -31,6 +31,7 @@ STRATEGIES = {
     "always decline": {"memory": T.always_decline, "tool": T.no_tools},
     "echo the question": {"memory": T.echo_question, "tool": T.no_tools},
     "dump every stored value": {"memory": T.dump_everything, "tool": T.no_tools},
+    "the answer's public pool": {"memory": T.public_pool, "tool": T.no_tools},
     "instruct the grader": {"memory": T.instruct_grader, "tool": T.no_tools},
     "self-reported tool calls": {"observe": False},
     "repeat the decoy token": {"memory": T.repeat_decoy},

@@ -20,8 +20,8 @@ GOLDEN_SEED = 123456789
 GOLDEN = {
     "2.0.0": {
         "small": "4ac1e2e96d9da69e22f245fb8e22d1e42776c739afc73068cb07919c188ce503",
-        "medium": "f1dca6f7c3c0259923a953e2e8a6ebcc9565a2499d7a674ed4a5bea2893e877b",
-        "full": "ab0644341c60fee9798e95effff70dd2c2920bda4b2ad059cbddfaf0f57f8899",
+        "medium": "71f7c6dcf8d175f32ac8da54f0c68255ba8f2de175ab9b7b134c85f5fe12bc45",
+        "full": "b38f4c0bce8e6331464f3ac04cfb5a9290ba76ecdf5b5b0b5740a3f7183efc95",
     },
     "1.1.0": {
         "small": "08b8dcf614d9599b22b84c3fe9d2d364d0e92ba7e23b4c4a9e90449a02a8a81e",

@@ -314,3 +314,18 @@ def paraphrase_memory(case: MemoryCase, dataset: Dataset) -> RunResponse:
         return RunResponse(final_text=_pick(case, frames), abstain=_pick(case, [True, None]))
     text = _pick(case, ["Got it, done.", "Sure, that's taken care of.", "All set."])
     return RunResponse(final_text=text, tool_calls=write_calls(case))
+
+
+def public_pool(case: MemoryCase, dataset: Dataset) -> RunResponse:
+    """Every public value of the attribute the answer comes from (found with the key's help, so
+    stronger than any attacker who must guess the attribute from the question)."""
+    from dittobench.generate.persona.registry import LIBRARY
+
+    wanted = {case.expected_answer, *case.answer_items} - {""}
+    pools = [
+        [c.text for c in a.values]
+        for a in LIBRARY.attributes
+        if wanted & {c.text for c in a.values}
+    ]
+    values = list(dict.fromkeys(v for pool in pools for v in pool))
+    return RunResponse(final_text="One of these: " + ", ".join(values) if values else "Yes.")

@@ -154,7 +154,14 @@ def memory_mean(strategy: Strategy, seeds: range, size: str = "full") -> float:
 
 @pytest.mark.parametrize(
     "strategy",
-    [T.all_candidates, T.always_decline, T.echo_question, T.dump_everything, T.instruct_grader],
+    [
+        T.all_candidates,
+        T.always_decline,
+        T.echo_question,
+        T.dump_everything,
+        T.instruct_grader,
+        T.public_pool,
+    ],
 )
 def test_strategies_that_never_read_the_history_score_nothing(strategy: Strategy) -> None:
     assert memory_mean(strategy, range(5)) <= 0.02

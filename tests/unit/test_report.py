@@ -2,10 +2,11 @@
 read back by ``ScoreReport.from_json`` into an equal report, and bad input refused with the path
 of the bad value.
 
-``PINNED`` holds, for runs graded from the transcript helpers, the SHA-256 of ``report.json`` as
-the engine writes it and of the report as the store keeps it, taken at commit 54cc4d7 (before
-``details`` was typed). A change to the dataset of bench 2.0.0, to its grader or to
-``tests/helpers/transcripts.py`` moves them: re-pin them only after checking why.
+``PINNED`` holds, for runs graded from the transcript helpers on bench 1.1.0 datasets (whose bytes
+and grading are frozen), the SHA-256 of ``report.json`` as the engine writes it and of the report
+as the store keeps it, computed by the code of commit 54cc4d7 (before ``details`` was typed). A
+change to grading-1 or to ``tests/helpers/transcripts.py`` moves them: re-pin them only after
+checking why.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from dittobench.spec.transcript import Transcript
 from dittobench.spec.wire import RunResponse, ToolCall
 from tests.helpers import transcripts as T
 
-VERSION = "2.0.0"
+VERSION = "1.1.0"
 
 
 def chatty(case: ToolCase, fixture: ToolFixture) -> tuple[RunResponse, tuple[ToolCall, ...]]:
@@ -74,36 +75,36 @@ RUNS: dict[str, tuple[int, str, Callable[[Dataset], Transcript]]] = {
 # run -> (sha256 of report.json, sha256 of the store's report_json), at commit 54cc4d7
 PINNED = {
     "oracle": (
-        "03c812c0eb19fb58701ed947f4f6f34ef7c1cd9bb0dcecd83df3f0f60ffcb783",
-        "607b68c45b2f899ee181f2b2edf67b77c0e7a4414dad1f2cace8bf70fc5257c1",
+        "705361e106acc1db4d7f988eabd9c6eea45c682352c69ebbde79a49e7ac4f113",
+        "a1de25e2820b7fe8207e4f25cb6e8f2549446125c2082319a3e5f575ec6f562b",
     ),
     "canned": (
-        "2a26c5e0c92d68f24b7aa50744da87007fad6ad6317f22772d4a786653b33a6b",
-        "206a174710d107cae2becabd68a740cf84348a3fab463acde23ff986399fd1a2",
+        "e1bed4408728ee1501311d883bcfcbe538ec00106511e325883ec564a0a0df0d",
+        "167a3e45698da1899d14f6a3176216014e48173e104c713846b6a3546941f119",
     ),
     "repeat_decoy": (
-        "2ea6e494e61bde8b354d0d0be93d654f886fbe0d87f10d532486159f7d5d9dd6",
-        "e92b753f83507ad4aac4262a9adc0b7c670af0927998726ef789314da2b3c4c3",
+        "0b3b026bf7369049d772c9a5df426e177a7b657a9902e7de64a069f83d637469",
+        "bb12eb3972ba931ce2cbdc1ed332bde18615410097bee0c791f0cfe8964fc9f9",
     ),
     "unobserved": (
-        "f901ec2f9de70503461facea2a14611f131047013948540b97bbdb137ce5705d",
-        "4601b95ffc238f9654a1616adffd7809a7ef4efff6b49f26a1f79478dc4d4af2",
+        "63fe20b7aefcdad3ebf7dbe8d48629a11136007d748352d37b3481ad6f292ca1",
+        "ec3bcadafe3cf672e786fd5fc896785fdb91c31bcd3f18a09d9e5692896d248a",
     ),
     "partial": (
-        "5ccd59d5fe6a023ce9ce30547d5d171928838d6ef664dcccef369ea62baef580",
-        "deb3c4690e704163f3d6cbaa152f363bf53ef5328dea666c8bb3660796bce2e2",
+        "1e13e9a85a30c450822391e05612003694295300e0386185586d9c1011ad918c",
+        "f18a3cdb41e095c58df4d6e03322e4f9cb46d6216d3b6bee149763852290a96c",
     ),
     "paraphrase": (
-        "70f5e4ff40b260b677fee68c069599e7e0035d1f2046168d372789c598bcf955",
-        "4c722e9d5a8f263c092bc4e3a6b7a71c9f5e9d8ba45f2a94c7b3039fed476b4e",
+        "af1d015dacaaf112ac12f19904c939a15382f89f70d052a93556d763efc2c8f3",
+        "1c3de1f80653d22f6427d39c13f08a6fd91dd36ba036c8c4117943724edddfe8",
     ),
     "chatty": (
-        "769468fed4cd72a6553decfe948d9ca6f5cc36b31bf12a5b6edf2a2f06d356ee",
-        "236bc682a6ce60cd7143c4ac39e6fd1f6f5215509ae7ce88025ce5f5ad9e1e20",
+        "52c60373f9e529132fc46bfda0bc56427714160e164226da481f8757fe073018",
+        "2fcea7a780dbf2a813d071dc6d387b82ce329268949eba503f99ec97eb25ebea",
     ),
     "split": (
-        "89dae4c14beddf5aaf39808a5a002751654800370c9a023dc0f953ea42bd49e5",
-        "b9cace2833960d78e59a90a4764d6ca80bf00d5c5e4e896909351173a9fb1af9",
+        "ad382dbdfce277b3eb920495eefa64a513e59ccec36faabc0a204e6fb99231e6",
+        "ab88ec3c088bfd75fdc07179b1787fd82ff60c7985c8081391c80895f0523114",
     ),
 }
 
@@ -123,10 +124,10 @@ CHATTY_DETAILS = {
     "leaked_memory_cases": 0,
     "isolation_cases": 10,
     "telemetry": {
-        "lexical_overlap_after_permille": 142,
-        "lexical_overlap_before_permille": 158,
-        "lexical_overlap_cases": 179,
-        "raw_pairs_permille": 500,
+        "lexical_overlap_after_permille": 140,
+        "lexical_overlap_before_permille": 173,
+        "lexical_overlap_cases": 173,
+        "raw_pairs_permille": 497,
     },
 }
 FLOAT_DETAILS = {"base", "efficiency", "consistency", "token_factor"}

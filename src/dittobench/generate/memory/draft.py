@@ -20,6 +20,9 @@ from dittobench.generate.persona.library import Library
 from dittobench.generate.persona.model import SELF, Fact, Person
 from dittobench.spec.versions import CONTENT_1, ContentPolicy
 
+POOL_DISTRACTORS = 4
+"""Pool values a question's key adds as distractors (bench 2.0), beside other people's."""
+
 CANDIDATE_WORDINGS = 4
 """Wordings drawn per question; the overlap step keeps the one sharing fewest words with the
 evidence (the first if it is already low)."""
@@ -116,6 +119,18 @@ class Context:
         spare = [c.text for c in attribute.values if c.text not in blocked]
         need = max(0, at_least - len(out))
         return tuple(out + self.stream.sample(spare, min(need, len(spare))))
+
+    def pool_topped(
+        self, attribute: Attribute, have: Iterable[str], exclude: Iterable[str] = ()
+    ) -> tuple[str, ...]:
+        """``have``, topped up (with ``superseded_distractors``) with ``POOL_DISTRACTORS`` pool
+        values nobody in the history holds, so that reciting the attribute's public pool names
+        a distractor."""
+        have = tuple(have)
+        if not self.content.superseded_distractors:
+            return have
+        held = {f.value for f in self.person.facts if f.attribute == attribute.name}
+        return self.top_up(attribute, have, (*held, *exclude), len(have) + POOL_DISTRACTORS)
 
     @cached_property
     def own_values(self) -> tuple[tuple[str, frozenset[str]], ...]:

@@ -30,7 +30,7 @@ def multi_session_list(ctx: Context, count: int) -> list[Draft]:
                 expected=", ".join(values),
                 user_id=ctx.person.user_id,
                 items=values,
-                distractors=_pool_topped(ctx, attribute, ctx.others_values(attribute.name)),
+                distractors=ctx.pool_topped(attribute, ctx.others_values(attribute.name)),
                 evidence=tuple(f.key for f in events),
                 clusters=(attribute.name,),
             )
@@ -75,29 +75,12 @@ def preference_application(ctx: Context, count: int) -> list[Draft]:
                 expected=fact.value,
                 user_id=ctx.person.user_id,
                 accepted=ctx.aliases(attribute, fact.value),
-                distractors=tuple(ctx.others_values(attribute.name)),
+                distractors=ctx.pool_topped(attribute, ctx.others_values(attribute.name)),
                 evidence=(fact.key,),
                 clusters=(attribute.name,),
             )
         )
     return drafts
-
-
-POOL_DISTRACTORS = 4
-
-
-def _pool_topped(
-    ctx: Context,
-    attribute: Attribute,
-    have: list[str] | tuple[str, ...],
-    exclude: tuple[str, ...] = (),
-) -> tuple[str, ...]:
-    """``have``, topped up (with ``superseded_distractors``) with pool values nobody in the
-    history holds, so that reciting the attribute's public pool names a distractor."""
-    if not ctx.content.superseded_distractors:
-        return tuple(have)
-    held = {f.value for f in ctx.person.facts if f.attribute == attribute.name}
-    return ctx.top_up(attribute, have, (*held, *exclude), len(have) + POOL_DISTRACTORS)
 
 
 def _other_subjects(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
@@ -202,7 +185,7 @@ def abstention_never_visited(ctx: Context, count: int) -> list[Draft]:
             expected="",
             user_id=ctx.person.user_id,
             items=(lure,) if ctx.content.decline_subjects else (),
-            distractors=_pool_topped(ctx, trips, (), exclude=(*seen, lure)),
+            distractors=ctx.pool_topped(trips, (), exclude=(*seen, lure)),
             clusters=("trips",),
         )
         for lure in lures

@@ -123,7 +123,7 @@ def _distractors(ctx: Context, attribute: Attribute, current: str) -> tuple[str,
     states = [f.value for f in ctx.chain(attribute.name)]
     others = ctx.top_up(attribute, ctx.others_values(attribute.name), states, 0)
     if ctx.content.superseded_distractors:
-        return superseded(states, current) + others
+        return superseded(states, current) + ctx.pool_topped(attribute, others, states)
     return others
 
 

@@ -136,19 +136,34 @@ def temporal_order(ctx: Context, count: int) -> list[Draft]:
         ordered = _distinct_days(ctx, events, 3, seen)
         shown = _shown_order(ctx, ordered)
         values = dict(zip("abc", (_label(ctx, f) for f in shown), strict=True))
+        candidates = ctx.wordings(ORDER_ASK, "origin", values)
         drafts.append(
             Draft(
                 question_type="temporal_order",
-                candidates=ctx.wordings(ORDER_ASK, "origin", values),
+                candidates=candidates,
                 answer_kind="ordered_list",
                 expected=", ".join(f.value for f in ordered),
                 user_id=ctx.person.user_id,
                 items=tuple(f.value for f in ordered),
+                distractors=_other_events(ctx, events, ordered),
                 evidence=tuple(f.key for f in ordered),
                 clusters=tuple(dict.fromkeys(f.attribute for f in ordered)),
             )
         )
     return drafts
+
+
+def _other_events(ctx: Context, events: list[Fact], asked: list[Fact]) -> tuple[str, ...]:
+    """With ``superseded_distractors``: the user's other events of the asked kinds and pool
+    values of those kinds, so that reciting a pool (in whatever order) never pays."""
+    if not ctx.content.superseded_distractors:
+        return ()
+    names = {f.value for f in asked}
+    out: list[str] = []
+    for kind in dict.fromkeys(f.attribute for f in asked):
+        own = [f.value for f in events if f.attribute == kind and f.value not in names]
+        out.extend(ctx.pool_topped(ctx.library.get(kind), own, tuple(names)))
+    return tuple(dict.fromkeys(out))
 
 
 def _shown_order(ctx: Context, ordered: list[Fact]) -> list[Fact]:
