@@ -197,3 +197,15 @@ def test_a_write_instruction_needs_the_write_and_its_read_back() -> None:
         return T.oracle_memory(c, dataset)
 
     assert set(verdicts(wrong_content).values()) == {0.0}
+
+    def wipe_everything(c: MemoryCase, d: object) -> RunResponse:
+        if c.write_op == "delete":
+            pairs = [p.pair_id for w in dataset.memory_waves for p in w.pairs]
+            calls = tuple(ToolCall("delete_memory", {"pair_id": p}) for p in pairs)
+            return RunResponse(final_text="Deleted.", tool_calls=calls)
+        return T.oracle_memory(c, dataset)
+
+    deletes = {c.id for c in writes if c.write_op == "delete"}
+    wiped = verdicts(wipe_everything)
+    assert {wiped[i] for i in deletes} == {0.0}  # removing everything is not the delete asked
+    assert {v for i, v in wiped.items() if i not in deletes} == {1.0}

@@ -12,7 +12,7 @@ from dittobench.grade import composite
 from dittobench.grade.memory import MemoryVerdict, grade_memory
 from dittobench.grade.stats import mean, median_int, std_err
 from dittobench.grade.tools import ToolVerdict, grade_tool
-from dittobench.grade.writes import write_matches
+from dittobench.grade.writes import write_done
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import DIMENSIONS, QUESTION_TYPES, MemoryCase
 from dittobench.spec.report import CaseScore, CategoryStat, ReportDetails, ScoreReport
@@ -82,8 +82,7 @@ def _write_confirmed(
     readback = verdicts.get(case.confirmed_by)
     if record is None or record.response is None or readback is None or readback.score < 1:
         return False
-    calls = (*record.response.tool_calls, *record.observed)
-    return any(write_matches(case, call) for call in calls)
+    return write_done(case, (*record.response.tool_calls, *record.observed))
 
 
 def _response(record: CaseRecord | None) -> RunResponse | None:

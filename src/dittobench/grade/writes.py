@@ -2,13 +2,14 @@
 
 A save or an update must store the new code (``save_memory`` or ``update_memory`` with the code
 in any argument); a delete must remove a stored pair that held the old code (``delete_memory``
-naming one of the instruction's evidence pairs). The read-back then proves the write took
-effect (``grade.run``).
+naming one of the instruction's evidence pairs) and nothing else: wiping every memory to be sure
+is not carrying out an instruction. The read-back then proves the write took effect
+(``grade.run``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 from dittobench.grade.match import hit, normalize
@@ -37,6 +38,17 @@ def _strings(value: JSONValue, depth: int = 0) -> Iterator[str]:
             yield from _strings(item, depth + 1)
 
 
+def write_done(case: MemoryCase, calls: Iterable[ToolCall]) -> bool:
+    """Whether ``calls`` (reported or observed, in any order) carry out the write instruction
+    ``case``: one of them does what it asked, and no delete removes anything else."""
+    calls = tuple(calls)
+    if not any(write_matches(case, call) for call in calls):
+        return False
+    if case.write_op != "delete":
+        return True
+    return all(write_matches(case, call) for call in calls if call.name == DELETING_TOOL)
+
+
 def write_matches(case: MemoryCase, call: ToolCall) -> bool:
     """Whether ``call`` does what the write instruction ``case`` asked."""
     if case.write_op in ("save", "update"):
@@ -52,4 +64,4 @@ def write_matches(case: MemoryCase, call: ToolCall) -> bool:
     return False
 
 
-__all__ = ["DELETING_TOOL", "STORING_TOOLS", "write_matches"]
+__all__ = ["DELETING_TOOL", "STORING_TOOLS", "write_done", "write_matches"]
