@@ -61,6 +61,7 @@ DECLINE = case(
         ("4", 1.0),
         ("Four weddings so far.", 1.0),
         ("You've been to four: in May, June 10 and July 2, 2026, over 3 months.", 1.0),
+        ("Four weddings, 2 of them in June; the last one in July.", 1.0),
         ("1, 2, 3, 4, 5, 6, 7", 0.0),
         ("4 or 5", 0.0),
         ("between 3 and 4", 0.0),

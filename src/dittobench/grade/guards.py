@@ -109,7 +109,8 @@ _DATE_AFTER = re.compile(r"(?:,? ?(?:of )?" + _DATE_WORD + r"(?![^\W_]))")
 
 def candidate_numbers(text: Prepared) -> frozenset[int]:
     """The whole numbers an answer offers as a count: every number it states, except those that
-    are part of a date ("May 4", "2026"), a time, a measure or a duration ("over 2 months")."""
+    are part of a date ("May 4", "2026"), a time, a measure or a duration ("over 2 months"), a
+    part of the count ("2 of them") or the pronoun "one" ("the last one")."""
     norm = text.norm
     out = set()
     for start, end, value in number_spans(text):
@@ -117,10 +118,10 @@ def candidate_numbers(text: Prepared) -> frozenset[int]:
             continue
         if norm[max(0, start - 1) : start] == ":":  # the minutes of a time
             continue
-        if norm[start:end] == "one" and (
-            _PRONOUN_ONE_BEFORE.search(norm, 0, start) or norm.startswith(" of ", end)
-        ):  # "the last one", "one of them": a pronoun, not a count
+        if norm.startswith(" of ", end):  # "2 of them were in June": a part, not the count
             continue
+        if norm[start:end] == "one" and _PRONOUN_ONE_BEFORE.search(norm, 0, start):
+            continue  # "the last one": a pronoun, not a count
         if _DATE_BEFORE.search(norm, max(0, start - 12), start):
             continue
         out.add(value)
