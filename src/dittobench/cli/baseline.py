@@ -10,19 +10,13 @@ from typing import Annotated
 
 import typer
 
-from dittobench.cli.common import app, fail
+from dittobench.cli.common import command_group, fail
 
 BUILTIN = "builtin"
 
-harness_app = typer.Typer(
-    name="harness",
-    help="The reference baseline harness: a real memory store, no model needed.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=app.rich_markup_mode,
-    pretty_exceptions_enable=False,
+harness_app = command_group(
+    "harness", "The reference baseline harness: a real memory store, no model needed."
 )
-app.add_typer(harness_app, name="harness")
 
 
 class HarnessMode(StrEnum):

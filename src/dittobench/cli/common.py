@@ -27,6 +27,20 @@ def _root() -> None:
     """An open, reproducible, judge-free benchmark for memory assistants."""
 
 
+def command_group(name: str, help: str) -> typer.Typer:
+    """A group of subcommands (``dittobench NAME ...``) that looks and behaves like the app."""
+    group = typer.Typer(
+        name=name,
+        help=help,
+        no_args_is_help=True,
+        add_completion=False,
+        rich_markup_mode=app.rich_markup_mode,
+        pretty_exceptions_enable=False,
+    )
+    app.add_typer(group, name=name)
+    return group
+
+
 class RunSizeName(StrEnum):
     small = "small"
     medium = "medium"

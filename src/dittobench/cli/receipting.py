@@ -10,17 +10,9 @@ from typing import Annotated, Any
 
 import typer
 
-from dittobench.cli.common import app, fail
+from dittobench.cli.common import app, command_group, fail
 
-keys_app = typer.Typer(
-    name="keys",
-    help="Ed25519 signing keys for receipts.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=app.rich_markup_mode,
-    pretty_exceptions_enable=False,
-)
-app.add_typer(keys_app, name="keys")
+keys_app = command_group("keys", "Ed25519 signing keys for receipts.")
 
 
 @keys_app.command("generate")
@@ -123,15 +115,9 @@ def verify(
         typer.echo("verdict: VERIFIED")
 
 
-receipt_app = typer.Typer(
-    name="receipt",
-    help="A signed receipt's parts as files, for checking with other tools.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=app.rich_markup_mode,
-    pretty_exceptions_enable=False,
+receipt_app = command_group(
+    "receipt", "A signed receipt's parts as files, for checking with other tools."
 )
-app.add_typer(receipt_app, name="receipt")
 
 
 @receipt_app.command("export")
