@@ -259,9 +259,12 @@ def paraphrase_memory(case: MemoryCase, dataset: Dataset) -> RunResponse:
             f"That would be {value}.",
             f"You told me it was {value}.",
         ]
+        if case.accepted:
+            frames.append(f"You told me: {case.accepted[-1]}.")
         if case.question_type == "knowledge_update" and old:
             frames.append(f"You moved from {old} to {value}.")
             frames.append(f"Not {old} any more: it's {value} now.")
+            frames.append(f"You had {old} before; these days it's {value}.")
         return RunResponse(final_text=_pick(case, frames))
     if kind == "number":
         n = int(value)

@@ -131,7 +131,7 @@ def candidate_numbers(text: Prepared) -> frozenset[int]:
 # --- former values -----------------------------------------------------------------------------
 
 _FORMER = re.compile(
-    r"(?<![^\W_])(?:(?:switched|moved|changed|went|swapped|upgraded) from|used to(?: \w+)?|"
+    r"(?<![^\W_])(?:(?:switched|moved|changed|went|swapped|upgraded|over) from|used to(?: \w+)?|"
     r"previously(?: \w+)?|formerly(?: \w+)?|before that(?: \w+)?|replaced|replacing|"
     r"instead of|old|former|no longer(?: \w+)?|swapped(?: out)?|traded(?: in)?|ditched|dropped|"
     r"stopped(?: \w+)?|not|never|rather than)"
@@ -141,16 +141,23 @@ _FORMER = re.compile(
 _FORMER_WINDOW = 40
 
 
-def former_at(text: Prepared, start: int) -> bool:
-    """Whether the value at ``start`` (an offset in ``text.key``) is named as a former or
-    rejected one: right after "from", "used to have", "replaced your", "not the"..."""
+_FORMER_AFTER = re.compile(
+    r" ?,? ?(?:before|previously|earlier|at first|originally|in the past|back then|until)"
+    r"(?![^\W_])"
+)
+
+
+def former_at(text: Prepared, start: int, end: int) -> bool:
+    """Whether the value at ``start:end`` (offsets in ``text.key``) is named as a former or
+    rejected one: right after "switched from", "used to have", "replaced your", "not the"…, or
+    right before "before", "until", "at first"…"""
     before = text.key[max(0, start - _FORMER_WINDOW) : start].replace("'", "")
-    return _FORMER.search(before) is not None
+    return _FORMER.search(before) is not None or _FORMER_AFTER.match(text.key, end) is not None
 
 
 def named_as_answer(text: Prepared, value: str) -> bool:
     """``value`` occurs at least once not named as a former value."""
-    return any(not former_at(text, start) for start, _end in spans(text, value))
+    return any(not former_at(text, start, end) for start, end in spans(text, value))
 
 
 # --- guesses inside a decline ------------------------------------------------------------------
