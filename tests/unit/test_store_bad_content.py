@@ -8,6 +8,7 @@ import os
 import sqlite3
 import stat
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,30 +21,15 @@ from dittobench.store import (
     StoreError,
     UnreadableRun,
 )
+from tests.unit.test_store import make_run as base_run
 
 T0 = "2025-01-01T00:00:00Z"
 
 
 def make_run(run_id: str, created_at: str = T0) -> RunRow:
-    return RunRow(
-        run_id=run_id,
-        seed=42,
-        bench_version="1.0",
-        run_size="small",
-        dataset_sha256="d" * 64,
-        harness="builtin",
-        status="running",
-        stage="running",
-        error="",
-        created_at=created_at,
-        updated_at=created_at,
-        cases_done=0,
-        cases_total=2,
-        composite=None,
-        composite_stderr=None,
-        transcript_sha256="",
-        waves_seeded=0,
-    )
+    """The store tests' run, running with two cases."""
+    run = base_run(run_id, created_at=created_at)
+    return replace(run, harness="builtin", stage="running", cases_total=2)
 
 
 @pytest.fixture
