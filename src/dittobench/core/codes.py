@@ -7,6 +7,8 @@ and docs can pin it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dittobench.core.prng import Stream
 
 UNAMBIGUOUS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -79,14 +81,22 @@ def figure(stream: Stream, low: int = FIGURE_LOW, high: int = FIGURE_HIGH) -> in
     return stream.between(low, high)
 
 
-def coined_name(stream: Stream, syllables: int = 3) -> str:
+Syllables = tuple[Sequence[str], Sequence[str], Sequence[str]]
+"""Onsets, vowels and codas a coined name is made of."""
+
+SYLLABLES: Syllables = (_ONSETS, _VOWELS, _CODAS)
+
+
+def coined_name(stream: Stream, syllables: int = 3, parts: Syllables = SYLLABLES) -> str:
     """A pronounceable invented proper name, e.g. ``Drouveilan``: onset+vowel+coda per syllable,
-    (22*8*7)**3 (about 1.7e9) syllable choices at three syllables."""
-    parts = [
-        stream.choice(_ONSETS) + stream.choice(_VOWELS) + stream.choice(_CODAS)
+    (22*8*7)**3 (about 1.7e9) syllable choices at three syllables with the default parts (a
+    content pack brings its own)."""
+    onsets, vowels, codas = parts
+    drawn = [
+        stream.choice(onsets) + stream.choice(vowels) + stream.choice(codas)
         for _ in range(syllables)
     ]
-    return "".join(parts).capitalize()
+    return "".join(drawn).capitalize()
 
 
 def space_integrity_token() -> int:

@@ -4,22 +4,29 @@ from __future__ import annotations
 
 from dittobench.core.prng import Stream, check_seed
 from dittobench.generate.memory.build import build_memory
+from dittobench.generate.texts import texts_of
 from dittobench.generate.tools.build import build_tool_cases
+from dittobench.packs import Pack, public_pack
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.versions import BENCHMARK_NAME, CURRENT_VERSION, get_policy
 
 
 def build_dataset(
-    seed: int, bench_version: str = CURRENT_VERSION, run_size: str = "small"
+    seed: int,
+    bench_version: str = CURRENT_VERSION,
+    run_size: str = "small",
+    pack: Pack | None = None,
 ) -> Dataset:
-    """Generate one dataset. Raises ``SeedError``, ``UnknownVersionError`` or
-    ``UnknownRunSizeError`` on bad arguments. Never reads the clock or the environment."""
+    """Generate one dataset from ``pack`` (default: the version's public pack). Raises
+    ``SeedError``, ``UnknownVersionError``, ``UnknownRunSizeError`` or ``PackError`` on bad
+    arguments. Never reads the clock or the environment."""
     check_seed(seed)
     policy = get_policy(bench_version)
     size = policy.run_size(run_size)
+    texts = texts_of(pack or public_pack(policy.pack_id))
     root = Stream.root(seed, policy.content_version)
-    tool_cases, fixtures = build_tool_cases(root, size.tool_cases)
-    memory = build_memory(root, policy.epoch, size, policy.content)
+    tool_cases, fixtures = build_tool_cases(root, size.tool_cases, texts)
+    memory = build_memory(root, policy.epoch, size, texts, policy.content)
     return Dataset(
         benchmark=BENCHMARK_NAME,
         bench_version=policy.version,

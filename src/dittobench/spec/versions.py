@@ -171,6 +171,8 @@ class BenchPolicy:
     run_sizes: MappingProxyType[str, RunSize]
     grading: GradingPolicy = GRADING_1
     content: ContentPolicy = CONTENT_1
+    pack_id: str = "public-1.1"
+    """The shipped content pack the version's datasets are generated from by default."""
 
     @property
     def content_version(self) -> str:

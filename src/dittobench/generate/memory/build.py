@@ -18,8 +18,8 @@ from dittobench.generate.memory.waves import WavePlan, plan_waves, seed_requests
 from dittobench.generate.memory.writes import write_path
 from dittobench.generate.persona.model import Person
 from dittobench.generate.persona.plan import Needs, plan_person
-from dittobench.generate.persona.registry import LIBRARY, WORK_REPLY, WORK_TALK
 from dittobench.generate.persona.voice import voice_person
+from dittobench.generate.texts import Texts
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import CONTENT_1, ContentPolicy, RunSize
 from dittobench.spec.wire import DEFAULT_USER_ID, ISOLATION_USER_ID, SeedRequest
@@ -59,24 +59,23 @@ class MemorySide:
     telemetry: dict[str, int]
 
 
-def _person(dataset: Stream, user: str, needs: Needs) -> Person:
-    plan = plan_person(dataset, user, needs, LIBRARY)
-    stream = dataset.fork(f"memory/voice/{user}")
-    return voice_person(plan, LIBRARY, WORK_TALK[plan.profession], WORK_REPLY, stream)
+def _person(dataset: Stream, user: str, needs: Needs, texts: Texts) -> Person:
+    plan = plan_person(dataset, user, needs, texts.library)
+    return voice_person(plan, texts, dataset.fork(f"memory/voice/{user}"))
 
 
 def build_memory(
-    dataset: Stream, epoch: str, size: RunSize, content: ContentPolicy = CONTENT_1
+    dataset: Stream, epoch: str, size: RunSize, texts: Texts, content: ContentPolicy = CONTENT_1
 ) -> MemorySide:
     """Everything memory in one run (``dataset``: the dataset's root stream); empty when the
     size has no memory quota."""
     if not size.memory_quota:
         return MemorySide((), (), {})
     quota = size.memory_quota
-    first = _person(dataset, DEFAULT_USER_ID, needs_for(quota, size.isolation_cases))
+    first = _person(dataset, DEFAULT_USER_ID, needs_for(quota, size.isolation_cases), texts)
     first_hay = build_haystack(dataset, first, epoch)
     root = dataset.fork("memory/questions")
-    ctx = Context(first, first_hay, LIBRARY, root, content=content)
+    ctx = Context(first, first_hay, texts, root, content=content)
     drafts = _drafts(ctx, root, quota, size.waves)
     requests: list[SeedRequest] = []
     hays = {DEFAULT_USER_ID: first_hay}
@@ -88,14 +87,15 @@ def build_memory(
         contexts[ISOLATION_USER_ID] = second_ctx
         # The second user's material is one fully indexed wave, seeded before the first user's.
         second_plan = plan_waves(root.fork("isolation/waves"), second_ctx.haystack, 1, 0)
-        requests.extend(seed_requests(dataset, second_ctx.haystack, second_plan, 1, LIBRARY))
+        requests.extend(seed_requests(dataset, second_ctx.haystack, second_plan, 1, texts))
         drafts.extend(iso)
     drafts = _guard_dumps(contexts, _forbid_payloads(ctx, drafts), root.fork("dump"))
     plan = plan_waves(root.fork("waves"), first_hay, size.waves, size.raw_pairs_permille)
     if content.dump_guard_seeded:
         drafts = _guard_seeded(contexts, drafts, plan, root.fork("dump/seeded"))
-    requests.extend(seed_requests(dataset, first_hay, plan, size.waves, LIBRARY))
-    cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays)
+    requests.extend(seed_requests(dataset, first_hay, plan, size.waves, texts))
+    stop = texts.questions.overlap_stop_words
+    cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop)
     telemetry["raw_pairs_permille"] = plan.raw_share_permille
     return MemorySide(tuple(requests), cases, telemetry)
 
@@ -122,16 +122,16 @@ def _drafts(ctx: Context, root: Stream, quota: Mapping[str, int], waves: int) ->
 def _isolation(
     dataset: Stream, epoch: str, ctx: Context, root: Stream, size: RunSize, busy: set[str]
 ) -> tuple[Context, list[Draft]]:
-    fixed = [a.name for a in LIBRARY.of_kind("fixed")]
+    fixed = [a.name for a in ctx.library.of_kind("fixed")]
     names = isolation_attributes(
         root.fork("isolation"), ctx.person, fixed, size.isolation_cases, busy
     )
     avoid = {name: ctx.chain(name)[-1].value for name in names}
-    second = _person(dataset, ISOLATION_USER_ID, isolation_needs(names, avoid))
+    second = _person(dataset, ISOLATION_USER_ID, isolation_needs(names, avoid), ctx.texts)
     second_ctx = Context(
         second,
         build_haystack(dataset, second, epoch),
-        LIBRARY,
+        ctx.texts,
         root.fork("isolation/questions"),
         content=ctx.content,
     )
@@ -197,9 +197,10 @@ def _cases(
     drafts: list[Draft],
     plan: WavePlan,
     hays: Mapping[str, Haystack],
+    stop: frozenset[str],
 ) -> tuple[tuple[MemoryCase, ...], dict[str, int]]:
     seed, version = dataset.seed, dataset.content_version
-    questions, telemetry = _choose_questions(drafts, hays)
+    questions, telemetry = _choose_questions(drafts, hays, stop)
     by_wave: dict[int, list[int]] = {}
     for index, draft in enumerate(drafts):
         by_wave.setdefault(_wave_of(draft, plan), []).append(index)
@@ -235,7 +236,7 @@ def _cases(
 
 
 def _choose_questions(
-    drafts: list[Draft], hays: Mapping[str, Haystack]
+    drafts: list[Draft], hays: Mapping[str, Haystack], stop: frozenset[str]
 ) -> tuple[dict[int, str], dict[str, int]]:
     """Pick each draft's wording: never one already asked of the same user in the run, then the
     lowest word overlap with its evidence. Drafts with fewer candidates choose first."""
@@ -249,7 +250,7 @@ def _choose_questions(
             raise MemoryGenerationError(f"{draft.question_type}: every wording is already used")
         hay = hays[draft.user_id]
         evidence = _evidence_text(hay, _evidence_pairs(hay, draft))
-        question, first, best = choose_wording(free, evidence)
+        question, first, best = choose_wording(free, evidence, stop)
         if evidence:
             before, after, measured = before + first, after + best, measured + 1
         used.add((draft.user_id, question))

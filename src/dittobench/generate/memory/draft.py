@@ -18,6 +18,7 @@ from dittobench.generate.memory.haystack import Haystack
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.library import Library
 from dittobench.generate.persona.model import SELF, Fact, Person
+from dittobench.generate.texts import Texts
 from dittobench.spec.versions import CONTENT_1, ContentPolicy
 
 POOL_DISTRACTORS = 4
@@ -57,16 +58,20 @@ class Draft:
 
 @dataclass
 class Context:
-    """A person, their haystack and the attribute library, with lookups generators share."""
+    """A person, their haystack and the pack's texts, with lookups generators share."""
 
     person: Person
     haystack: Haystack
-    library: Library
+    texts: Texts
     stream: Stream
     used: set[str] = field(default_factory=set)
     """Attributes already asked about, so different questions spread over the person."""
     content: ContentPolicy = CONTENT_1
     """The content version's generator flags."""
+
+    @property
+    def library(self) -> Library:
+        return self.texts.library
 
     def facts(
         self, attribute: str, holder: str | None = SELF, role: str | None = None

@@ -97,18 +97,16 @@ def _other_subjects(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
             if other.name != attribute.name
             for topic in other.grammar["topic"]
             if topic not in own
-            for form in (topic, second_person(topic))
+            for form in (topic, second_person(topic, ctx))
         )
     )
 
 
-_SECOND_PERSON = {"my": "your", "I": "you", "I'm": "you're", "me": "you", "mine": "yours"}
-
-
-def second_person(phrase: str) -> str:
+def second_person(phrase: str, ctx: Context) -> str:
     """A first-person phrase as the assistant says it: "what I'm allergic to" -> "what you're
-    allergic to"."""
-    return " ".join(_SECOND_PERSON.get(word, word) for word in phrase.split(" "))
+    allergic to" (the pack's ``second_person`` table, word by word)."""
+    table = ctx.texts.questions.second_person
+    return " ".join(table.get(word, word) for word in phrase.split(" "))
 
 
 def _subject(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
@@ -117,7 +115,7 @@ def _subject(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
     if not ctx.content.decline_subjects:
         return ()
     topics = attribute.grammar["topic"]
-    return tuple(dict.fromkeys((*topics, *(second_person(t) for t in topics))))
+    return tuple(dict.fromkeys((*topics, *(second_person(t, ctx) for t in topics))))
 
 
 def abstention_unknown(ctx: Context, count: int) -> list[Draft]:

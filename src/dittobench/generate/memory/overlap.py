@@ -3,7 +3,7 @@
 When a question shares its content words with the stored fact, a system can find the answer by
 word matching alone. Overlap = |question words that also occur in the evidence| / |question
 words|, over content words (lowercase ``[a-z0-9]+`` tokens of at least 3 characters or numeric,
-minus ``STOP_WORDS``). The first candidate wording is kept when its overlap is at most
+minus the stop words). The first candidate wording is kept when its overlap is at most
 ``TARGET_PERMILLE``; otherwise the candidate with the lowest overlap (the earliest on ties).
 """
 
@@ -16,30 +16,33 @@ from dittobench.core.text import content_words as words_of_content
 
 TARGET_PERMILLE = 250
 
-STOP_WORDS = text.STOP_WORDS | text.wordset(
-    "ago around back down even few last made make most never new now once through way while "
-)
-"""The shared function words, and time and filler words that say nothing about a fact."""
+
+def stop_words(extra: frozenset[str]) -> frozenset[str]:
+    """The shared function words plus the pack's ``overlap_stop_words`` (time and filler words
+    that say nothing about a fact)."""
+    return text.STOP_WORDS | extra
 
 
-def content_words(text: str) -> frozenset[str]:
-    return words_of_content(text, STOP_WORDS, numbers=True)
+def content_words(text: str, stop: frozenset[str]) -> frozenset[str]:
+    return words_of_content(text, stop, numbers=True)
 
 
-def overlap_permille(question: str, evidence: str | frozenset[str]) -> int:
+def overlap_permille(question: str, evidence: str | frozenset[str], stop: frozenset[str]) -> int:
     """Thousandths of the question's content words that occur in the evidence (0 if none).
     ``evidence`` may be given as its content words already."""
-    asked = content_words(question)
+    asked = content_words(question, stop)
     if not asked:
         return 0
-    held = evidence if isinstance(evidence, frozenset) else content_words(evidence)
+    held = evidence if isinstance(evidence, frozenset) else content_words(evidence, stop)
     return len(asked & held) * 1000 // len(asked)
 
 
-def choose_wording(candidates: Sequence[str], evidence: str) -> tuple[str, int, int]:
+def choose_wording(
+    candidates: Sequence[str], evidence: str, stop: frozenset[str]
+) -> tuple[str, int, int]:
     """(chosen wording, overlap of the first candidate, overlap of the chosen one)."""
-    held = content_words(evidence)
-    scores = [overlap_permille(c, held) for c in candidates]
+    held = content_words(evidence, stop)
+    scores = [overlap_permille(c, held, stop) for c in candidates]
     if scores[0] <= TARGET_PERMILLE:
         return candidates[0], scores[0], scores[0]
     best = min(range(len(candidates)), key=lambda i: (scores[i], i))

@@ -11,15 +11,6 @@ from dittobench.generate.persona.model import SELF
 
 FAMILY_SIZE = 3
 
-TOKEN_ASK = {
-    "origin": (
-        "What's the verification token on my account?",
-        "Remind me of my account's verification token, exactly as I gave it.",
-        "Which verification token did I say was mine?",
-        "I need my verification token again. What is it?",
-    )
-}
-
 
 def families_and_singles(count: int) -> tuple[int, int]:
     """Paraphrase families of three and single questions that make up ``count`` recall cases:
@@ -83,7 +74,7 @@ def integrity_token(ctx: Context, count: int) -> list[Draft]:
     return [
         Draft(
             question_type="integrity_token",
-            candidates=ctx.wordings(TOKEN_ASK, "origin", {}),
+            candidates=ctx.wordings(ctx.texts.questions.token_ask, "origin", {}),
             answer_kind="value",
             expected=token.value,
             user_id=ctx.person.user_id,

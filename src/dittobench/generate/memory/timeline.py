@@ -7,38 +7,13 @@ import itertools
 from datetime import timedelta
 
 from dittobench.core.dates import spoken_date
-from dittobench.generate.grammar import Grammar, expand, fill
+from dittobench.generate.grammar import expand, fill
 from dittobench.generate.memory.draft import Context, Draft, superseded
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.model import Fact
 
-ORDER_ASK: Grammar = {
-    "origin": (
-        "Put these in the order they happened: {a}, {b} and {c}.",
-        "Which came first, second and last: {a}, {b} or {c}?",
-        "Can you sort {a}, {b} and {c} by when they happened, earliest first?",
-        "In what order did these happen: {a}, {b}, {c}?",
-    )
-}
-DAYS_ASK: Grammar = {
-    "origin": (
-        "How many days passed between {a} and {b}?",
-        "How many days were there from {a} to {b}?",
-        "Count the days between {a} and {b} for me: how many?",
-        "What was the gap in days between {a} and {b}?",
-    )
-}
 SPREAD_MIN_DAYS = 2
 """The shortest gap a spread duration question asks about."""
-
-DURATION_ASK: Grammar = {
-    "origin": (
-        "How much time passed between {a} and {b}?",
-        "How long was it from {a} to {b}?",
-        "Roughly how many days or weeks separated {a} and {b}?",
-        "What was the gap in time between {a} and {b}?",
-    )
-}
 
 
 def knowledge_update(ctx: Context, count: int) -> list[Draft]:
@@ -136,7 +111,7 @@ def temporal_order(ctx: Context, count: int) -> list[Draft]:
         ordered = _distinct_days(ctx, events, 3, seen)
         shown = _shown_order(ctx, ordered)
         values = dict(zip("abc", (_label(ctx, f) for f in shown), strict=True))
-        candidates = ctx.wordings(ORDER_ASK, "origin", values)
+        candidates = ctx.wordings(ctx.texts.questions.order_ask, "origin", values)
         drafts.append(
             Draft(
                 question_type="temporal_order",
@@ -204,7 +179,8 @@ def temporal_duration(ctx: Context, count: int) -> list[Draft]:
         first, second = spread[index] if spread else _distinct_days(ctx, events, 2, seen)
         days = (ctx.date_of(second) - ctx.date_of(first)).days
         values = {"a": _label(ctx, first), "b": _label(ctx, second)}
-        grammar = DAYS_ASK if spread else DURATION_ASK
+        asks = ctx.texts.questions
+        grammar = asks.days_ask if spread else asks.duration_ask
         drafts.append(
             Draft(
                 question_type="temporal_duration",

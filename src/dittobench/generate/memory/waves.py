@@ -14,13 +14,11 @@ from dataclasses import dataclass
 from dittobench.core.ids import opaque_id
 from dittobench.core.prng import Stream
 from dittobench.generate.memory.haystack import Haystack
-from dittobench.generate.persona.library import Library
+from dittobench.generate.texts import Texts
 from dittobench.spec.wire import Link, SeedRequest, Subject
 
 PINNED_TO_FIRST_WAVE = frozenset({"saved_code"})
 """Clusters that must be seeded before any instruction is asked (codes to update or delete)."""
-
-SPECIAL_TITLES = {"integrity_token": "Account verification"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +73,7 @@ def seed_requests(
     haystack: Haystack,
     plan: WavePlan,
     waves: int,
-    library: Library,
+    texts: Texts,
 ) -> tuple[SeedRequest, ...]:
     """One ``SeedRequest`` per wave, pairs in chronological order, subjects for indexed clusters."""
     session_wave: dict[str, int] = {}
@@ -98,7 +96,7 @@ def seed_requests(
                 )
                 if subject_id not in subjects:
                     subjects[subject_id] = Subject(
-                        subject_id, _title(cluster, library), _description(cluster, library)
+                        subject_id, _title(cluster, texts), _description(cluster, texts)
                     )
                 links.append(Link(subject_id, pair.pair_id))
         requests.append(
@@ -109,9 +107,9 @@ def seed_requests(
     return tuple(requests)
 
 
-def _title(cluster: str, library: Library) -> str:
-    return SPECIAL_TITLES.get(cluster) or library.get(cluster).title
+def _title(cluster: str, texts: Texts) -> str:
+    return texts.questions.special_titles.get(cluster) or texts.library.get(cluster).title
 
 
-def _description(cluster: str, library: Library) -> str:
-    return f"What came up in conversation about {_title(cluster, library).lower()}."
+def _description(cluster: str, texts: Texts) -> str:
+    return texts.questions.wave_description.format(title=_title(cluster, texts).lower())

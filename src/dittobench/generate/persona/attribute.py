@@ -17,7 +17,6 @@ question cannot be answered by word overlap alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
@@ -122,22 +121,6 @@ class Attribute:
     grammar: Grammar
     profession: str = ""
     kin: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class AttributeKit:
-    """Declares attributes of one kind whose grammars all open with the same ``shared`` symbols
-    (lead-ins and the like), so each declaration lists only its own words. Calling the kit
-    builds one attribute; the shared symbols come first in its grammar, then the given ones."""
-
-    kind: str
-    shared: Mapping[str, tuple[str, ...]]
-
-    def __call__(
-        self, name: str, title: str, values: tuple[Choice, ...], **symbols: tuple[str, ...]
-    ) -> Attribute:
-        grammar = {**self.shared, **symbols}
-        return Attribute(name=name, title=title, kind=self.kind, values=values, grammar=grammar)
 
 
 def check_attribute(attribute: Attribute) -> None:

@@ -1,4 +1,4 @@
-"""All persona attributes of the current content version, grouped by kind."""
+"""The persona library of a content pack: attributes, professions and the circle's names."""
 
 from __future__ import annotations
 
@@ -8,11 +8,25 @@ from dittobench.generate.persona.attribute import ATTRIBUTE_KINDS, Attribute
 
 
 @dataclass(frozen=True, slots=True)
+class People:
+    """The circle around the user: first names, relations (``kin_relations`` never hold a
+    relative's detail: "my cousin's cousin" would be family too) and how the user names a
+    contact (``contact``, with ``{relation}`` and ``{name}``: "my colleague Greta")."""
+
+    contact_names: tuple[str, ...]
+    relations: tuple[str, ...]
+    kin_relations: frozenset[str]
+    contact: str
+
+
+@dataclass(frozen=True, slots=True)
 class Library:
-    """The attributes a person may be drawn from, in declaration order, and the professions."""
+    """The attributes a person may be drawn from, in declaration order, the professions and the
+    people who may surround them."""
 
     attributes: tuple[Attribute, ...]
     professions: tuple[str, ...]
+    people: People
 
     def of_kind(self, kind: str, profession: str = "") -> tuple[Attribute, ...]:
         """Attributes of ``kind`` open to someone of ``profession`` (general ones included)."""

@@ -12,14 +12,11 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Contact:
     """Someone in the user's circle: ``phrase`` is how the user refers to them
-    ("my colleague Greta")."""
+    ("my colleague Greta", in the pack's ``contact`` wording)."""
 
     name: str
     relation: str
-
-    @property
-    def phrase(self) -> str:
-        return f"my {self.relation} {self.name}"
+    phrase: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,48 +13,8 @@ from dataclasses import dataclass, field
 from dittobench.core import codes
 from dittobench.core.prng import Stream
 from dittobench.generate.persona.attribute import Attribute
-from dittobench.generate.persona.library import Library
+from dittobench.generate.persona.library import Library, People
 from dittobench.generate.persona.model import SELF, Contact, Fact, Session
-
-CONTACT_NAMES = (
-    "Aurelio",
-    "Bettina",
-    "Cosmin",
-    "Delphine",
-    "Emeka",
-    "Fenna",
-    "Gaspard",
-    "Hedda",
-    "Ilario",
-    "Jolanda",
-    "Kasimir",
-    "Leocadia",
-    "Mattias",
-    "Nerys",
-    "Osvaldo",
-    "Perpetua",
-    "Radomir",
-    "Saskia",
-    "Teodor",
-    "Ulrika",
-    "Vitalis",
-    "Wilhelmina",
-    "Xavier",
-    "Yolanda",
-    "Zeno",
-)
-# Relations carry no gender, so any name fits any of them.
-RELATIONS = (
-    "colleague",
-    "friend",
-    "neighbour",
-    "cousin",
-    "old roommate",
-    "teammate",
-    "classmate",
-    "flatmate",
-)
-KIN_RELATIONS = frozenset({"cousin"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +107,7 @@ def plan_person(dataset: Stream, user_id: str, needs: Needs, library: Library) -
     root = dataset.fork(f"memory/person/{user_id}")
     profession = root.fork("profession").choice(library.professions)
     sessions = _sessions(root.fork("sessions"), needs.sessions)
-    contacts = _contacts(root.fork("contacts"))
+    contacts = _contacts(root.fork("contacts"), library.people)
     d = _Drawing(
         facts=_Facts(),
         picks=root.fork("attributes"),
@@ -205,9 +165,15 @@ def _sessions(stream: Stream, count: int) -> tuple[Session, ...]:
     return tuple(out)
 
 
-def _contacts(stream: Stream) -> tuple[Contact, ...]:
-    names = stream.sample(CONTACT_NAMES, stream.between(6, 9))
-    return tuple(Contact(name, stream.choice(RELATIONS)) for name in names)
+def _contacts(stream: Stream, people: People) -> tuple[Contact, ...]:
+    names = stream.sample(people.contact_names, stream.between(6, 9))
+    contacts = []
+    for name in names:
+        relation = stream.choice(people.relations)
+        contacts.append(
+            Contact(name, relation, people.contact.format(relation=relation, name=name))
+        )
+    return tuple(contacts)
 
 
 def _pick(
@@ -244,7 +210,11 @@ def _ordered_sessions(stream: Stream, sessions: int, count: int) -> list[int]:
 
 def _near_misses(d: _Drawing, attribute: Attribute, taken: set[str], count: int) -> None:
     """Contacts holding the same attribute with a different value (the near misses)."""
-    eligible = [c for c in d.contacts if not (attribute.kin and c.relation in KIN_RELATIONS)]
+    eligible = [
+        c
+        for c in d.contacts
+        if not (attribute.kin and c.relation in d.library.people.kin_relations)
+    ]
     holders = d.draw.sample(eligible, min(count, len(eligible)))
     values = _distinct_values(d.draw, attribute, len(holders), taken=taken)
     for contact, value in zip(holders, values, strict=True):

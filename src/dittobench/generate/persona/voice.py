@@ -11,10 +11,9 @@ from collections.abc import Mapping
 
 from dittobench.core.prng import Stream
 from dittobench.generate.grammar import Grammar, expand, fill, tidy
-from dittobench.generate.persona import chatter
-from dittobench.generate.persona.library import Library
 from dittobench.generate.persona.model import SELF, Beat, Fact, Person
 from dittobench.generate.persona.plan import Plan
+from dittobench.generate.texts import Texts
 
 ROLE_SYMBOL = {
     "state": "state",
@@ -39,10 +38,9 @@ def say(grammar: Grammar, stream: Stream, symbol: str, values: Mapping[str, str]
     return text
 
 
-def voice_person(
-    plan: Plan, library: Library, work_talk: Grammar, work_reply: Grammar, stream: Stream
-) -> Person:
+def voice_person(plan: Plan, texts: Texts, stream: Stream) -> Person:
     """Every beat of the person's conversation, session by session."""
+    work_talk, work_reply = texts.work_talk[plan.profession], texts.work_reply
     contacts = {c.name: c.phrase for c in plan.contacts}
     by_session: dict[int, list[Fact]] = {s.index: [] for s in plan.sessions}
     for fact in plan.facts:
@@ -51,13 +49,14 @@ def voice_person(
     beats: list[Beat] = []
     for session in plan.sessions:
         order = stream.shuffle(by_session[session.index])
-        texts: list[tuple[str, str, tuple[str, ...], str]] = []
+        turns: list[tuple[str, str, tuple[str, ...], str]] = []
         for fact in order:
-            user, assistant = _fact_turns(fact, library, contacts, previous, stream)
-            texts.append((user, assistant, (fact.key,), fact.attribute))
+            user, assistant = _fact_turns(fact, texts, contacts, previous, stream)
+            turns.append((user, assistant, (fact.key,), fact.attribute))
         for _ in range(stream.between(1, 2)):
-            texts.insert(stream.below(len(texts) + 1), _noise(stream, work_talk, work_reply))
-        for position, (user, assistant, keys, cluster) in enumerate(texts):
+            at = stream.below(len(turns) + 1)  # drawn before the noise turn itself
+            turns.insert(at, _noise(stream, texts.chatter, work_talk, work_reply))
+        for position, (user, assistant, keys, cluster) in enumerate(turns):
             beats.append(Beat(session.index, position, user, assistant, keys, cluster))
     return Person(
         plan.user_id, plan.profession, plan.sessions, plan.contacts, plan.facts, tuple(beats)
@@ -80,22 +79,23 @@ def _previous_values(facts: tuple[Fact, ...]) -> dict[str, str]:
 
 def _fact_turns(
     fact: Fact,
-    library: Library,
+    texts: Texts,
     contacts: Mapping[str, str],
     previous: Mapping[str, str],
     stream: Stream,
 ) -> tuple[str, str]:
-    reply = say(chatter.REPLY, stream, "origin", {})
+    chatter = texts.chatter
+    reply = say(chatter["reply"], stream, "origin", {})
     if fact.role == "token":
-        return say(chatter.TOKEN, stream, "origin", {"value": fact.value}), reply
+        return say(chatter["token"], stream, "origin", {"value": fact.value}), reply
     if fact.role == "token_decoy":
         values = {"value": fact.value, "person": contacts[fact.holder]}
-        return say(chatter.TOKEN_DECOY, stream, "origin", values), reply
-    grammar = library.get(fact.attribute).grammar
+        return say(chatter["token_decoy"], stream, "origin", values), reply
+    grammar = texts.library.get(fact.attribute).grammar
     if fact.role == "injection":
         topic = fill(expand(grammar, stream, "topic"), {})  # a mid-sentence noun phrase
-        user = say(chatter.INJECTION, stream, "origin", {"topic": topic, "payload": fact.value})
-        return user, say(chatter.INJECTION_REPLY, stream, "origin", {})
+        user = say(chatter["injection"], stream, "origin", {"topic": topic, "payload": fact.value})
+        return user, say(chatter["injection_reply"], stream, "origin", {})
     if fact.role == "recommend":
         request = say(grammar, stream, "request", {})
         return request, say(grammar, stream, "recommend", {"value": fact.value})
@@ -106,14 +106,14 @@ def _fact_turns(
 
 
 def _noise(
-    stream: Stream, work_talk: Grammar, work_reply: Grammar
+    stream: Stream, chatter: Mapping[str, Grammar], work_talk: Grammar, work_reply: Grammar
 ) -> tuple[str, str, tuple[str, ...], str]:
-    opener = say(chatter.NOISE_OPEN, stream, "origin", {})
+    opener = say(chatter["noise_open"], stream, "origin", {})
     if stream.chance(1, 2):
         user = say(work_talk, stream, "origin", {})
         reply = say(work_reply, stream, "origin", {})
     else:
-        user = say(chatter.SMALL_TALK, stream, "origin", {})
-        reply = say(chatter.SMALL_TALK_REPLY, stream, "origin", {})
-    follow = say(chatter.SMALL_TALK_REPLY, stream, "offer", {}) if stream.chance(1, 3) else ""
+        user = say(chatter["small_talk"], stream, "origin", {})
+        reply = say(chatter["small_talk_reply"], stream, "origin", {})
+    follow = say(chatter["small_talk_reply"], stream, "offer", {}) if stream.chance(1, 3) else ""
     return f"{opener} {user}".strip(), f"{reply} {follow}".strip(), (), ""

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from dittobench.core.ids import case_id
 from dittobench.core.prng import Stream
 from dittobench.generate.grammar import GrammarError
+from dittobench.generate.texts import Texts
 from dittobench.generate.tools.category import Category
 from dittobench.generate.tools.fixtures import fixture_values, make_fixture
-from dittobench.generate.tools.registry import by_group
 from dittobench.generate.tools.render import Rendered, render
-from dittobench.spec.dataset import ExpectedTool, ToolCase, ToolFixture
+from dittobench.spec.dataset import TOOL_GROUPS, ExpectedTool, ToolCase, ToolFixture
 
 MAX_REDRAWS = 64
 """Redraws allowed when a prompt repeats one already in the run (then generation fails loudly)."""
@@ -31,10 +33,15 @@ def group_quotas(total: int, group_sizes: dict[str, int]) -> dict[str, int]:
     return quotas
 
 
-def plan_categories(stream: Stream, total: int) -> list[Category]:
+def by_group(categories: tuple[Category, ...]) -> dict[str, tuple[Category, ...]]:
+    """Categories of each group, in pack order, groups in ``TOOL_GROUPS`` order."""
+    return {group: tuple(c for c in categories if c.group == group) for group in TOOL_GROUPS}
+
+
+def plan_categories(stream: Stream, total: int, categories: tuple[Category, ...]) -> list[Category]:
     """The run's categories in case order: each group's quota spread over its categories as
     evenly as possible (which categories get the extra one is seeded), then shuffled."""
-    groups = by_group()
+    groups = by_group(categories)
     quotas = group_quotas(total, {g: len(cats) for g, cats in groups.items()})
     picked: list[Category] = []
     for group, categories in groups.items():
@@ -47,21 +54,21 @@ def plan_categories(stream: Stream, total: int) -> list[Category]:
 
 
 def build_tool_cases(
-    root: Stream, total: int
+    root: Stream, total: int, texts: Texts
 ) -> tuple[tuple[ToolCase, ...], tuple[ToolFixture, ...]]:
     """The tool cases and fixtures of one run (``root``: the dataset's root stream), in case
     order. Prompts are unique in a run."""
-    plan = plan_categories(root.fork("tool/plan"), total)
+    plan = plan_categories(root.fork("tool/plan"), total, texts.categories)
     cases: list[ToolCase] = []
     fixtures: list[ToolFixture] = []
     seen: set[str] = set()
     for ordinal, category in enumerate(plan):
         cid = case_id(root.seed, root.content_version, "tool", ordinal)
         stream = root.fork(f"tool/case/{ordinal}")
-        fixture = make_fixture(stream.fork("fixture"), cid, category)
+        fixture = make_fixture(stream.fork("fixture"), cid, category, texts.words)
         rendered = _unique_render(category, stream, fixture_values(fixture), seen)
         seen.add(rendered.prompt)
-        cases.append(_tool_case(cid, category, rendered))
+        cases.append(_tool_case(cid, category, rendered, texts.describe))
         fixtures.append(fixture)
     return tuple(cases), tuple(fixtures)
 
@@ -76,7 +83,9 @@ def _unique_render(
     raise GrammarError(f"{category.name}: no unique prompt after {MAX_REDRAWS} draws")
 
 
-def _tool_case(cid: str, category: Category, rendered: Rendered) -> ToolCase:
+def _tool_case(
+    cid: str, category: Category, rendered: Rendered, wording: Mapping[str, str]
+) -> ToolCase:
     return ToolCase(
         id=cid,
         category=category.name,
@@ -86,26 +95,31 @@ def _tool_case(cid: str, category: Category, rendered: Rendered) -> ToolCase:
         max_tool_calls=len(category.tools),
         allow_extra_tools=category.allow_extra_tools,
         unordered=category.unordered,
-        expected_behavior=category.behavior or describe(category, rendered.expected_tools),
+        expected_behavior=category.behavior or describe(category, rendered.expected_tools, wording),
     )
 
 
-def describe(category: Category, expected: tuple[ExpectedTool, ...]) -> str:
-    """The generated ``expected_behavior`` sentence for categories that do not set one."""
+def describe(
+    category: Category, expected: tuple[ExpectedTool, ...], wording: Mapping[str, str]
+) -> str:
+    """The generated ``expected_behavior`` sentence for categories that do not set one, in the
+    pack's ``describe`` wording (values are quoted Python-style, as ``repr`` prints them)."""
     names = [tool.name for tool in expected]
     if not names:
-        return "Answer without calling any tool."
+        return wording["no_tool"]
     if len(names) == 1:
-        sentence = f"Call {names[0]} once"
+        sentence = wording["one"].format(tool=names[0])
     elif category.unordered:
-        sentence = "Call " + " and ".join(names) + ", in any order"
+        sentence = wording["unordered"].format(tools=wording["unordered_join"].join(names))
     else:
-        sentence = "Call " + ", then ".join(names) + ", in that order"
+        sentence = wording["ordered"].format(tools=wording["ordered_join"].join(names))
     pins = [
-        f"{tool.name}.{arg} = {value!r}" for tool in expected for arg, value in tool.required_args
+        wording["pin"].format(tool=tool.name, arg=arg, value=repr(value))
+        for tool in expected
+        for arg, value in tool.required_args
     ]
     if pins:
-        sentence += " (" + "; ".join(pins) + ")"
+        sentence += wording["pins"].format(pins=wording["pins_join"].join(pins))
     if category.uses_result:
-        sentence += ", and state the figure the tool returned in the answer"
-    return sentence + "."
+        sentence += wording["uses_result"]
+    return sentence + wording["end"]

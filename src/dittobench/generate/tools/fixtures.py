@@ -10,65 +10,33 @@ from __future__ import annotations
 from dittobench.catalog.content import CONTENT_TOOLS
 from dittobench.core import codes
 from dittobench.core.prng import Stream
-from dittobench.generate.tools import values
+from dittobench.generate.tools import makers
 from dittobench.generate.tools.category import Category
+from dittobench.generate.tools.makers import ValueWords
 from dittobench.spec.dataset import ToolFixture
 
-NOUNS = (
-    "turbine",
-    "reservoir",
-    "relay",
-    "orchard",
-    "foundry",
-    "observatory",
-    "fleet",
-    "archive",
-    "exchange",
-    "pipeline",
-    "co-op",
-    "telescope",
-    "mill",
-    "dam",
-    "gallery",
-    "shipyard",
-    "vineyard",
-    "brewery",
-    "lighthouse",
-    "quarry",
-    "index",
-    "fund",
-    "harbor",
-    "festival",
-)
-UNITS = (
-    "kilowatt-hours",
-    "visitors",
-    "tonnes",
-    "litres",
-    "subscribers",
-    "members",
-    "units",
-    "downloads",
-    "passengers",
-    "barrels",
-    "crates",
-    "tickets",
-)
 
-
-def make_fixture(stream: Stream, case_id: str, category: Category) -> ToolFixture:
+def make_fixture(
+    stream: Stream, case_id: str, category: Category, words: ValueWords
+) -> ToolFixture:
     """Draw the fixture for one case. ``bearer`` is the last content tool the case expects."""
-    subject = f"{codes.coined_name(stream, 3)} {stream.choice(NOUNS)}"
-    unit = stream.choice(UNITS)
+    name = codes.coined_name(stream, 3, words.syllables)
+    noun = stream.choice(words.pool("fixture_nouns"))
+    subject = words.formats["fixture_subject"].format(name=name, noun=noun)
+    unit = stream.choice(words.pool("fixture_units"))
     needle_figure = codes.figure(stream)
     decoy_figure = codes.figure(stream)
     while decoy_figure == needle_figure:
         decoy_figure = codes.figure(stream)
-    job_id = "job-" + codes.coin_string(stream, 8)
-    link = values.url(stream)
+    job_id = makers.job_id(stream, words)
+    link = makers.url(stream, words)
     content = [tool for tool in category.tools if tool in CONTENT_TOOLS]
     bearer = content[-1] if content else ""
-    needle = f"the {subject} reached {needle_figure:,} {unit}" if bearer else ""
+    needle = (
+        words.formats["needle"].format(subject=subject, figure=f"{needle_figure:,}", unit=unit)
+        if bearer
+        else ""
+    )
     return ToolFixture(
         case_id=case_id,
         subject=subject,

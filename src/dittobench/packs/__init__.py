@@ -1,0 +1,27 @@
+"""Content packs: every word the generator and the engine put in front of a harness, as data.
+
+A pack is a folder of JSON files, one per concern (``docs/packs.md``). ``load_pack`` reads and
+checks one; ``public_pack`` returns a pack shipped in this package. A pack is identified by its
+``pack_id`` and by ``pack_sha256``, the SHA-256 of the RFC 8785 bytes of its parsed files, so
+formatting never changes the identity.
+"""
+
+from dittobench.packs.load import (
+    DEFAULT_PACK_ID,
+    PACK_FILES,
+    Pack,
+    PackError,
+    load_pack,
+    public_pack,
+    public_pack_ids,
+)
+
+__all__ = [
+    "DEFAULT_PACK_ID",
+    "PACK_FILES",
+    "Pack",
+    "PackError",
+    "load_pack",
+    "public_pack",
+    "public_pack_ids",
+]
