@@ -68,6 +68,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import get_policy
 from tests.helpers import transcripts as T
+from tests.helpers.receipts import resign
 
 CREATED = "2026-12-05T10:00:00Z"
 WINDOW_START = "2026-01-01T00:00:00Z"
@@ -128,17 +129,6 @@ def flip(text: str, index: int = -1) -> str:
         pool = "xy"
     new = next(c for c in pool if c != ch)
     return text[:i] + new + text[i + 1 :]
-
-
-def resign(receipt: dict[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
-    """Re-sign a (possibly altered) receipt with ``key``, making it self-consistent again."""
-    out = copy.deepcopy(receipt)
-    kid = key_id(key)
-    out["manifest"]["key_id"] = kid
-    out["key_id"] = kid
-    out["public_key"] = base64.b64encode(raw_public_key(key)).decode()
-    out["signature"] = base64.b64encode(key.sign(canonical_bytes(out["manifest"]))).decode()
-    return out
 
 
 # -- the untouched receipt --------------------------------------------------------------------

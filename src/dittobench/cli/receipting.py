@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from dittobench.cli.common import app, command_group, fail
+
+if TYPE_CHECKING:
+    from dittobench.receipts.regrade import Regrade
+    from dittobench.receipts.verify import Verification
 
 keys_app = command_group("keys", "Ed25519 signing keys for receipts.")
 
@@ -72,11 +76,26 @@ def verify(
             help="Print and check one case's inclusion proof (its leaf, siblings, root).",
         ),
     ] = None,
+    regrade: Annotated[
+        bool,
+        typer.Option(
+            "--regrade",
+            help="Also rebuild the dataset from the manifest, grade every case again (from "
+            "--transcript when given, else from the leaves' responses) and compare every "
+            "signed figure: dataset hash, each leaf, Merkle root, composite, stderr, means, "
+            "dimensions.",
+        ),
+    ] = False,
 ) -> None:
     """Check a signed receipt: every leaf hash, the Merkle root, the signature over the
     manifest bytes, and (with --trusted-keys) that a trusted key made it.
 
-    Exits 0 only when every check holds, 1 when any fails, 2 when a file cannot be read.
+    A trusted key that signed wrong scores still verifies; --regrade re-derives them with this
+    build's generator and grader and prints each figure that disagrees (field, the receipt's
+    value, the recomputed one, and the case id for a leaf).
+
+    Exits 0 only when every check holds (and the regrade agrees), 1 when any fails, 2 when a
+    file cannot be read.
     """
     from dittobench.receipts.keys import KeyFileError, TrustedKeys
     from dittobench.receipts.verify import verify_receipt
@@ -90,6 +109,26 @@ def verify(
             raise fail(f"{trusted_keys}: {exc}") from None
     transcript_data = _read_json(transcript, "transcript") if transcript is not None else None
     result = verify_receipt(receipt_data, trusted, transcript_data, proof)
+    _print_checks(result)
+    regraded = _regrade(receipt_data, transcript_data) if regrade else None
+    if not result.ok:
+        names = ", ".join(c.name for c in result.failed)
+        names += ", regrade" if regraded is not None and not regraded.ok else ""
+        typer.echo(f"verdict: NOT VERIFIED (failed: {names})")
+        raise typer.Exit(1)
+    if regraded is not None and not regraded.ok:
+        _refuse_regrade(receipt, regraded)
+    if trusted is None:
+        typer.echo(
+            "verdict: VERIFIED (self-consistent; the signer was not pinned: "
+            "pass --trusted-keys to check who signed)"
+        )
+    else:
+        typer.echo("verdict: VERIFIED")
+
+
+def _print_checks(result: Verification) -> None:
+    """One line per check, the key used, and the inclusion proof when one was asked for."""
     width = max(len(c.name) for c in result.checks)
     for check in result.checks:
         mark = "ok  " if check.ok else "FAIL"
@@ -102,17 +141,46 @@ def verify(
         for side, sibling in p.steps:
             typer.echo(f"  {side:<6} {sibling}")
         typer.echo(f"  root   {p.root}")
-    if not result.ok:
-        names = ", ".join(c.name for c in result.failed)
-        typer.echo(f"verdict: NOT VERIFIED (failed: {names})")
-        raise typer.Exit(1)
-    if trusted is None:
+
+
+def _refuse_regrade(receipt: Path, regraded: Regrade) -> NoReturn:
+    """The verdict for a receipt that is signed but fails its regrade, and the error (exit 1)."""
+    from dittobench.receipts.regrade import RegradeError
+
+    if regraded.disagreements:
+        typer.echo("verdict: NOT VERIFIED (signed, but the regrade disagrees)")
+        raise RegradeError(
+            f"{receipt}: {len(regraded.disagreements)} signed figure(s) do not follow "
+            "from the seed and the responses"
+        )
+    typer.echo("verdict: NOT VERIFIED (signed, but it could not be regraded)")
+    raise RegradeError(f"{receipt}: {regraded.blocked}")
+
+
+def _regrade(receipt_data: Any, transcript_data: Any | None) -> Regrade:
+    """Regrade the receipt and print what was found: each disagreement, then an ok or FAIL line."""
+    from dittobench.receipts.regrade import regrade_receipt
+
+    typer.echo("regrade:")
+    regraded = regrade_receipt(receipt_data, transcript_data)
+    if regraded.dataset_sha256:
+        typer.echo(f"  dataset rebuilt from the manifest: sha256 {regraded.dataset_sha256}")
+    width = max((len(d.field) for d in regraded.disagreements), default=0)
+    for d in regraded.disagreements:
+        where = f"  case {d.case_id}" if d.case_id else ""
         typer.echo(
-            "verdict: VERIFIED (self-consistent; the signer was not pinned: "
-            "pass --trusted-keys to check who signed)"
+            f"  DIFF  {d.field:<{width}}  receipt {d.receipt}  recomputed {d.recomputed}{where}"
+        )
+    if regraded.blocked:
+        typer.echo(f"  FAIL  {regraded.blocked}")
+    elif regraded.ok:
+        typer.echo(
+            f"  ok    {regraded.cases} cases regraded from the {regraded.source}: the dataset "
+            "hash, every leaf, the Merkle root and every score agree with the receipt"
         )
     else:
-        typer.echo("verdict: VERIFIED")
+        typer.echo(f"  FAIL  {len(regraded.disagreements)} figure(s) disagree")
+    return regraded
 
 
 receipt_app = command_group(

@@ -24,12 +24,21 @@ from dittobench.receipts.manifest import (
     parse_rfc3339,
 )
 from dittobench.receipts.merkle import leaf_bytes, leaf_hash, make_leaf, merkle_root
+from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
 
 
 class ReceiptInputError(DittobenchError, ValueError):
     """The report, transcript and prompts do not describe one run."""
+
+
+def case_prompts(dataset: Dataset) -> dict[str, str]:
+    """What each leaf's ``prompt_sha256`` hashes: the text the harness was asked for each case
+    (a tool case's prompt, a memory case's question)."""
+    prompts = {c.id: c.prompt for c in dataset.tool_cases}
+    prompts.update({c.id: c.question for c in dataset.memory_cases})
+    return prompts
 
 
 def receipt_leaves(
