@@ -3,7 +3,10 @@
 from dittobench.catalog.tools import (
     CATALOG,
     MEMORY_TOOLS,
+    SHAPES,
     TOOL_NAMES,
+    CatalogTextError,
+    catalog_with_text,
     get_tool,
     is_known_tool,
     required_args,
@@ -12,7 +15,10 @@ from dittobench.catalog.tools import (
 __all__ = [
     "CATALOG",
     "MEMORY_TOOLS",
+    "SHAPES",
     "TOOL_NAMES",
+    "CatalogTextError",
+    "catalog_with_text",
     "get_tool",
     "is_known_tool",
     "required_args",

@@ -29,15 +29,10 @@ from dittobench.catalog import CATALOG
 from dittobench.engine.client import HarnessClient, HarnessError
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.spec.codec import decode
-from dittobench.spec.dataset import Dataset
+from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.transcript import CaseRecord, Transcript
-from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest
+from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest, ToolDefinition
 from dittobench.store import RunStorage
-
-SYSTEM_PROMPT = (
-    "You are Ditto, a memory assistant. Answer from what you know about the user; call a tool "
-    "only when it is the right action for the request."
-)
 
 SAFE, OVERLAP = "safe", "overlap"
 SCHEDULES = (SAFE, OVERLAP)
@@ -77,6 +72,10 @@ class RunContext:
     reseed: bool = True
     """Send again the waves a resumed run had seeded (a restarted harness may have lost them)."""
     seed_backoff_s: tuple[float, ...] = SEED_BACKOFF_S
+    system_prompt: str = ""
+    """The pack's system prompt, sent with every case."""
+    tools: tuple[ToolDefinition, ...] = CATALOG
+    """The catalog in the pack's words, sent with every case."""
 
 
 @dataclass
@@ -334,9 +333,9 @@ async def _run_case(
 ) -> CaseRecord:
     request = RunRequest(
         case_id=case_id,
-        system_prompt=SYSTEM_PROMPT,
+        system_prompt=ctx.system_prompt,
         user_input=text,
-        tools=CATALOG,
+        tools=ctx.tools,
         tool_endpoint=ctx.endpoint.url,
         user_id=user_id,
     )
@@ -351,7 +350,11 @@ async def _run_case(
 
 
 def transcript_of(
-    dataset: Dataset, dataset_sha256: str, harness: str, records: dict[str, CaseRecord]
+    dataset: Dataset,
+    dataset_sha256: str,
+    harness: str,
+    records: dict[str, CaseRecord],
+    pack: PackRef | None = None,
 ) -> Transcript:
     return Transcript(
         dataset.benchmark,
@@ -361,4 +364,5 @@ def transcript_of(
         dataset_sha256,
         harness,
         tuple(records.values()),
+        pack,
     )

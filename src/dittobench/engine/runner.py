@@ -44,9 +44,11 @@ from dittobench.engine.orchestrate import (
     execute_run,
     transcript_of,
 )
+from dittobench.engine.packs import ref, reopen, run_pack, shown_by, stored_location
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
+from dittobench.packs import Pack, PackError
 from dittobench.receipts.sign import build_receipt
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
@@ -80,6 +82,8 @@ class RunOptions:
     reseed: bool = True
     """On resume, send again the waves already seeded (``--no-reseed``: the harness kept them)."""
     seed_backoff_s: tuple[float, ...] = SEED_BACKOFF_S
+    pack: Pack | None = None
+    """The content pack (``--pack``); the version's own public pack when absent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +118,9 @@ def start_run(
 ) -> RunOutcome:
     schedule = _chosen_schedule(options)
     report(Progress("generating", 0, 0, 0))
-    dataset = build_dataset(options.seed, options.bench_version, options.run_size)
+    pack = run_pack(options.bench_version, options.pack)
+    shown_by(pack)  # a pack the harness cannot be shown fails before the run exists
+    dataset = build_dataset(options.seed, options.bench_version, options.run_size, pack)
     data = canonical_bytes(dataset.to_json())
     stamp = now()
     store.create_run(
@@ -137,10 +143,14 @@ def start_run(
             transcript_sha256="",
             waves_seeded=0,
             schedule=schedule,
+            pack_id=pack.pack_id,
+            pack_sha256=pack.sha256,
+            pack_path=stored_location(pack),
         )
     )
     with _Lease(store, run_id, now) as lease:
-        return _drive(store, run_id, dataset, data, options, now, report, lease)
+        chosen = replace(options, pack=pack)
+        return _drive(store, run_id, dataset, data, chosen, now, report, lease)
 
 
 def resume_run(
@@ -155,7 +165,8 @@ def resume_run(
             f"run {run_id} runs on the {row.schedule} schedule; a resume keeps it "
             f"(drop --strict-order / --overlap)"
         )
-    dataset = build_dataset(row.seed, row.bench_version, row.run_size)
+    pack = _resumed_pack(row, options.pack)
+    dataset = build_dataset(row.seed, row.bench_version, row.run_size, pack)
     data = canonical_bytes(dataset.to_json())
     if sha256_hex(data) != row.dataset_sha256:
         raise RunError(
@@ -175,8 +186,25 @@ def resume_run(
             bench_version=row.bench_version,
             strict_order=(row.schedule or chosen) == SAFE,
             overlap=(row.schedule or chosen) == OVERLAP,
+            pack=pack,
         )
         return _drive(store, run_id, dataset, data, resumed, now, report, lease)
+
+
+def _resumed_pack(row: RunRow, given: Pack | None) -> Pack:
+    """The stored run's pack, read again; a ``--pack`` given on resume must be that pack."""
+    if given is None:
+        try:
+            return reopen(row.bench_version, row.pack_id, row.pack_sha256, row.pack_path)
+        except PackError as exc:
+            raise RunError(f"run {row.run_id} cannot be resumed: {exc}") from None
+    if row.pack_sha256 and given.sha256 != row.pack_sha256:
+        raise RunError(
+            f"run {row.run_id} was made with pack {row.pack_id!r} "
+            f"(sha256 {row.pack_sha256[:12]}…); --pack {given.path} is another pack "
+            f"(sha256 {given.sha256[:12]}…)"
+        )
+    return given
 
 
 def held_by_another(store: RunStorage, run_id: str, now: Callable[[], str]) -> str:
@@ -237,7 +265,8 @@ def _finish(
     records: dict[str, CaseRecord],
 ) -> RunOutcome:
     identity = options.harness_name or options.harness_url
-    transcript = transcript_of(dataset, sha256_hex(data), identity, records)
+    pack = ref(run_pack(dataset.bench_version, options.pack))
+    transcript = transcript_of(dataset, sha256_hex(data), identity, records, pack)
     graded = grade_run(dataset, transcript)
     folder = options.out_dir / run_id
     folder.mkdir(parents=True, exist_ok=True)
@@ -279,6 +308,7 @@ async def _run(
     now: Callable[[], str],
     report: Reporter,
 ) -> dict[str, CaseRecord]:
+    shown = shown_by(run_pack(dataset.bench_version, options.pack))
     endpoint = ToolEndpoint(dataset, get_policy(dataset.bench_version).content_version)
     await endpoint.start()
     try:
@@ -295,6 +325,8 @@ async def _run(
                 _chosen_schedule(options),
                 options.reseed,
                 options.seed_backoff_s,
+                shown.system_prompt,
+                shown.tools,
             )
             return await execute_run(ctx)
     finally:

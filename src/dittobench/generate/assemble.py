@@ -7,7 +7,7 @@ from dittobench.generate.memory.build import build_memory
 from dittobench.generate.texts import texts_of
 from dittobench.generate.tools.build import build_tool_cases
 from dittobench.packs import Pack, public_pack
-from dittobench.spec.dataset import Dataset
+from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.versions import BENCHMARK_NAME, CURRENT_VERSION, get_policy
 
 
@@ -23,7 +23,9 @@ def build_dataset(
     check_seed(seed)
     policy = get_policy(bench_version)
     size = policy.run_size(run_size)
-    texts = texts_of(pack or public_pack(policy.pack_id))
+    default = public_pack(policy.pack_id)
+    chosen = pack or default
+    texts = texts_of(chosen)
     root = Stream.root(seed, policy.content_version)
     tool_cases, fixtures = build_tool_cases(root, size.tool_cases, texts)
     memory = build_memory(root, policy.epoch, size, texts, policy.content)
@@ -38,4 +40,13 @@ def build_dataset(
         memory_cases=memory.cases,
         tool_fixtures=fixtures,
         telemetry=tuple(sorted(memory.telemetry.items())),
+        pack=_named(chosen, default, policy.content.names_own_pack),
     )
+
+
+def _named(chosen: Pack, default: Pack, names_own_pack: bool) -> PackRef | None:
+    """The dataset's ``pack`` key: any pack but the version's own is named; the own pack only
+    when the version says so (older versions keep their bytes, the version implies the pack)."""
+    if chosen.sha256 == default.sha256 and not names_own_pack:
+        return None
+    return PackRef(chosen.pack_id, chosen.sha256)

@@ -178,6 +178,7 @@ def _report(
         per_category=_categories(scores),
         dimensions=_dimensions(scores, policy),
         details=_details(dataset, scores, tool, memory, factors, base),
+        pack=transcript.pack,
     )
 
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, Final
 
 from dittobench.core.canonical import CanonicalJSONError
@@ -41,17 +39,35 @@ class PackError(DittobenchError, ValueError):
     """A pack that cannot be used; the message names the file and the key at fault."""
 
 
-@dataclass(frozen=True, slots=True)
 class Pack:
-    """A loaded pack: its files as parsed JSON (read-only), its id and its SHA-256."""
+    """A pack in a folder. Each file is read and parsed on first use, and the SHA-256 over all of
+    them is computed on first use, so a reader of one file (the catalog) pays for that file only.
+    """
 
-    pack_id: str
-    sha256: str
-    files: MappingProxyType[str, Any]
-    path: Path
+    def __init__(self, pack_id: str, path: Path) -> None:
+        self.pack_id = pack_id
+        self.path = path
+        self._files: dict[str, Any] = {}
+        self._sha256 = ""
 
     def file(self, name: str) -> Any:
-        return self.files[name]
+        """The parsed ``<name>.json`` (callers must not change it)."""
+        if name not in PACK_FILES:
+            raise PackError(f"{self.path}: no pack file {name!r}")
+        if name not in self._files:
+            self._files[name] = _read_object(self.path / f"{name}.json")
+        return self._files[name]
+
+    @property
+    def sha256(self) -> str:
+        """SHA-256 of the RFC 8785 bytes of ``{file name: parsed file}`` over every file."""
+        if not self._sha256:
+            files = {name: self.file(name) for name in PACK_FILES}
+            try:
+                self._sha256 = canonical_sha256(files)
+            except CanonicalJSONError as exc:
+                raise PackError(f"{self.path}: {exc}") from None
+        return self._sha256
 
     def describe(self) -> dict[str, str]:
         """``{"id", "sha256"}``: how datasets, reports and receipts name the pack."""
@@ -59,8 +75,9 @@ class Pack:
 
 
 def load_pack(folder: Path | str) -> Pack:
-    """Read every file of the pack in ``folder``. Raises ``PackError`` naming the file at fault;
-    the generator checks each file's contents when it first uses the pack."""
+    """Open the pack in ``folder``: every file must be there and ``pack.json`` must name the
+    format and the pack id. Raises ``PackError`` naming the file at fault. The generator checks
+    each file's contents when it first uses the pack; ``dittobench pack lint`` checks them all."""
     root = Path(folder)
     if not root.is_dir():
         raise PackError(f"{root}: not a folder holding a content pack")
@@ -69,18 +86,18 @@ def load_pack(folder: Path | str) -> Pack:
     )
     if unknown:
         raise PackError(f"{root}: unknown pack files {', '.join(unknown)}")
-    files = {name: _read_object(root / f"{name}.json") for name in PACK_FILES}
-    head = files["pack"]
+    missing = [name for name in PACK_FILES if not (root / f"{name}.json").is_file()]
+    if missing:
+        raise PackError(f"{root}: missing {', '.join(f'{m}.json' for m in missing)}")
+    pack = Pack("", root)
+    head = pack.file("pack")
     if head.get("format") != PACK_FORMAT:
         raise PackError(f"{root / 'pack.json'}: key 'format' must be {PACK_FORMAT!r}")
     pack_id = head.get("pack_id")
     if not isinstance(pack_id, str) or not _PACK_ID.fullmatch(pack_id):
         raise PackError(f"{root / 'pack.json'}: key 'pack_id' must be 1-64 of a-z, 0-9, '.', '-'")
-    try:
-        digest = canonical_sha256(files)
-    except CanonicalJSONError as exc:
-        raise PackError(f"{root}: {exc}") from None
-    return Pack(pack_id, digest, MappingProxyType(files), root)
+    pack.pack_id = pack_id
+    return pack
 
 
 def _read_object(path: Path) -> dict[str, Any]:

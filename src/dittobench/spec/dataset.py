@@ -101,8 +101,19 @@ class ToolFixture:
 
 
 @dataclass(frozen=True, slots=True)
+class PackRef:
+    """The content pack a dataset was generated from (``docs/packs.md``)."""
+
+    id: str
+    sha256: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "sha256": self.sha256}
+
+
+@dataclass(frozen=True, slots=True)
 class Dataset:
-    """One generated run: a pure function of (seed, bench_version, run_size)."""
+    """One generated run: a pure function of (seed, bench_version, run_size, pack)."""
 
     benchmark: str
     bench_version: str
@@ -115,6 +126,8 @@ class Dataset:
     tool_fixtures: tuple[ToolFixture, ...]
     telemetry: tuple[tuple[str, int], ...] = ()
     """Generator measurements (word overlap, realised raw-pairs share); integers only."""
+    pack: PackRef | None = None
+    """Named unless it is the version's own public pack, so those datasets keep their bytes."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -129,6 +142,7 @@ class Dataset:
             "tool_fixtures": [f.to_json() for f in sorted(self.tool_fixtures, key=_case_key)],
             # Present only when measured, so versions without a memory side keep their bytes.
             **({"telemetry": dict(self.telemetry)} if self.telemetry else {}),
+            **({"pack": self.pack.to_json()} if self.pack else {}),
         }
 
 
@@ -166,6 +180,7 @@ class _DatasetShape:
     memory_cases: tuple[MemoryCase, ...]
     tool_fixtures: tuple[ToolFixture, ...]
     telemetry: dict[str, int] = field(default_factory=dict)
+    pack: PackRef | None = None
 
 
 def _check_kinds(case: MemoryCase, where: str) -> None:
@@ -220,4 +235,5 @@ def dataset_from_json(data: Any) -> Dataset:
         memory_cases=shape.memory_cases,
         tool_fixtures=shape.tool_fixtures,
         telemetry=tuple(sorted(shape.telemetry.items())),
+        pack=shape.pack,
     )

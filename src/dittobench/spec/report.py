@@ -18,6 +18,7 @@ from typing import Any
 
 from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
+from dittobench.spec.dataset import PackRef
 from dittobench.spec.wire import to_wire
 
 
@@ -131,9 +132,12 @@ class ScoreReport:
     per_category: tuple[CategoryStat, ...]
     details: ReportDetails
     dimensions: dict[str, float] = field(default_factory=dict)
+    pack: PackRef | None = None
+    """The content pack of the run (from the transcript)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
+            **({"pack": self.pack.to_json()} if self.pack else {}),
             "benchmark": self.benchmark,
             "bench_version": self.bench_version,
             "grading_policy": self.grading_policy,

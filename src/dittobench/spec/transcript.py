@@ -16,6 +16,7 @@ from dittobench.core.canonical import MAX_SAFE_INTEGER
 from dittobench.core.hashing import canonical_sha256
 from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
+from dittobench.spec.dataset import PackRef
 from dittobench.spec.wire import RunResponse, ToolCall, to_wire
 
 CASE_KINDS = ("tool", "memory")
@@ -72,6 +73,9 @@ class Transcript:
     dataset_sha256: str
     harness: str
     cases: tuple[CaseRecord, ...]
+    pack: PackRef | None = None
+    """The content pack whose words the harness saw (system prompt, catalog, prompts); absent
+    in transcripts made before packs (the version's own pack)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +86,7 @@ class Transcript:
             "dataset_sha256": self.dataset_sha256,
             "harness": self.harness,
             "cases": [c.to_json() for c in sorted(self.cases, key=lambda c: c.case_id)],
+            **({"pack": self.pack.to_json()} if self.pack else {}),
         }
 
     @property

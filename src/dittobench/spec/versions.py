@@ -148,6 +148,9 @@ class ContentPolicy:
     """Dump guards sample the values seeded by the time a question is asked."""
     decline_subjects: bool = False
     """Decline cases carry the subject they decline about (the unvisited city) as items."""
+    names_own_pack: bool = False
+    """The dataset names its pack even when it is the version's own public pack (1.x and 2.0.0
+    leave it implied, so their datasets keep their bytes; any other pack is always named)."""
 
 
 CONTENT_1 = ContentPolicy()

@@ -58,6 +58,12 @@ class RunRow:
     lease_owner: str = ""
     """Who is driving the run now (``claim_run``); empty when nobody is."""
     lease_until: str = ""
+    pack_id: str = ""
+    """The content pack the run's dataset came from (empty in stores made before packs: the
+    version's own pack)."""
+    pack_sha256: str = ""
+    pack_path: str = ""
+    """Where a pack other than a shipped one was read from, so a resume can read it again."""
 
 
 @dataclass(frozen=True, slots=True)

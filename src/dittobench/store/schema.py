@@ -49,9 +49,14 @@ runs_table = sa.Table(
     sa.Column("schedule", sa.Text, nullable=False, server_default=""),
     sa.Column("lease_owner", sa.Text, nullable=False, server_default=""),
     sa.Column("lease_until", sa.Text, nullable=False, server_default=""),
+    sa.Column("pack_id", sa.Text, nullable=False, server_default=""),
+    sa.Column("pack_sha256", sa.Text, nullable=False, server_default=""),
+    sa.Column("pack_path", sa.Text, nullable=False, server_default=""),
 )
 
-_ADDED_COLUMNS = {"runs": ("schedule", "lease_owner", "lease_until")}
+_ADDED_COLUMNS = {
+    "runs": ("schedule", "lease_owner", "lease_until", "pack_id", "pack_sha256", "pack_path")
+}
 """Columns a store created by an older version may lack: added as empty text when opened."""
 
 cases_table = sa.Table(

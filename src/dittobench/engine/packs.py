@@ -1,0 +1,68 @@
+"""A run's content pack: what the harness is shown from it (the system prompt and the catalog's
+words) and how a stored run finds its pack again to resume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from dittobench.catalog import CatalogTextError, catalog_with_text
+from dittobench.packs import Pack, PackError, load_pack, public_pack, public_pack_ids
+from dittobench.spec.dataset import PackRef
+from dittobench.spec.versions import get_policy
+from dittobench.spec.wire import ToolDefinition
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What every request of the run carries from the pack."""
+
+    system_prompt: str
+    tools: tuple[ToolDefinition, ...]
+
+
+def shown_by(pack: Pack) -> Shown:
+    """The pack's system prompt and catalog; ``PackError`` naming the file and key at fault."""
+    prompt = pack.file("system").get("system_prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise PackError(
+            f"{pack.path / 'system.json'}: key 'system_prompt' must be a non-empty string"
+        )
+    try:
+        tools = catalog_with_text(pack.file("catalog"), str(pack.path / "catalog.json"))
+    except CatalogTextError as exc:
+        raise PackError(str(exc)) from None
+    return Shown(prompt, tools)
+
+
+def run_pack(bench_version: str, pack: Pack | None) -> Pack:
+    """The pack a run uses: the one given, else the version's own public pack."""
+    return pack or public_pack(get_policy(bench_version).pack_id)
+
+
+def stored_location(pack: Pack) -> str:
+    """What the store keeps to find the pack again: empty for a shipped pack (found by id), else
+    its folder."""
+    shipped = pack.pack_id in public_pack_ids() and pack.sha256 == public_pack(pack.pack_id).sha256
+    return "" if shipped else str(pack.path.resolve())
+
+
+def reopen(bench_version: str, pack_id: str, pack_sha256: str, location: str) -> Pack:
+    """The pack of a stored run (``pack_id`` empty: a run stored before packs, the version's own
+    pack). ``PackError`` when the pack is gone or its files changed since the run started."""
+    if location:
+        pack = load_pack(Path(location))
+    elif pack_id:
+        pack = public_pack(pack_id)
+    else:
+        return run_pack(bench_version, None)
+    if pack_sha256 and pack.sha256 != pack_sha256:
+        raise PackError(
+            f"the run's pack {pack_id!r} at {location or 'this build'} has changed since the run "
+            f"started (sha256 {pack.sha256[:12]}…, the run has {pack_sha256[:12]}…)"
+        )
+    return pack
+
+
+def ref(pack: Pack) -> PackRef:
+    return PackRef(pack.pack_id, pack.sha256)
