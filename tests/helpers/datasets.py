@@ -6,12 +6,20 @@ from functools import lru_cache
 
 from dittobench.core.prng import Stream
 from dittobench.generate.assemble import build_dataset
+from dittobench.generate.texts import Texts, texts_of
 from dittobench.generate.tools.build import build_tool_cases
+from dittobench.packs import public_pack
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
 from dittobench.spec.versions import CURRENT_VERSION, get_policy
 
 CONTENT_VERSION = get_policy(CURRENT_VERSION).content_version
+PACK_ID = get_policy(CURRENT_VERSION).pack_id
 TOOL_COUNTS = {name: size.tool_cases for name, size in get_policy().run_sizes.items()}
+
+
+def texts() -> Texts:
+    """The typed texts of the current version's pack (the ones ``build_dataset`` uses)."""
+    return texts_of(public_pack(PACK_ID))
 
 
 @lru_cache(maxsize=64)
@@ -23,4 +31,4 @@ def dataset(seed: int, run_size: str = "full") -> Dataset:
 def tool_side(
     seed: int, run_size: str = "full"
 ) -> tuple[tuple[ToolCase, ...], tuple[ToolFixture, ...]]:
-    return build_tool_cases(Stream.root(seed, CONTENT_VERSION), TOOL_COUNTS[run_size])
+    return build_tool_cases(Stream.root(seed, CONTENT_VERSION), TOOL_COUNTS[run_size], texts())

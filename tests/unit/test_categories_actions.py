@@ -11,12 +11,7 @@ from dittobench.catalog import get_tool
 from dittobench.core.prng import Stream
 from dittobench.core.text import words
 from dittobench.generate.grammar import check_grammar, count_expansions, slots_in
-from dittobench.generate.tools import (
-    direct_agents,
-    direct_calendar_mail,
-    direct_content,
-    direct_personal,
-)
+from dittobench.generate.texts import public_texts
 from dittobench.generate.tools.category import Category
 from dittobench.generate.tools.render import Rendered, render
 
@@ -57,12 +52,10 @@ PINNED_ARG: dict[str, str] = {
     "email_send": "to",
 }
 
-CATEGORIES: tuple[Category, ...] = (
-    *direct_content.CATEGORIES,
-    *direct_agents.CATEGORIES,
-    *direct_personal.CATEGORIES,
-    *direct_calendar_mail.CATEGORIES,
-)
+# The categories of the former modules direct_content, direct_agents, direct_personal and
+# direct_calendar_mail, now in the pack's tools.json.
+CATEGORIES: tuple[Category, ...] = tuple(public_texts().category(name) for name in EXPECTED)
+PACK_ORDER = [category.name for category in public_texts().categories]
 BY_NAME = {category.name: category for category in CATEGORIES}
 _DOUBLED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)
 _BAD_PUNCT = re.compile(r"[,;:]\s*[.?!]|\s[,.;:?!]|,,|\.\.|\?\.|\.\?")
@@ -76,29 +69,37 @@ def sweep(name: str) -> tuple[Rendered, ...]:
     )
 
 
-def test_modules_list_their_categories_in_order() -> None:
-    assert [c.name for c in direct_content.CATEGORIES] == [
+def _pack_run(first: str, count: int) -> list[str]:
+    """The ``count`` category names the pack lists from ``first`` on."""
+    start = PACK_ORDER.index(first)
+    return PACK_ORDER[start : start + count]
+
+
+def test_pack_lists_each_former_module_as_one_run_in_order() -> None:
+    assert _pack_run("web_search", 4) == [
         "web_search",
         "link_read",
         "image_create",
         "artifacts_create",
     ]
-    assert [c.name for c in direct_agents.CATEGORIES] == [
+    assert _pack_run("agent_job", 3) == [
         "agent_job",
         "agent_workflow",
         "capability_discovery",
     ]
-    assert [c.name for c in direct_personal.CATEGORIES] == [
+    assert _pack_run("feedback", 4) == [
         "feedback",
         "automation_list",
         "recipe_create",
         "recipe_apply",
     ]
-    assert [c.name for c in direct_calendar_mail.CATEGORIES] == [
+    assert _pack_run("calendar_create", 3) == [
         "calendar_create",
         "calendar_search",
         "email_send",
     ]
+    # The four runs follow one another, as the registry concatenated the modules.
+    assert _pack_run("web_search", len(CATEGORIES)) == [c.name for c in CATEGORIES]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -11,7 +11,8 @@ from dittobench.catalog import get_tool
 from dittobench.core.prng import Stream
 from dittobench.core.text import words
 from dittobench.generate.grammar import check_grammar, count_expansions, expand, slots_in
-from dittobench.generate.tools import direct_memory, schedules, traps, values
+from dittobench.generate.texts import public_texts
+from dittobench.generate.tools import makers
 from dittobench.generate.tools.category import CARRIED_SLOTS, FIXTURE_SLOTS, Category
 from dittobench.generate.tools.render import Rendered, render
 
@@ -22,7 +23,16 @@ FIXTURE = {
     "link": "https://drelomar.org/report/k7p2x9",
 }
 
-ALL: tuple[Category, ...] = (*direct_memory.CATEGORIES, *traps.CATEGORIES)
+T = public_texts()
+WORDS = T.words
+PACK_ORDER = [c.name for c in T.categories]
+# The former direct_memory module's categories (direct routing to the memory tools) and the
+# former traps module's (the whole routing-traps group), in pack order.
+DIRECT_MEMORY: tuple[Category, ...] = tuple(
+    c for c in T.categories if c.group == "direct_routing" and c.name.startswith("memory_")
+)
+TRAPS: tuple[Category, ...] = tuple(c for c in T.categories if c.group == "routing_traps")
+ALL: tuple[Category, ...] = (*DIRECT_MEMORY, *TRAPS)
 BY_NAME = {category.name: category for category in ALL}
 MARKUP = re.compile(r"[#{}]")
 DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
@@ -42,8 +52,14 @@ def pinned(case: Rendered) -> dict[str, str]:
     return dict(case.expected_tools[0].required_args)
 
 
+def _is_one_pack_run(cats: tuple[Category, ...]) -> bool:
+    start = PACK_ORDER.index(cats[0].name)
+    return PACK_ORDER[start : start + len(cats)] == [c.name for c in cats]
+
+
 def test_direct_memory_order_and_shape() -> None:
-    cats = direct_memory.CATEGORIES
+    cats = DIRECT_MEMORY
+    assert _is_one_pack_run(cats)
     assert [(c.name, c.tools) for c in cats] == [
         ("memory_lookup", ("search_memories",)),
         ("memory_subject", ("search_subjects",)),
@@ -62,7 +78,8 @@ def test_direct_memory_order_and_shape() -> None:
 
 
 def test_traps_order_and_shape() -> None:
-    cats = traps.CATEGORIES
+    cats = TRAPS
+    assert _is_one_pack_run(cats)
     assert [(c.name, c.tools) for c in cats] == [
         ("route_memory_not_web", ("search_memories",)),
         ("route_web_not_memory", ("search_web",)),
@@ -209,7 +226,7 @@ DAY_ORDER = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 def test_schedules_are_well_formed_and_consistent() -> None:
     seen = set()
     for seed in range(SEEDS):
-        value = schedules.schedule(stream(seed))
+        value = makers.schedule(stream(seed), WORDS)
         seen.add(value)
         assert SCHEDULE.fullmatch(value), value
         days = re.findall(_DAY, value)
@@ -224,7 +241,7 @@ def test_schedules_are_well_formed_and_consistent() -> None:
 
 
 def test_image_urls_point_at_pictures() -> None:
-    urls = {values.image_url(stream(seed)) for seed in range(SEEDS)}
+    urls = {makers.image_url(stream(seed), WORDS) for seed in range(SEEDS)}
     assert len(urls) == SEEDS
     pattern = re.compile(
         r"https://[a-z]+\.(?:com|org|net|io|dev)/[a-z]+/[a-z2-9]{6,8}\.(?:png|jpg)"
@@ -233,9 +250,9 @@ def test_image_urls_point_at_pictures() -> None:
 
 
 def test_saved_values_are_varied() -> None:
-    codes = {values.digit_code(stream(seed)) for seed in range(SEEDS)}
-    refs = {values.reference_code(stream(seed)) for seed in range(SEEDS)}
-    people = {values.person_name(stream(seed)) for seed in range(SEEDS)}
+    codes = {makers.digit_code(stream(seed), WORDS) for seed in range(SEEDS)}
+    refs = {makers.reference_code(stream(seed), WORDS) for seed in range(SEEDS)}
+    people = {makers.person_name(stream(seed), WORDS) for seed in range(SEEDS)}
     assert all(code.isdigit() and 4 <= len(code) <= 6 for code in codes)
     assert all(len(ref) == 7 for ref in refs)
     assert all(len(person.split()) == 2 for person in people)

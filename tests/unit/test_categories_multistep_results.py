@@ -10,7 +10,7 @@ import pytest
 from dittobench.catalog import get_tool
 from dittobench.core.prng import Stream
 from dittobench.generate.grammar import check_grammar, count_expansions, slots_in
-from dittobench.generate.tools import multistep, result_usage
+from dittobench.generate.texts import public_texts
 from dittobench.generate.tools.category import CARRIED_SLOTS, Category
 from dittobench.generate.tools.render import Rendered, render
 
@@ -20,7 +20,12 @@ JOB_ID = "job-K3M9P2QX"
 LINK = "https://drelomar.org/report/k7p2x9"
 FIXTURE = {"subject": SUBJECT, "job_id": JOB_ID, "link": LINK}
 
-ALL: tuple[Category, ...] = (*multistep.CATEGORIES, *result_usage.CATEGORIES)
+T = public_texts()
+PACK_ORDER = [c.name for c in T.categories]
+# The former multistep and result_usage modules' categories: the whole of each group.
+MULTISTEP: tuple[Category, ...] = tuple(c for c in T.categories if c.group == "multi_step")
+RESULT_USAGE: tuple[Category, ...] = tuple(c for c in T.categories if c.group == "result_usage")
+ALL: tuple[Category, ...] = (*MULTISTEP, *RESULT_USAGE)
 MARKUP = re.compile(r"[#{}]")
 
 
@@ -36,8 +41,14 @@ def pinned(case: Rendered, tool: int) -> dict[str, str]:
     return dict(case.expected_tools[tool].required_args)
 
 
+def _is_one_pack_run(cats: tuple[Category, ...]) -> bool:
+    start = PACK_ORDER.index(cats[0].name)
+    return PACK_ORDER[start : start + len(cats)] == [c.name for c in cats]
+
+
 def test_multistep_order_and_shape() -> None:
-    cats = multistep.CATEGORIES
+    cats = MULTISTEP
+    assert _is_one_pack_run(cats)
     assert [c.name for c in cats] == [
         "multi_web_read",
         "parallel_web_image",
@@ -59,7 +70,8 @@ def test_multistep_order_and_shape() -> None:
 
 
 def test_result_usage_order_and_shape() -> None:
-    cats = result_usage.CATEGORIES
+    cats = RESULT_USAGE
+    assert _is_one_pack_run(cats)
     assert [c.name for c in cats] == [
         "web_result_usage",
         "multi_web_result_usage",
@@ -119,7 +131,7 @@ def test_sweep_renders_varied_clean_prompts(category: Category) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("category", result_usage.CATEGORIES, ids=lambda c: c.name)
+@pytest.mark.parametrize("category", RESULT_USAGE, ids=lambda c: c.name)
 def test_result_usage_names_the_subject(category: Category) -> None:
     for case in rendered(category.name):
         assert SUBJECT in case.prompt, case.prompt

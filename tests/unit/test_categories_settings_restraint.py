@@ -8,7 +8,7 @@ import pytest
 from dittobench.catalog import get_tool
 from dittobench.core.prng import Stream
 from dittobench.generate.grammar import check_grammar, count_expansions
-from dittobench.generate.tools import direct_settings, restraint
+from dittobench.generate.texts import public_texts
 from dittobench.generate.tools.category import Category
 from dittobench.generate.tools.render import Rendered, render
 
@@ -18,8 +18,12 @@ FIXTURE = {
     "job_id": "job-K3M9P2QX",
     "link": "https://drelomar.org/report/k7p2x9",
 }
-SETTINGS = direct_settings.CATEGORIES
-RESTRAINT = restraint.CATEGORIES
+T = public_texts()
+PACK_ORDER = [c.name for c in T.categories]
+# The former direct_settings module's categories: those that call one of the settings tools.
+SETTINGS = tuple(c for c in T.categories if any(tool.startswith("set_") for tool in c.tools))
+# The former restraint module's categories: the whole restraint group.
+RESTRAINT = tuple(c for c in T.categories if c.group == "restraint")
 ALL = SETTINGS + RESTRAINT
 
 
@@ -46,6 +50,10 @@ def test_names_and_order() -> None:
     ]  # fmt: skip
     assert {c.group for c in SETTINGS} == {"direct_routing"}
     assert [c.name for c in RESTRAINT] == ["no_tool", "abstention", "arg_hallucination"]
+    # Each former module is one run of the pack's categories, in the module's order.
+    for run in (SETTINGS, RESTRAINT):
+        start = PACK_ORDER.index(run[0].name)
+        assert PACK_ORDER[start : start + len(run)] == [c.name for c in run]
     assert {c.group for c in RESTRAINT} == {"restraint"}
 
 
@@ -96,7 +104,7 @@ def test_every_prompt_pins_the_value_it_carries(category: Category) -> None:
 
 def test_effort_levels_are_the_enum() -> None:
     seen = set()
-    for rendered in sweep(direct_settings.SET_EFFORT):
+    for rendered in sweep(T.category("set_effort")):
         seen.add(dict(rendered.expected_tools[0].required_args)["effort"])
     assert seen == {"low", "medium", "high"}
 
@@ -110,7 +118,7 @@ def test_restraint_expects_nothing(category: Category) -> None:
 
 
 def test_missing_argument_prompts_carry_no_value() -> None:
-    for rendered in sweep(restraint.ARG_HALLUCINATION):
+    for rendered in sweep(T.category("arg_hallucination")):
         prompt = rendered.prompt
         assert not any(ch.isdigit() for ch in prompt), prompt
         assert "@" not in prompt and "://" not in prompt, prompt

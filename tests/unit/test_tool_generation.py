@@ -8,18 +8,18 @@ import pytest
 
 from dittobench.catalog import get_tool, is_known_tool
 from dittobench.core.text import words
-from dittobench.generate.tools.build import group_quotas
-from dittobench.generate.tools.registry import CATEGORIES, by_group
+from dittobench.generate.tools.build import by_group, group_quotas
 from dittobench.spec.dataset import TOOL_GROUPS
-from tests.helpers.datasets import tool_side
+from tests.helpers.datasets import texts, tool_side
 
 SIZES = ("small", "medium", "full")
+CATEGORIES = texts().categories
 
 
-def test_registry_has_45_categories_in_5_groups() -> None:
+def test_pack_has_45_categories_in_5_groups() -> None:
     assert len(CATEGORIES) == 45
     assert len({c.name for c in CATEGORIES}) == 45
-    assert {g: len(cats) for g, cats in by_group().items()} == {
+    assert {g: len(cats) for g, cats in by_group(CATEGORIES).items()} == {
         "direct_routing": 25,
         "routing_traps": 8,
         "restraint": 3,
@@ -53,7 +53,7 @@ def test_counts_per_group_are_identical_for_every_seed(run_size: str) -> None:
         per_seed.add(tuple(sorted(Counter(c.group for c in cases).items())))
     assert len(per_seed) == 1
     (counts,) = per_seed
-    sizes = {g: len(c) for g, c in by_group().items()}
+    sizes = {g: len(c) for g, c in by_group(CATEGORIES).items()}
     total = sum(n for _, n in counts)
     assert dict(counts) == group_quotas(total, sizes)
     assert all(n >= 1 for _, n in counts)
