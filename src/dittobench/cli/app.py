@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dittobench.cli.common import RunSizeName, app, fail
+from dittobench.cli.common import PACK_HELP, RunSizeName, app, fail, open_pack_option
 from dittobench.spec.versions import CURRENT_VERSION
 
 if TYPE_CHECKING:
@@ -46,6 +46,9 @@ def generate(
     sha: Annotated[
         bool, typer.Option("--sha", help="Print only the dataset's SHA-256 (dataset_sha256).")
     ] = False,
+    pack: Annotated[
+        Path | None, typer.Option("--pack", help=PACK_HELP, file_okay=False, show_default=False)
+    ] = None,
 ) -> None:
     """Write the canonical dataset JSON for a seed (answer keys included).
 
@@ -56,16 +59,18 @@ def generate(
     from dittobench.core.hashing import sha256_hex
     from dittobench.core.prng import MAX_SEED, SeedError
     from dittobench.generate.assemble import build_dataset
+    from dittobench.packs import PackError
     from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError
 
+    chosen = open_pack_option(pack)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
         typer.echo(f"seed: {seed}", err=True)
     try:
-        dataset = build_dataset(seed, bench_version, run_size.value)
+        dataset = build_dataset(seed, bench_version, run_size.value, chosen)
     except SeedError:
         raise fail(f"--seed must be an integer from 0 to {MAX_SEED}, got {seed}") from None
-    except (UnknownVersionError, UnknownRunSizeError) as exc:
+    except (UnknownVersionError, UnknownRunSizeError, PackError) as exc:
         raise fail(str(exc)) from None
     data = canonical_bytes(dataset.to_json())
     if sha:
@@ -176,7 +181,7 @@ def audit(
 
 
 # Registered after generate, grade and audit so `--help` lists the commands in that order.
-from dittobench.cli import baseline, receipting, running  # noqa: E402, F401
+from dittobench.cli import baseline, packing, receipting, running  # noqa: E402, F401
 
 
 def main() -> None:

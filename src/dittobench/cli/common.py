@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from dittobench.packs import Pack
 
 app = typer.Typer(
     name="dittobench",
@@ -51,3 +56,24 @@ def fail(message: str) -> typer.Exit:
     """Print ``error: message`` on stderr and build the exit-2 error to raise."""
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code=2)
+
+
+PACK_HELP = (
+    "Content pack folder to take every word from (see `dittobench pack --help`); "
+    "default: the bench version's own public pack."
+)
+
+
+def open_pack_option(folder: Path | None) -> Pack | None:
+    """The pack a ``--pack`` option names (``None`` when not given); exit 2 naming the file and
+    key at fault when it cannot be read."""
+    if folder is None:
+        return None
+    from dittobench.packs import PackError, load_pack
+
+    try:
+        pack = load_pack(folder)
+        pack.sha256  # noqa: B018 (reads and hashes every file now, so errors surface here)
+    except PackError as exc:
+        raise fail(str(exc)) from None
+    return pack

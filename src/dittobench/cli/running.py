@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from dittobench.cli.baseline import BUILTIN
-from dittobench.cli.common import app, fail
+from dittobench.cli.common import PACK_HELP, app, fail, open_pack_option
 from dittobench.spec.versions import CURRENT_VERSION
 
 if TYPE_CHECKING:
@@ -217,6 +217,9 @@ NoReseedOpt = Annotated[
 ]
 ResumeOpt = Annotated[str | None, typer.Option(help="Finish an interrupted run by id.")]
 BenchVersionOpt = Annotated[str, typer.Option("--bench-version")]
+PackOpt = Annotated[
+    Path | None, typer.Option("--pack", help=PACK_HELP, file_okay=False, show_default=False)
+]
 DbOpt = Annotated[str | None, typer.Option(help=DB_HELP)]
 OutDirOpt = Annotated[Path, typer.Option("--out-dir", help="Where run folders go.")]
 JsonOpt = Annotated[Path | None, typer.Option("--json", help="Also write the report here.")]
@@ -245,6 +248,7 @@ def run(
     run_deadline: CaseTimeoutOpt = 120.0,
     wait: WaitOpt = 180.0,
     key: KeyOpt = None,
+    pack: PackOpt = None,
 ) -> None:
     """Run the benchmark against a harness: generate, seed, run every case, grade, store.
 
@@ -269,6 +273,7 @@ def run(
         json_out=json_out,
         key=key,
     )
+    chosen_pack = open_pack_option(pack)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
     url, home = store_location(db)
@@ -293,6 +298,7 @@ def run(
         strict_order=strict_order,
         overlap=overlap,
         reseed=not no_reseed,
+        pack=chosen_pack,
     )
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)

@@ -1,38 +1,12 @@
-"""A run's content pack: what the harness is shown from it (the system prompt and the catalog's
-words) and how a stored run finds its pack again to resume."""
+"""A run's content pack: which one a run uses and how a stored run finds it again to resume."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from dittobench.catalog import CatalogTextError, catalog_with_text
 from dittobench.packs import Pack, PackError, load_pack, public_pack, public_pack_ids
 from dittobench.spec.dataset import PackRef
 from dittobench.spec.versions import get_policy
-from dittobench.spec.wire import ToolDefinition
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """What every request of the run carries from the pack."""
-
-    system_prompt: str
-    tools: tuple[ToolDefinition, ...]
-
-
-def shown_by(pack: Pack) -> Shown:
-    """The pack's system prompt and catalog; ``PackError`` naming the file and key at fault."""
-    prompt = pack.file("system").get("system_prompt")
-    if not isinstance(prompt, str) or not prompt.strip():
-        raise PackError(
-            f"{pack.path / 'system.json'}: key 'system_prompt' must be a non-empty string"
-        )
-    try:
-        tools = catalog_with_text(pack.file("catalog"), str(pack.path / "catalog.json"))
-    except CatalogTextError as exc:
-        raise PackError(str(exc)) from None
-    return Shown(prompt, tools)
 
 
 def run_pack(bench_version: str, pack: Pack | None) -> Pack:

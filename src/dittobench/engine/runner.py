@@ -30,6 +30,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from dittobench.catalog.shown import shown_by
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import sha256_hex
@@ -44,7 +45,7 @@ from dittobench.engine.orchestrate import (
     execute_run,
     transcript_of,
 )
-from dittobench.engine.packs import ref, reopen, run_pack, shown_by, stored_location
+from dittobench.engine.packs import ref, reopen, run_pack, stored_location
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run

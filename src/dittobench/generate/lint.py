@@ -1,0 +1,249 @@
+"""``dittobench pack lint``: every check a content pack must pass before anyone scores with it.
+
+The rules (``docs/packs.md``, "Lint"):
+
+- schema: every file reads into the generator's types (the first such error stops the lint);
+- symbols: every ``#symbol#`` a grammar uses is defined, and every symbol defined is reached from
+  a symbol the generator expands (its roots), shared symbols included;
+- trigger words: every word of every expected tool's name is banned in its category (or allowed
+  on purpose), and no banned word appears in the category's own wording;
+- value classes: every attribute has at least 8 values, every pool of ``values.json`` at least
+  2, the open classes (names, nouns, kinds) at least 8, and enough contact names for the
+  largest circle;
+- answers: no question wording contains one of its attribute's values;
+- overlap: for each question symbol, the mean share of its content words that also occur in the
+  attribute's statements is at most 0.30.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from dittobench.catalog.shown import shown_by
+from dittobench.core.text import words
+from dittobench.generate.grammar import Grammar, strip_slots
+from dittobench.generate.memory.overlap import content_words
+from dittobench.generate.persona.attribute import ALLOWED_SLOTS, Attribute
+from dittobench.generate.texts import Texts, texts_of
+from dittobench.packs import Pack, PackError
+
+MAX_OVERLAP = 0.30
+MIN_VALUES = 8
+MIN_POOL = 2
+OPEN_POOLS = (
+    "first_names",
+    "routine_nouns",
+    "meeting_kinds",
+    "news_things",
+    "topic_things",
+    "fixture_nouns",
+    "fixture_units",
+)
+MAX_CONTACTS = 9
+"""The largest circle a person is drawn with (``persona/plan.py``)."""
+
+ATTRIBUTE_ROOTS = tuple(ALLOWED_SLOTS)
+"""Every symbol the generator may expand in an attribute's grammar."""
+CHATTER_ROOTS: Mapping[str, tuple[str, ...]] = {"small_talk_reply": ("origin", "offer")}
+QUESTION_SYMBOLS = ("ask", "ask_then", "ask_count", "ask_list")
+EVIDENCE_SYMBOLS = ("state", "change", "event", "start", "quit", "still", "mention", "recommend")
+
+_SYMBOL = re.compile(r"#([a-z_][a-z0-9_]*)#")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One lint finding: the pack file, the key in it, and what is wrong."""
+
+    file: str
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.key}: {self.message}"
+
+
+def lint_pack(pack: Pack) -> list[Problem]:
+    """Every problem found in ``pack``, in file order; empty when it passes."""
+    try:
+        texts = texts_of(pack)
+        shown_by(pack)
+    except PackError as exc:
+        return [Problem("(schema)", "", str(exc))]
+    problems: list[Problem] = []
+    shared_attrs = pack.file("attributes").get("shared", {})
+    shared_tools = pack.file("tools").get("shared", {})
+    problems += _attribute_problems(texts, shared_attrs)
+    problems += _unused_shared("attributes.json", shared_attrs, _grammars_of_attributes(pack))
+    problems += _chatter_problems(texts)
+    problems += _tool_problems(texts)
+    problems += _unused_shared("tools.json", shared_tools, _grammars_of_categories(pack))
+    problems += _pool_problems(texts)
+    return problems
+
+
+def _walk(grammar: Grammar, roots: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    """(symbols reached from ``roots``, symbols used but not defined)."""
+    reached: set[str] = set()
+    unknown: set[str] = set()
+    pending = [r for r in roots if r in grammar]
+    while pending:
+        symbol = pending.pop()
+        if symbol in reached:
+            continue
+        reached.add(symbol)
+        for text in grammar[symbol]:
+            for used in _SYMBOL.findall(text):
+                if used in grammar:
+                    pending.append(used)
+                else:
+                    unknown.add(used)
+    return reached, unknown
+
+
+def _symbol_problems(
+    file: str, key: str, grammar: Grammar, roots: tuple[str, ...], own: set[str]
+) -> Iterator[Problem]:
+    reached, unknown = _walk(grammar, roots)
+    for symbol in sorted(unknown):
+        yield Problem(file, key, f"uses #{symbol}#, which is defined nowhere")
+    for symbol in sorted(own - reached):
+        yield Problem(
+            file, f"{key}.{symbol}", "is never reached from a symbol the generator expands"
+        )
+
+
+def _attribute_problems(texts: Texts, shared: Mapping[str, object]) -> Iterator[Problem]:
+    file = "attributes.json"
+    for attribute, own in zip(texts.library.attributes, _own_symbols(texts, shared), strict=True):
+        key = f"attributes.{attribute.name}.grammar"
+        yield from _symbol_problems(file, key, attribute.grammar, ATTRIBUTE_ROOTS, own)
+        yield from _answer_problems(attribute)
+        yield from _overlap_problems(attribute, texts.questions.overlap_stop_words)
+
+
+def _own_symbols(texts: Texts, shared: Mapping[str, object]) -> Iterator[set[str]]:
+    for attribute in texts.library.attributes:
+        yield {s for s in attribute.grammar if s not in shared}
+
+
+def _grammars_of_attributes(pack: Pack) -> list[Mapping[str, list[str]]]:
+    return [a.get("grammar", {}) for a in pack.file("attributes").get("attributes", [])]
+
+
+def _grammars_of_categories(pack: Pack) -> list[Mapping[str, list[str]]]:
+    return [c.get("grammar", {}) for c in pack.file("tools").get("categories", [])]
+
+
+def _unused_shared(
+    file: str, shared: Mapping[str, object], grammars: list[Mapping[str, list[str]]]
+) -> Iterator[Problem]:
+    """A shared symbol no grammar (nor another used shared symbol) references."""
+    used: set[str] = set()
+    pending = [s for g in grammars for alts in g.values() for t in alts for s in _SYMBOL.findall(t)]
+    while pending:
+        symbol = pending.pop()
+        if symbol in used or symbol not in shared:
+            continue
+        used.add(symbol)
+        alternatives = shared[symbol]
+        if isinstance(alternatives, list):
+            pending.extend(
+                s for t in alternatives if isinstance(t, str) for s in _SYMBOL.findall(t)
+            )
+    for symbol in sorted(set(shared) - used):
+        yield Problem(file, f"shared.{symbol}", "is referenced by no grammar")
+
+
+def _answer_problems(attribute: Attribute) -> Iterator[Problem]:
+    if attribute.kind == "activity":
+        return  # its question names the activity by design: the answer is ended or ongoing
+    forms = {form.lower() for c in attribute.values for form in (c.text, *c.aliases)}
+    patterns = {f: re.compile(rf"(?<!\w){re.escape(f)}(?!\w)") for f in forms}
+    for symbol in QUESTION_SYMBOLS:
+        for index, text in enumerate(attribute.grammar.get(symbol, ())):
+            spoken = strip_slots(text).lower()
+            hit = sorted(f for f, pattern in patterns.items() if pattern.search(spoken))
+            if hit:
+                key = f"attributes.{attribute.name}.grammar.{symbol}[{index}]"
+                yield Problem("attributes.json", key, f"contains the answer {hit[0]!r}")
+
+
+def _reachable_words(grammar: Grammar, symbol: str, stop: frozenset[str]) -> set[str]:
+    reached, _ = _walk(grammar, (symbol,))
+    found: set[str] = set()
+    for name in reached:
+        for text in grammar[name]:
+            found |= content_words(strip_slots(_SYMBOL.sub(" ", text)), stop)
+    return found
+
+
+def _overlap_problems(attribute: Attribute, stop: frozenset[str]) -> Iterator[Problem]:
+    grammar = attribute.grammar
+    evidence: set[str] = set()
+    for symbol in EVIDENCE_SYMBOLS:
+        if symbol in grammar:
+            evidence |= _reachable_words(grammar, symbol, stop)
+    for symbol in QUESTION_SYMBOLS:
+        alternatives = grammar.get(symbol, ())
+        if not alternatives:
+            continue
+        shares = []
+        for text in alternatives:
+            asked = content_words(strip_slots(_SYMBOL.sub(" ", text)), stop)
+            shares.append(len(asked & evidence) / len(asked) if asked else 0.0)
+        mean = sum(shares) / len(shares)
+        if mean > MAX_OVERLAP:
+            key = f"attributes.{attribute.name}.grammar.{symbol}"
+            message = f"shares {mean:.2f} of its words with the statements (at most {MAX_OVERLAP})"
+            yield Problem("attributes.json", key, message)
+
+
+def _chatter_problems(texts: Texts) -> Iterator[Problem]:
+    for name, grammar in texts.chatter.items():
+        roots = CHATTER_ROOTS.get(name, ("origin",))
+        yield from _symbol_problems("chatter.json", name, grammar, roots, set(grammar))
+    for profession, grammar in texts.work_talk.items():
+        key = f"work_talk.{profession}"
+        yield from _symbol_problems("people.json", key, grammar, ("origin",), set(grammar))
+    reply = texts.work_reply
+    yield from _symbol_problems("people.json", "work_reply", reply, ("origin",), set(reply))
+    for name in ("order_ask", "days_ask", "duration_ask", "token_ask"):
+        grammar = getattr(texts.questions, name)
+        yield from _symbol_problems("questions.json", name, grammar, ("origin",), set(grammar))
+
+
+def _tool_problems(texts: Texts) -> Iterator[Problem]:
+    for category in texts.categories:
+        key = f"categories.{category.name}"
+        own = set(category.grammar)
+        yield from _symbol_problems(
+            "tools.json", f"{key}.grammar", category.grammar, ("origin",), own
+        )
+        needed = {w for tool in category.tools for w in tool.split("_")}
+        for word in sorted(needed - category.banned - category.allowed):
+            yield Problem(
+                "tools.json", f"{key}.banned", f"must ban {word!r} (a word of an expected tool)"
+            )
+        spoken: set[str] = set()
+        for alternatives in category.grammar.values():
+            for text in alternatives:
+                spoken |= set(words(strip_slots(_SYMBOL.sub(" ", text))))
+        for word in sorted(spoken & category.banned):
+            yield Problem("tools.json", f"{key}.grammar", f"says the banned word {word!r}")
+
+
+def _pool_problems(texts: Texts) -> Iterator[Problem]:
+    for attribute in texts.library.attributes:
+        if len(attribute.values) < MIN_VALUES:
+            key = f"attributes.{attribute.name}.values"
+            yield Problem("attributes.json", key, f"needs at least {MIN_VALUES} values")
+    for name, pool in texts.words.pools.items():
+        least = MIN_VALUES if name in OPEN_POOLS else MIN_POOL
+        if len(pool) < least:
+            yield Problem("values.json", f"pools.{name}", f"needs at least {least} values")
+    if len(texts.library.people.contact_names) < MAX_CONTACTS:
+        message = f"needs at least {MAX_CONTACTS} names (the largest circle)"
+        yield Problem("people.json", "contact_names", message)
