@@ -197,8 +197,11 @@ def _overlap_problems(attribute: Attribute, stop: frozenset[str]) -> Iterator[Pr
         mean = sum(shares) / len(shares)
         if mean > MAX_OVERLAP:
             key = f"attributes.{attribute.name}.grammar.{symbol}"
-            message = f"shares {mean:.2f} of its words with the statements (at most {MAX_OVERLAP})"
-            yield Problem("attributes.json", key, message)
+            yield Problem(
+                "attributes.json",
+                key,
+                f"shares {mean:.2f} of its words with the statements (at most {MAX_OVERLAP})",
+            )
 
 
 def _chatter_problems(texts: Texts) -> Iterator[Problem]:
@@ -245,5 +248,6 @@ def _pool_problems(texts: Texts) -> Iterator[Problem]:
         if len(pool) < least:
             yield Problem("values.json", f"pools.{name}", f"needs at least {least} values")
     if len(texts.library.people.contact_names) < MAX_CONTACTS:
-        message = f"needs at least {MAX_CONTACTS} names (the largest circle)"
-        yield Problem("people.json", "contact_names", message)
+        yield Problem(
+            "people.json", "contact_names", f"needs at least {MAX_CONTACTS} names (largest circle)"
+        )
