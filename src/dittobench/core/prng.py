@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -26,6 +27,7 @@ T = TypeVar("T")
 MAX_SEED = 2**63 - 1
 _WORD_SPACE = 1 << 64
 _PREFIX = "dittobench/prng/1"
+_BLOCK_WORDS = struct.Struct(">4Q")  # a 32-byte block as four big-endian uint64 words
 
 
 class SeedError(DittobenchError, ValueError):
@@ -85,10 +87,14 @@ class Stream:
     def next_u64(self) -> int:
         """The next 64-bit word."""
         if not self._buffer:
-            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            self._buffer = [int.from_bytes(block[i : i + 8], "big") for i in (24, 16, 8, 0)]
+            self._refill()
         return self._buffer.pop()
+
+    def _refill(self) -> None:
+        """Hash the next block into the buffer, its last word first (``pop`` takes the first)."""
+        block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+        self._counter += 1
+        self._buffer = list(_BLOCK_WORDS.unpack(block))[::-1]
 
     def below(self, n: int) -> int:
         """Uniform integer in ``[0, n)``: draw words until one is below the largest multiple of n
@@ -97,7 +103,10 @@ class Stream:
             raise ValueError(f"below() needs n > 0, got {n}")
         limit = _WORD_SPACE - (_WORD_SPACE % n)
         while True:
-            word = self.next_u64()
+            # next_u64 inlined: below is the one draw every other draw goes through.
+            if not self._buffer:
+                self._refill()
+            word = self._buffer.pop()
             if word < limit:
                 return word % n
 

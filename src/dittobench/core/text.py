@@ -96,12 +96,26 @@ def phrases_in(haystack: str, phrases: list[str]) -> list[str]:
     return [phrase for phrase in phrases if _in_normalized(normalized, phrase)]
 
 
+_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")
+
+
 def _in_normalized(normalized: str, phrase: str) -> bool:
+    """Whether ``normalize(phrase)`` occurs in ``normalized`` with no ASCII letter or digit just
+    before or after it. Every occurrence is tried (overlapping ones too), as a regex search with
+    look-arounds would; ``str.find`` skips ahead where that regex tried every offset (slow on a
+    whole haystack)."""
     wanted = normalize(phrase)
     if not wanted:
         return False
-    pattern = r"(?<![0-9a-z])" + re.escape(wanted) + r"(?![0-9a-z])"
-    return re.search(pattern, normalized) is not None
+    size = len(wanted)
+    at = normalized.find(wanted)
+    while at >= 0:
+        # Slices, not indexes: "" (the text's start or end) is never in _ALNUM.
+        before, after = normalized[at - 1 : at], normalized[at + size : at + size + 1]
+        if before not in _ALNUM and after not in _ALNUM:
+            return True
+        at = normalized.find(wanted, at + 1)
+    return False
 
 
 def wordset(*lines: str) -> frozenset[str]:
