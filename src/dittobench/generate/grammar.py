@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import Stream
@@ -43,6 +44,8 @@ def _expand(grammar: Grammar, stream: Stream, symbol: str, depth: int) -> str:
     if not alternatives:
         raise GrammarError(f"grammar symbol #{symbol}# has no alternatives")
     text = stream.choice(alternatives)
+    if "#" not in text:  # most alternatives are plain words: no symbol to look for
+        return text
     out: list[str] = []
     position = 0
     for match in _SYMBOL.finditer(text):
@@ -80,10 +83,12 @@ _DOUBLE_COMMA = re.compile(r",\s*,")
 _SENTENCE_START = re.compile(r"([.!?] )([a-z])")
 
 
+@lru_cache(maxsize=8192)
 def tidy(text: str) -> str:
     """Collapse spaces, drop spaces before punctuation and doubled commas, trim, and capitalise
     the first letter of each sentence. Apply it to an expanded template *before* ``fill``, so slot
-    values are never touched."""
+    values are never touched. Memoised: a pure function of ``text``, and a run expands the same
+    few thousand templates (slots still unfilled) again and again."""
     text = _MULTI_SPACE.sub(" ", text)
     text = _DOUBLE_COMMA.sub(",", text)
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text).strip()
