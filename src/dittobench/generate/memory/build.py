@@ -13,7 +13,7 @@ from dittobench.generate.memory.draft import Context, Draft
 from dittobench.generate.memory.haystack import Haystack, build_haystack
 from dittobench.generate.memory.isolation import isolation_attributes, isolation_cases
 from dittobench.generate.memory.needs import isolation_needs, needs_for
-from dittobench.generate.memory.overlap import choose_wording
+from dittobench.generate.memory.overlap import choose_wording, content_words
 from dittobench.generate.memory.waves import WavePlan, plan_waves, seed_requests
 from dittobench.generate.memory.writes import write_path
 from dittobench.generate.persona.model import Person
@@ -89,10 +89,14 @@ def build_memory(
         second_plan = plan_waves(root.fork("isolation/waves"), second_ctx.haystack, 1, 0)
         requests.extend(seed_requests(dataset, second_ctx.haystack, second_plan, 1, texts))
         drafts.extend(iso)
-    drafts = _guard_dumps(contexts, _forbid_payloads(ctx, drafts), root.fork("dump"))
+    drafts = _forbid_payloads(ctx, drafts)
     plan = plan_waves(root.fork("waves"), first_hay, size.waves, size.raw_pairs_permille)
     if content.dump_guard_seeded:
+        # Replaces every guard; _guard_dumps would only draw from its own stream, then be
+        # overwritten, so it is skipped (the same bytes).
         drafts = _guard_seeded(contexts, drafts, plan, root.fork("dump/seeded"))
+    else:
+        drafts = _guard_dumps(contexts, drafts, root.fork("dump"))
     requests.extend(seed_requests(dataset, first_hay, plan, size.waves, texts))
     stop = texts.questions.overlap_stop_words
     cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop)
@@ -173,12 +177,15 @@ def _guard_seeded(
     a guard of values still unseeded would let a dump of what is stored so far through."""
     out = []
     sampling = {user: replace(ctx, stream=stream) for user, ctx in contexts.items()}
+    seeded_by: dict[int, frozenset[str]] = {}  # per wave: the clusters seeded by then
     for draft in drafts:
         ctx = sampling[draft.user_id]
         seeded = None
         if draft.user_id == DEFAULT_USER_ID:  # the other user is seeded whole, first
             wave = _wave_of(draft, plan)
-            seeded = {c for c, w in plan.wave_of_cluster.items() if w <= wave}
+            if wave not in seeded_by:
+                seeded_by[wave] = frozenset(c for c, w in plan.wave_of_cluster.items() if w <= wave)
+            seeded = seeded_by[wave]
         keep = (draft.expected, *draft.accepted, *draft.items, *draft.distractors)
         out.append(replace(draft, dump_guard=ctx.dump_guard(keep, attributes=seeded)))
     return out
@@ -243,15 +250,15 @@ def _choose_questions(
     used: set[tuple[str, str]] = set()
     chosen: dict[int, str] = {}
     before = after = measured = 0
+    words = _PairWords(hays, stop)
     for index in sorted(range(len(drafts)), key=lambda i: (len(drafts[i].candidates), i)):
         draft = drafts[index]
         free = [c for c in draft.candidates if (draft.user_id, c) not in used]
         if not free:
             raise MemoryGenerationError(f"{draft.question_type}: every wording is already used")
-        hay = hays[draft.user_id]
-        evidence = _evidence_text(hay, _evidence_pairs(hay, draft))
-        question, first, best = choose_wording(free, evidence, stop)
-        if evidence:
+        pair_ids = _evidence_pairs(hays[draft.user_id], draft)
+        question, first, best = choose_wording(free, words.of(draft.user_id, pair_ids), stop)
+        if pair_ids:
             before, after, measured = before + first, after + best, measured + 1
         used.add((draft.user_id, question))
         chosen[index] = question
@@ -267,6 +274,22 @@ def _evidence_pairs(hay: Haystack, draft: Draft) -> tuple[str, ...]:
     return tuple(dict.fromkeys(hay.pair_of_fact[k] for k in draft.evidence))
 
 
-def _evidence_text(hay: Haystack, pair_ids: tuple[str, ...]) -> str:
-    wanted = set(pair_ids)
-    return "\n".join(f"{p.prompt}\n{p.response}" for p in hay.pairs if p.pair_id in wanted)
+class _PairWords:
+    """The content words of a draft's evidence: the union of its pairs' words, each pair's
+    computed once per run. The same set as the words of all its pairs' text joined by newlines
+    (no word spans a newline, and normalising never joins two lines)."""
+
+    def __init__(self, hays: Mapping[str, Haystack], stop: frozenset[str]) -> None:
+        self._pairs = {(u, p.pair_id): p for u, hay in hays.items() for p in hay.pairs}
+        self._stop = stop
+        self._words: dict[tuple[str, str], frozenset[str]] = {}
+
+    def of(self, user: str, pair_ids: tuple[str, ...]) -> frozenset[str]:
+        held: set[str] = set()
+        for pair_id in pair_ids:
+            key = (user, pair_id)
+            if key not in self._words:
+                pair = self._pairs[key]
+                self._words[key] = content_words(f"{pair.prompt}\n{pair.response}", self._stop)
+            held |= self._words[key]
+        return frozenset(held)

@@ -68,20 +68,31 @@ class Context:
     """Attributes already asked about, so different questions spread over the person."""
     content: ContentPolicy = CONTENT_1
     """The content version's generator flags."""
+    _guard_pools: dict[frozenset[str] | None, tuple[str, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """``dump_guard``'s candidates per attribute set (a pure function of the person)."""
 
     @property
     def library(self) -> Library:
         return self.texts.library
+
+    @cached_property
+    def _by_attribute(self) -> dict[str, tuple[Fact, ...]]:
+        """The person's facts per attribute, in their order: lookups scan one attribute's facts
+        instead of the whole person's."""
+        grouped: dict[str, list[Fact]] = {}
+        for f in self.person.facts:
+            grouped.setdefault(f.attribute, []).append(f)
+        return {name: tuple(facts) for name, facts in grouped.items()}
 
     def facts(
         self, attribute: str, holder: str | None = SELF, role: str | None = None
     ) -> list[Fact]:
         return [
             f
-            for f in self.person.facts
-            if f.attribute == attribute
-            and (holder is None or f.holder == holder)
-            and (role is None or f.role == role)
+            for f in self._by_attribute.get(attribute, ())
+            if (holder is None or f.holder == holder) and (role is None or f.role == role)
         ]
 
     def facts_with_role(self, role: str) -> list[Fact]:
@@ -95,10 +106,8 @@ class Context:
     def others_values(self, attribute: str) -> list[str]:
         return [
             f.value
-            for f in self.person.facts
-            if f.attribute == attribute
-            and f.holder != SELF
-            and f.role in ("other", "event", "state")
+            for f in self._by_attribute.get(attribute, ())
+            if f.holder != SELF and f.role in ("other", "event", "state")
         ]
 
     def own_attributes(self, kind: str) -> list[Attribute]:
@@ -134,7 +143,7 @@ class Context:
         have = tuple(have)
         if not self.content.superseded_distractors:
             return have
-        held = {f.value for f in self.person.facts if f.attribute == attribute.name}
+        held = {f.value for f in self._by_attribute.get(attribute.name, ())}
         return self.top_up(attribute, have, (*held, *exclude), len(have) + POOL_DISTRACTORS)
 
     @cached_property
@@ -147,17 +156,25 @@ class Context:
         return tuple((value, frozenset(held[value])) for value in sorted(held))
 
     def dump_guard(
-        self, exclude: Iterable[str], size: int = 8, attributes: set[str] | None = None
+        self, exclude: Iterable[str], size: int = 8, attributes: frozenset[str] | None = None
     ) -> tuple[str, ...]:
         """A sample of the user's other own values (of ``attributes`` only, when given):
         naming many of them zeroes a case."""
         blocked = set(exclude)
-        own = [
-            value
-            for value, holders in self.own_values
-            if value not in blocked and (attributes is None or not holders.isdisjoint(attributes))
-        ]
+        own = [value for value in self._guard_pool(attributes) if value not in blocked]
         return tuple(self.stream.sample(own, min(size, len(own))))
+
+    def _guard_pool(self, attributes: frozenset[str] | None) -> tuple[str, ...]:
+        """The own values held under any of ``attributes`` (all when None), in ``own_values``
+        order; remembered per set, since a run asks with one set per wave."""
+        pool = self._guard_pools.get(attributes)
+        if pool is None:
+            pool = self._guard_pools[attributes] = tuple(
+                value
+                for value, holders in self.own_values
+                if attributes is None or not holders.isdisjoint(attributes)
+            )
+        return pool
 
     def wordings(
         self, grammar: Grammar, symbol: str, values: dict[str, str], count: int = CANDIDATE_WORDINGS

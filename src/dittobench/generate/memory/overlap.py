@@ -38,10 +38,11 @@ def overlap_permille(question: str, evidence: str | frozenset[str], stop: frozen
 
 
 def choose_wording(
-    candidates: Sequence[str], evidence: str, stop: frozenset[str]
+    candidates: Sequence[str], evidence: str | frozenset[str], stop: frozenset[str]
 ) -> tuple[str, int, int]:
-    """(chosen wording, overlap of the first candidate, overlap of the chosen one)."""
-    held = content_words(evidence, stop)
+    """(chosen wording, overlap of the first candidate, overlap of the chosen one); ``evidence``
+    may be given as its content words already."""
+    held = evidence if isinstance(evidence, frozenset) else content_words(evidence, stop)
     scores = [overlap_permille(c, held, stop) for c in candidates]
     if scores[0] <= TARGET_PERMILLE:
         return candidates[0], scores[0], scores[0]
