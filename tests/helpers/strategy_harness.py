@@ -23,7 +23,9 @@ from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from dittobench.generate.persona.registry import LIBRARY
+from dittobench.generate.texts import texts_of
+from dittobench.packs import public_pack
+from dittobench.spec.versions import CURRENT_VERSION, get_policy
 
 STRATEGIES = (
     "echo1",
@@ -40,7 +42,8 @@ _WORD = re.compile(r"[a-z]+")
 @cache
 def _attribute_words() -> list[tuple[frozenset[str], tuple[str, ...]]]:
     out = []
-    for attribute in LIBRARY.attributes:
+    library = texts_of(public_pack(get_policy(CURRENT_VERSION).pack_id)).library
+    for attribute in library.attributes:
         texts = [t for symbol, alts in attribute.grammar.items() if "ask" in symbol for t in alts]
         texts += list(attribute.grammar.get("topic", ()))
         words = frozenset(w for t in texts for w in _WORD.findall(t.lower()) if len(w) > 3)

@@ -322,12 +322,15 @@ def paraphrase_memory(case: MemoryCase, dataset: Dataset) -> RunResponse:
 def public_pool(case: MemoryCase, dataset: Dataset) -> RunResponse:
     """Every public value of the attribute the answer comes from (found with the key's help, so
     stronger than any attacker who must guess the attribute from the question)."""
-    from dittobench.generate.persona.registry import LIBRARY
+    from dittobench.generate.texts import texts_of
+    from dittobench.packs import public_pack
+    from dittobench.spec.versions import get_policy
 
+    library = texts_of(public_pack(get_policy(dataset.bench_version).pack_id)).library
     wanted = {case.expected_answer, *case.answer_items} - {""}
     pools = [
         [c.text for c in a.values]
-        for a in LIBRARY.attributes
+        for a in library.attributes
         if wanted & {c.text for c in a.values}
     ]
     values = list(dict.fromkeys(v for pool in pools for v in pool))

@@ -16,7 +16,30 @@ from dittobench.generate.persona.attribute import (
     Attribute,
     check_attribute,
 )
-from dittobench.generate.persona.attrs_changing import ATTRIBUTES
+from dittobench.generate.texts import public_texts
+
+LIBRARY = public_texts().library
+CHANGING = (
+    "home_city",
+    "employer",
+    "job_title",
+    "manager",
+    "commute",
+    "car",
+    "phone",
+    "laptop",
+    "wearable",
+    "mobile_carrier",
+    "gym",
+    "coffee_shop",
+    "hair_salon",
+    "grocery_store",
+    "streaming_service",
+    "podcast",
+)
+"""The general changing attributes, in the order the pack declares them (seeded picks sample
+from that order); the former ``attrs_changing.ATTRIBUTES``."""
+ATTRIBUTES = tuple(LIBRARY.get(name) for name in CHANGING)
 
 SEEDS = 300
 VERSION = "1.0"
@@ -86,6 +109,7 @@ def statement_vocabulary(attribute: Attribute) -> set[str]:
 
 
 def test_sixteen_distinct_changing_attributes() -> None:
+    assert LIBRARY.of_kind("changing") == ATTRIBUTES
     assert len(ATTRIBUTES) == 16
     assert len(BY_NAME) == 16
     for attribute in ATTRIBUTES:

@@ -19,18 +19,33 @@ from dittobench.generate.grammar import (
     strip_slots,
     tidy,
 )
-from dittobench.generate.persona import attrs_events, professions
 from dittobench.generate.persona.attribute import (
     ALLOWED_SLOTS,
     REQUIRED_SYMBOLS,
     Attribute,
     check_attribute,
 )
+from dittobench.generate.texts import public_texts
+from dittobench.packs import public_pack
 
 SEEDS = 300
 MAX_OVERLAP = 0.3
 
-ALL: tuple[Attribute, ...] = (*attrs_events.ATTRIBUTES, *professions.ATTRIBUTES)
+TEXTS = public_texts()
+LIBRARY = TEXTS.library
+EVENTS = (
+    *("trips", "concerts", "restaurants", "museums", "weddings", "projects_finished"),
+    *("courses", "races", "books", "houseplants", "hobby", "saved_code"),
+)
+"""The event lists, the hobby and the saved codes (the former ``attrs_events.ATTRIBUTES``)."""
+PROFESSIONAL = (
+    *("programming_language", "code_editor", "medical_specialty", "hospital_ward"),
+    *("practice_area", "bar_admission", "coverage_sector", "finance_certification"),
+)
+"""The attributes limited to one profession (the former ``professions.ATTRIBUTES``)."""
+EVENT_ATTRIBUTES = tuple(LIBRARY.get(name) for name in EVENTS)
+PROFESSION_ATTRIBUTES = tuple(LIBRARY.get(name) for name in PROFESSIONAL)
+ALL: tuple[Attribute, ...] = (*EVENT_ATTRIBUTES, *PROFESSION_ATTRIBUTES)
 BY_NAME = {a.name: a for a in ALL}
 IDS = [a.name for a in ALL]
 
@@ -100,21 +115,25 @@ def content_words(text: str) -> list[str]:
     return [w for w in words(strip_slots(text)) if w not in STOP_WORDS]
 
 
-def test_modules_export_the_expected_attributes() -> None:
-    assert professions.PROFESSIONS == ("software", "medicine", "law", "finance")
+def test_the_pack_holds_the_expected_attributes() -> None:
+    assert LIBRARY.professions == ("software", "medicine", "law", "finance")
     assert len(set(IDS)) == len(IDS)
-    kinds = [a.kind for a in attrs_events.ATTRIBUTES]
+    kinds_of_events = ("event_list", "activity", "write")
+    events = [a for a in LIBRARY.attributes if a.kind in kinds_of_events and not a.profession]
+    assert tuple(events) == EVENT_ATTRIBUTES
+    assert tuple(a for a in LIBRARY.attributes if a.profession) == PROFESSION_ATTRIBUTES
+    kinds = [a.kind for a in EVENT_ATTRIBUTES]
     assert kinds.count("event_list") == 10
     assert kinds.count("activity") == 1
     assert kinds.count("write") == 1
     assert BY_NAME["hobby"].kind == "activity"
     assert BY_NAME["saved_code"].kind == "write"
     assert "ask_lure" in BY_NAME["trips"].grammar
-    assert all(a.profession == "" for a in attrs_events.ATTRIBUTES)
-    for profession in professions.PROFESSIONS:
-        own = [a for a in professions.ATTRIBUTES if a.profession == profession]
+    assert all(a.profession == "" for a in EVENT_ATTRIBUTES)
+    for profession in LIBRARY.professions:
+        own = [a for a in PROFESSION_ATTRIBUTES if a.profession == profession]
         assert len(own) == 2, profession
-    assert {a.profession for a in professions.ATTRIBUTES} == set(professions.PROFESSIONS)
+    assert {a.profession for a in PROFESSION_ATTRIBUTES} == set(LIBRARY.professions)
 
 
 @pytest.mark.parametrize("attribute", ALL, ids=IDS)
@@ -222,9 +241,9 @@ def _value_forms() -> list[str]:
     return [form for a in ALL for c in a.values for form in (c.text, *c.aliases)]
 
 
-@pytest.mark.parametrize("profession", professions.PROFESSIONS)
+@pytest.mark.parametrize("profession", LIBRARY.professions)
 def test_work_talk_is_varied_and_fact_free(profession: str) -> None:
-    grammar = professions.WORK_TALK[profession]
+    grammar = TEXTS.work_talk[profession]
     check_grammar(grammar)
     texts = _talk(grammar, f"t/work_talk/{profession}")
     assert len(texts) >= 40
@@ -236,9 +255,10 @@ def test_work_talk_is_varied_and_fact_free(profession: str) -> None:
 
 
 def test_work_reply_is_varied_and_fact_free() -> None:
-    assert set(professions.WORK_TALK) == set(professions.PROFESSIONS)
-    check_grammar(professions.WORK_REPLY)
-    texts = _talk(professions.WORK_REPLY, "t/work_reply")
+    assert set(TEXTS.work_talk) == set(LIBRARY.professions)
+    assert set(public_pack().file("people")["work_talk"]) == set(LIBRARY.professions)
+    check_grammar(TEXTS.work_reply)
+    texts = _talk(TEXTS.work_reply, "t/work_reply")
     assert len(texts) >= 20
     forms = _value_forms()
     for text in texts:

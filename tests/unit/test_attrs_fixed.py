@@ -10,28 +10,35 @@ import pytest
 from dittobench.core.prng import Stream
 from dittobench.core.text import contains_phrase, words
 from dittobench.generate.grammar import expand, fill, slots_in, strip_slots, tidy
-from dittobench.generate.persona import (
-    attrs_fixed_history,
-    attrs_fixed_people,
-    attrs_fixed_tastes,
-    attrs_fixed_traits,
-)
 from dittobench.generate.persona.attribute import (
     ALLOWED_SLOTS,
     REQUIRED_SYMBOLS,
     Attribute,
     check_attribute,
 )
-from dittobench.generate.persona.plan import CONTACT_NAMES
+from dittobench.generate.texts import public_texts
 
 SEEDS = 300
 STATEMENTS = ("state", "other")
-ATTRIBUTES: tuple[Attribute, ...] = (
-    *attrs_fixed_people.ATTRIBUTES,
-    *attrs_fixed_traits.ATTRIBUTES,
-    *attrs_fixed_tastes.ATTRIBUTES,
-    *attrs_fixed_history.ATTRIBUTES,
+LIBRARY = public_texts().library
+CONTACT_NAMES = LIBRARY.people.contact_names
+FIXED = (
+    # people (the former attrs_fixed_people)
+    *("partner_name", "sister_name", "brother_name", "best_friend_name", "grandmother_name"),
+    *("grandfather_name", "middle_name", "childhood_pet_name", "favourite_teacher"),
+    "wedding_venue",
+    # traits (attrs_fixed_traits)
+    *("hometown", "childhood_street", "first_language", "blood_type", "shoe_size", "birthday"),
+    "allergy",
+    # tastes (attrs_fixed_tastes)
+    *("instrument", "favourite_film", "favourite_band", "sports_team", "board_game"),
+    *("favourite_book", "favourite_painter"),
+    # history (attrs_fixed_history)
+    *("university", "degree_subject", "first_job", "first_car", "first_concert"),
+    "childhood_dream_job",
 )
+"""The general fixed attributes, in the order the pack declares them."""
+ATTRIBUTES: tuple[Attribute, ...] = tuple(LIBRARY.get(name) for name in FIXED)
 IDS = [a.name for a in ATTRIBUTES]
 FULL_SETS = {"blood_type": 8}
 """Attributes whose pool is every value that exists (fewer than the usual twelve)."""
@@ -86,6 +93,7 @@ def _content(text: str) -> list[str]:
 
 
 def test_thirty_fixed_attributes_with_unique_names() -> None:
+    assert LIBRARY.of_kind("fixed") == ATTRIBUTES
     assert len(ATTRIBUTES) == 30
     assert len(set(IDS)) == len(IDS)
     assert all(a.kind == "fixed" and a.title and a.profession == "" for a in ATTRIBUTES)

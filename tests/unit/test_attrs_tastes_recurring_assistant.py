@@ -11,21 +11,37 @@ import pytest
 from dittobench.core.prng import Stream
 from dittobench.core.text import contains_phrase, normalize, words
 from dittobench.generate.grammar import check_grammar, expand, fill, slots_in, tidy
-from dittobench.generate.persona import (
-    attrs_assistant,
-    attrs_recurring,
-    attrs_tastes,
-    attrs_tastes_leisure,
-)
 from dittobench.generate.persona.attribute import (
     ALLOWED_SLOTS,
     REQUIRED_SYMBOLS,
     Attribute,
     check_attribute,
 )
+from dittobench.generate.texts import public_texts
 
-PREFERENCES = attrs_tastes.ATTRIBUTES + attrs_tastes_leisure.ATTRIBUTES
-ALL = PREFERENCES + attrs_recurring.ATTRIBUTES + attrs_assistant.ATTRIBUTES
+LIBRARY = public_texts().library
+# The general attributes of each kind, in the order the pack declares them.
+TASTES = (
+    # the former attrs_tastes
+    *("taste_diet", "taste_cuisine", "taste_coffee", "taste_drink", "taste_dessert"),
+    # the former attrs_tastes_leisure
+    *("taste_focus_music", "taste_holiday", "taste_books", "taste_workout", "taste_colour"),
+    *("taste_films", "taste_lodging"),
+)
+RECURRING = (
+    *("recurring_ache", "recurring_neighbours", "recurring_house_repair", "recurring_trains"),
+    *("recurring_kitchen_project", "recurring_pet_wakeup", "recurring_difficult_person"),
+    *("recurring_car_trouble", "recurring_houseplant", "recurring_gadget"),
+)
+SUGGESTED = (
+    *("suggested_novel", "suggested_podcast", "suggested_hike", "suggested_gadget"),
+    *("suggested_recipe", "suggested_film", "suggested_board_game", "suggested_album"),
+    *("suggested_museum", "suggested_app"),
+)
+PREFERENCES = tuple(LIBRARY.get(name) for name in TASTES)
+RECURRING_ATTRIBUTES = tuple(LIBRARY.get(name) for name in RECURRING)
+ASSISTANT_ATTRIBUTES = tuple(LIBRARY.get(name) for name in SUGGESTED)
+ALL = PREFERENCES + RECURRING_ATTRIBUTES + ASSISTANT_ATTRIBUTES
 IDS = [a.name for a in ALL]
 SEEDS = range(300)
 
@@ -92,12 +108,15 @@ def _statement_vocabulary(attribute: Attribute) -> set[str]:
 
 
 def test_counts_and_unique_names() -> None:
+    assert LIBRARY.of_kind("preference") == PREFERENCES
+    assert LIBRARY.of_kind("recurring") == RECURRING_ATTRIBUTES
+    assert LIBRARY.of_kind("assistant") == ASSISTANT_ATTRIBUTES
     assert len(PREFERENCES) == 12
-    assert len(attrs_recurring.ATTRIBUTES) == 10
-    assert len(attrs_assistant.ATTRIBUTES) == 10
+    assert len(RECURRING_ATTRIBUTES) == 10
+    assert len(ASSISTANT_ATTRIBUTES) == 10
     assert all(a.kind == "preference" for a in PREFERENCES)
-    assert all(a.kind == "recurring" for a in attrs_recurring.ATTRIBUTES)
-    assert all(a.kind == "assistant" for a in attrs_assistant.ATTRIBUTES)
+    assert all(a.kind == "recurring" for a in RECURRING_ATTRIBUTES)
+    assert all(a.kind == "assistant" for a in ASSISTANT_ATTRIBUTES)
     assert len(set(IDS)) == len(IDS)
     assert all(a.title and a.profession == "" for a in ALL)
 

@@ -12,7 +12,7 @@ import pytest
 from dittobench.core.prng import Stream
 from dittobench.core.text import contains_phrase
 from dittobench.generate.assemble import build_dataset
-from dittobench.generate.persona.registry import LIBRARY
+from dittobench.generate.texts import public_texts
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import ANSWER_KINDS, QUESTION_TYPES
 from dittobench.spec.versions import CURRENT_VERSION, get_policy
@@ -220,7 +220,7 @@ def test_planted_payloads_and_decoys_are_stored_and_forbidden() -> None:
 
 
 def test_never_visited_city_is_never_in_the_haystack() -> None:
-    cities = [c.text for c in LIBRARY.get("trips").values]
+    cities = [c.text for c in public_texts().library.get("trips").values]
     for dataset in sweep("full")[:60]:
         text = haystack_text(dataset, DEFAULT_USER_ID)
         visited = [c for c in cities if contains_phrase(text, c)]

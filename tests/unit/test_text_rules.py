@@ -42,10 +42,14 @@ def test_there_is_one_normaliser() -> None:
 def test_one_stop_list_and_one_content_word_rule_serve_both_sides() -> None:
     from dittobench.core import text
     from dittobench.generate.memory import overlap
+    from dittobench.generate.texts import public_texts
     from dittobench.grade import memory_kinds
 
-    assert text.STOP_WORDS <= overlap.STOP_WORDS and text.STOP_WORDS <= memory_kinds.STOP_WORDS
+    stop = public_texts().questions.overlap_stop_words
+    assert stop >= text.STOP_WORDS
+    assert memory_kinds.STOP_WORDS >= text.STOP_WORDS
+    assert overlap.stop_words(frozenset()) == text.STOP_WORDS
     question = "Which records did I say I'd stored about the Zürich trips, 2026?"
-    assert overlap.content_words(question) == {"records", "stored", "zurich", "trips", "2026"}
+    assert overlap.content_words(question, stop) == {"records", "stored", "zurich", "trips", "2026"}
     assert memory_kinds.content_words(question) == {"zurich", "trip", "2026"}  # no memory verbs
     assert text.stem("records") == "record" and text.stem("stored") == "stor"
