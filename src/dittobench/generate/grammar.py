@@ -46,14 +46,27 @@ def _expand(grammar: Grammar, stream: Stream, symbol: str, depth: int) -> str:
     text = stream.choice(alternatives)
     if "#" not in text:  # most alternatives are plain words: no symbol to look for
         return text
-    out: list[str] = []
+    literals, symbols = _pieces(text)
+    out = [literals[0]]
+    for name, literal in zip(symbols, literals[1:], strict=True):
+        out.append(_expand(grammar, stream, name, depth + 1))
+        out.append(literal)
+    return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _pieces(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``text`` cut at its ``#symbol#``s: the literals around them (one more than the symbols)
+    and the symbol names, left to right. Memoised: a pure function of an alternative's text."""
+    literals: list[str] = []
+    names: list[str] = []
     position = 0
     for match in _SYMBOL.finditer(text):
-        out.append(text[position : match.start()])
-        out.append(_expand(grammar, stream, match.group(1), depth + 1))
+        literals.append(text[position : match.start()])
+        names.append(match.group(1))
         position = match.end()
-    out.append(text[position:])
-    return "".join(out)
+    literals.append(text[position:])
+    return tuple(literals), tuple(names)
 
 
 def slots_in(text: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dittobench.generate.persona.attribute import ATTRIBUTE_KINDS, Attribute
 
@@ -27,6 +27,14 @@ class Library:
     attributes: tuple[Attribute, ...]
     professions: tuple[str, ...]
     people: People
+    _by_name: dict[str, Attribute] = field(init=False, repr=False, compare=False)
+    """``get``'s index (built once: a run looks attributes up thousands of times)."""
+
+    def __post_init__(self) -> None:
+        by_name: dict[str, Attribute] = {}
+        for attribute in self.attributes:
+            by_name.setdefault(attribute.name, attribute)  # the first of a name, as a scan finds
+        object.__setattr__(self, "_by_name", by_name)
 
     def of_kind(self, kind: str, profession: str = "") -> tuple[Attribute, ...]:
         """Attributes of ``kind`` open to someone of ``profession`` (general ones included)."""
@@ -35,10 +43,10 @@ class Library:
         )
 
     def get(self, name: str) -> Attribute:
-        for attribute in self.attributes:
-            if attribute.name == name:
-                return attribute
-        raise KeyError(f"no persona attribute {name!r}")
+        attribute = self._by_name.get(name)
+        if attribute is None:
+            raise KeyError(f"no persona attribute {name!r}")
+        return attribute
 
     def check(self) -> None:
         names = [a.name for a in self.attributes]
