@@ -165,8 +165,11 @@ class _Reader:
         return {s: self.strings(f"{key}.{s}", alts) for s, alts in raw.items()}
 
 
-def _merged(own: Mapping[str, tuple[str, ...]], shared: Grammar) -> dict[str, tuple[str, ...]]:
-    """``own`` plus every shared symbol it reaches (its own symbols win)."""
+def _merged(
+    own: Mapping[str, tuple[str, ...]], shared: Grammar, reaches: dict[str, list[str]]
+) -> dict[str, tuple[str, ...]]:
+    """``own`` plus every shared symbol it reaches (its own symbols win). ``reaches`` remembers
+    the symbols each shared symbol names, so a file's grammars scan the shared ones once."""
     merged = dict(own)
     pending = [s for alts in own.values() for text in alts for s in _SYMBOL.findall(text)]
     while pending:
@@ -174,7 +177,9 @@ def _merged(own: Mapping[str, tuple[str, ...]], shared: Grammar) -> dict[str, tu
         if symbol in merged or symbol not in shared:
             continue
         merged[symbol] = tuple(shared[symbol])
-        pending.extend(s for text in shared[symbol] for s in _SYMBOL.findall(text))
+        if symbol not in reaches:
+            reaches[symbol] = [s for text in shared[symbol] for s in _SYMBOL.findall(text)]
+        pending.extend(reaches[symbol])
     return merged
 
 
@@ -187,6 +192,7 @@ def _choice(reader: _Reader, key: str, raw: Any) -> Choice:
 
 def _library(reader: _Reader, professions: tuple[str, ...], people: People) -> Library:
     shared = reader.grammar("shared")
+    reaches: dict[str, list[str]] = {}
     attributes = []
     for index, raw in enumerate(reader.get("attributes")):
         key = f"attributes[{index}]"
@@ -202,7 +208,9 @@ def _library(reader: _Reader, professions: tuple[str, ...], people: People) -> L
             title=reader.text(f"{key}.title", record.get("title")),
             kind=reader.text(f"{key}.kind", record.get("kind")),
             values=values,
-            grammar=_merged(reader.grammar(f"{key}.grammar", record.get("grammar")), shared),
+            grammar=_merged(
+                reader.grammar(f"{key}.grammar", record.get("grammar")), shared, reaches
+            ),
             profession=record.get("profession", ""),
             kin=record.get("kin", False) is True,
         )
@@ -304,6 +312,7 @@ def _clear_of(banned: frozenset[str], maker: SlotMaker, stream: Stream) -> str:
 
 def _categories(reader: _Reader, words: ValueWords) -> tuple[Category, ...]:
     shared = reader.grammar("shared")
+    reaches: dict[str, list[str]] = {}
     categories = []
     for index, raw in enumerate(reader.get("categories")):
         record = reader.mapping(f"categories[{index}]", raw)
@@ -327,7 +336,9 @@ def _categories(reader: _Reader, words: ValueWords) -> tuple[Category, ...]:
                 name=name,
                 group=reader.text(f"{key}.group", record.get("group")),
                 tools=reader.strings(f"{key}.tools", record.get("tools"), empty=True),
-                grammar=_merged(reader.grammar(f"{key}.grammar", record.get("grammar")), shared),
+                grammar=_merged(
+                    reader.grammar(f"{key}.grammar", record.get("grammar")), shared, reaches
+                ),
                 slots={
                     s: _slot(reader, f"{key}.slots.{s}", v, words, banned) for s, v in slots.items()
                 },

@@ -105,11 +105,12 @@ def _read_object(path: Path) -> dict[str, Any]:
         raise PackError(f"{path}: missing (a pack holds {', '.join(PACK_FILES)})")
 
     def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        keys = [key for key, _ in pairs]
-        repeated = sorted({key for key in keys if keys.count(key) > 1})
-        if repeated:
+        value = dict(pairs)
+        if len(value) != len(pairs):  # a key given twice (only then are the keys counted)
+            keys = [key for key, _ in pairs]
+            repeated = sorted({key for key in keys if keys.count(key) > 1})
             raise PackError(f"{path}: key {repeated[0]!r} given twice")
-        return dict(pairs)
+        return value
 
     def no_constants(name: str) -> Any:
         raise PackError(f"{path}: {name} is not JSON")
