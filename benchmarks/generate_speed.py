@@ -1,7 +1,9 @@
-"""Print how long the generator takes: in-process builds and the whole `generate --sha` process.
+"""Print how long the generator takes: warm in-process full builds against the 60 ms target, the
+one-time cost of loading the default pack, in-process builds per size and the whole
+`generate --sha` process.
 
 Figures only, never assertions (the machines are shared and noisy). Usage:
-    python benchmarks/generate_speed.py [--runs N]
+    python benchmarks/generate_speed.py [--runs N] [--seeds N]
 """
 
 from __future__ import annotations
@@ -15,6 +17,25 @@ import time
 from dittobench.core.canonical import canonical_bytes
 from dittobench.generate.assemble import build_dataset
 
+TARGET_MS = 60.0
+"""Budget for one warm ``build_dataset(seed, version, "full")`` (pack loaded and cached)."""
+
+WARM_VERSIONS = ("2.0.0", "1.1.0")
+
+# Run in a fresh interpreter: in this process the pack and its texts are cached already.
+PACK_LOAD = (
+    "import time\n"
+    "from dittobench.generate.texts import texts_of\n"
+    "from dittobench.packs import public_pack\n"
+    "start = time.perf_counter()\n"
+    "pack = public_pack()\n"
+    "pack.sha256\n"
+    "loaded = time.perf_counter()\n"
+    "texts_of(pack)\n"
+    "done = time.perf_counter()\n"
+    "print(loaded - start, done - loaded)\n"
+)
+
 
 def _median_seconds(action, runs: int) -> float:  # type: ignore[no-untyped-def]
     samples = []
@@ -25,10 +46,52 @@ def _median_seconds(action, runs: int) -> float:  # type: ignore[no-untyped-def]
     return statistics.median(samples)
 
 
+def warm_full(version: str, seeds: int, runs: int) -> float:
+    """Median over seeds 0..seeds-1 of the fastest of ``runs`` warm full builds, in ms (the
+    fastest of a seed's runs: the least disturbed by other work on the machine)."""
+    build_dataset(0, version, "full")  # loads and caches the pack
+    per_seed = []
+    for seed in range(seeds):
+        samples = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            build_dataset(seed, version, "full")
+            samples.append(time.perf_counter() - start)
+        per_seed.append(min(samples))
+    return statistics.median(per_seed) * 1000
+
+
+def pack_load(runs: int) -> tuple[float, float]:
+    """Median ms of ``public_pack()`` + its sha256, and of ``texts_of(pack)``, each the first
+    call in a fresh interpreter."""
+    loads, texts = [], []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", PACK_LOAD], check=True, capture_output=True, text=True
+        ).stdout.split()
+        loads.append(float(out[0]) * 1000)
+        texts.append(float(out[1]) * 1000)
+    return statistics.median(loads), statistics.median(texts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7, help="repetitions per figure (median shown)")
-    runs = parser.parse_args().runs
+    parser.add_argument("--seeds", type=int, default=12, help="seeds per warm full-build figure")
+    args = parser.parse_args()
+    runs = args.runs
+
+    for version in WARM_VERSIONS:
+        warm = warm_full(version, args.seeds, 3)
+        print(
+            f"warm build_dataset(seed, {version}, full), median of {args.seeds} seeds "
+            f"{warm:6.1f} ms  ({warm / TARGET_MS:.2f}x the {TARGET_MS:.0f} ms target)"
+        )
+    load, texts = pack_load(runs)
+    print(
+        f"one-time default pack load: public_pack() + sha256 {load:.1f} ms, "
+        f"texts_of {texts:.1f} ms, together {load + texts:.1f} ms"
+    )
 
     for size in ("small", "medium", "full"):
         build = _median_seconds(lambda s=size: build_dataset(1, run_size=s), runs)
