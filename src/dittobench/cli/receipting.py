@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from dittobench.cli.common import app, command_group, fail
+from dittobench.cli.common import app, command_group, fail, open_pack_option
 
 if TYPE_CHECKING:
+    from dittobench.packs import Pack
+    from dittobench.receipts.keys import TrustedKeys
     from dittobench.receipts.regrade import Regrade
     from dittobench.receipts.verify import Verification
 
@@ -47,6 +49,19 @@ def keys_generate(
     typer.echo(f"key id       {entry.key_id}")
     typer.echo("trusted-keys entry:")
     typer.echo(json.dumps(entry.to_json(), indent=2))
+
+
+RegradePackOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--pack",
+        help="With --regrade: the folder of the content pack the receipt names (its sha256 "
+        "must be the manifest's pack_sha256); needed when that pack is not one this build "
+        "ships.",
+        file_okay=False,
+        show_default=False,
+    ),
+]
 
 
 @app.command()
@@ -86,31 +101,31 @@ def verify(
             "dimensions.",
         ),
     ] = False,
+    pack: RegradePackOpt = None,
 ) -> None:
     """Check a signed receipt: every leaf hash, the Merkle root, the signature over the
     manifest bytes, and (with --trusted-keys) that a trusted key made it.
 
     A trusted key that signed wrong scores still verifies; --regrade re-derives them with this
     build's generator and grader and prints each figure that disagrees (field, the receipt's
-    value, the recomputed one, and the case id for a leaf).
+    value, the recomputed one, and the case id for a leaf). The dataset is rebuilt from the
+    content pack the receipt names: a pack this build ships, or the published folder given
+    with --pack.
 
     Exits 0 only when every check holds (and the regrade agrees), 1 when any fails, 2 when a
     file cannot be read.
     """
-    from dittobench.receipts.keys import KeyFileError, TrustedKeys
     from dittobench.receipts.verify import verify_receipt
 
+    if pack is not None and not regrade:
+        raise fail("--pack names the pack to regrade with; add --regrade")
+    chosen_pack = open_pack_option(pack)
     receipt_data = _read_json(receipt, "receipt")
-    trusted: TrustedKeys | None = None
-    if trusted_keys is not None:
-        try:
-            trusted = TrustedKeys.from_json(_read_json(trusted_keys, "trusted keys"))
-        except KeyFileError as exc:
-            raise fail(f"{trusted_keys}: {exc}") from None
+    trusted = _trusted(trusted_keys)
     transcript_data = _read_json(transcript, "transcript") if transcript is not None else None
     result = verify_receipt(receipt_data, trusted, transcript_data, proof)
     _print_checks(result)
-    regraded = _regrade(receipt_data, transcript_data) if regrade else None
+    regraded = _regrade(receipt_data, transcript_data, chosen_pack) if regrade else None
     if not result.ok:
         names = ", ".join(c.name for c in result.failed)
         names += ", regrade" if regraded is not None and not regraded.ok else ""
@@ -125,6 +140,18 @@ def verify(
         )
     else:
         typer.echo("verdict: VERIFIED")
+
+
+def _trusted(path: Path | None) -> TrustedKeys | None:
+    """The trusted-keys file, parsed (``None`` when not given); exit 2 when it is malformed."""
+    from dittobench.receipts.keys import KeyFileError, TrustedKeys
+
+    if path is None:
+        return None
+    try:
+        return TrustedKeys.from_json(_read_json(path, "trusted keys"))
+    except KeyFileError as exc:
+        raise fail(f"{path}: {exc}") from None
 
 
 def _print_checks(result: Verification) -> None:
@@ -157,12 +184,14 @@ def _refuse_regrade(receipt: Path, regraded: Regrade) -> NoReturn:
     raise RegradeError(f"{receipt}: {regraded.blocked}")
 
 
-def _regrade(receipt_data: Any, transcript_data: Any | None) -> Regrade:
+def _regrade(receipt_data: Any, transcript_data: Any | None, pack: Pack | None) -> Regrade:
     """Regrade the receipt and print what was found: each disagreement, then an ok or FAIL line."""
     from dittobench.receipts.regrade import regrade_receipt
 
     typer.echo("regrade:")
-    regraded = regrade_receipt(receipt_data, transcript_data)
+    regraded = regrade_receipt(receipt_data, transcript_data, pack)
+    if regraded.pack_id:
+        typer.echo(f"  pack {regraded.pack_id}: sha256 {regraded.pack_sha256}")
     if regraded.dataset_sha256:
         typer.echo(f"  dataset rebuilt from the manifest: sha256 {regraded.dataset_sha256}")
     width = max((len(d.field) for d in regraded.disagreements), default=0)

@@ -50,7 +50,7 @@ from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
 from dittobench.packs import Pack, PackError
-from dittobench.receipts.sign import build_receipt
+from dittobench.receipts.sign import build_receipt, case_prompts
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import CaseRecord
@@ -279,14 +279,12 @@ def _finish(
     paths[2].write_bytes(data)
     receipt_path = None
     if options.signing_key is not None:
-        prompts = {c.id: c.prompt for c in dataset.tool_cases}
-        prompts.update({c.id: c.question for c in dataset.memory_cases})
         # Signed by the key of whoever ran the engine: self-reported until an operator's
-        # service runs it.
+        # service runs it. The manifest names the transcript's pack.
         receipt = build_receipt(
             graded.report,
             transcript,
-            prompts,
+            case_prompts(dataset),
             options.signing_key,
             "self-reported",
             now(),

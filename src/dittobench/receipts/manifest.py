@@ -18,8 +18,19 @@ from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import SeedError, parse_seed
 from dittobench.receipts.merkle import format_score
 
-RECEIPT_FORMAT: Final = "dittobench-receipt-1"
-"""Names the receipt layout and these rules; a change to either gets a new name."""
+RECEIPT_FORMAT: Final = "dittobench-receipt-2"
+"""Names the receipt layout and these rules; a change to either gets a new name. Receipts are
+built in this format: format 1 plus the run's content pack (``pack_id``, ``pack_sha256``)."""
+
+RECEIPT_FORMAT_1: Final = "dittobench-receipt-1"
+"""The layout before content packs: no pack fields, the bench version's own public pack is
+implied. Still verified and regraded; never built."""
+
+RECEIPT_FORMATS: Final = (RECEIPT_FORMAT_1, RECEIPT_FORMAT)
+"""The formats this build verifies."""
+
+PACK_FIELDS: Final = ("pack_id", "pack_sha256")
+"""The manifest fields format 2 adds."""
 
 TRUST_TIERS: Final = ("self-reported", "verified")
 """``self-reported``: signed with the submitter's own key. ``verified``: the operator's engine
@@ -33,6 +44,7 @@ _RFC3339 = re.compile(
 _SCORE = re.compile(r"-?\d+\.\d{6}", re.ASCII)
 _HEX64 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 _KEY_ID = re.compile(r"[0-9a-f]{16}", re.ASCII)
+_PACK_ID = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}", re.ASCII)  # as ``pack.json`` (docs/packs.md)
 
 
 class ManifestError(DittobenchError, ValueError):
@@ -78,6 +90,10 @@ class Scores:
 
 @dataclass(frozen=True, slots=True)
 class Manifest:
+    """The signed object. ``pack_id`` and ``pack_sha256`` are empty in a format-1 manifest (the
+    bench version's own public pack is implied) and left out of its JSON, so its bytes are the
+    ones that were signed."""
+
     benchmark: str
     bench_version: str
     package_version: str
@@ -93,9 +109,12 @@ class Manifest:
     grading_policy: str
     created_at: str
     key_id: str
+    pack_id: str
+    pack_sha256: str
     format: str = RECEIPT_FORMAT
 
     def to_json(self) -> dict[str, Any]:
+        pack = {"pack_id": self.pack_id, "pack_sha256": self.pack_sha256}
         return {
             "format": self.format,
             "benchmark": self.benchmark,
@@ -103,6 +122,7 @@ class Manifest:
             "package_version": self.package_version,
             "seed": self.seed,
             "run_size": self.run_size,
+            **({} if self.format == RECEIPT_FORMAT_1 else pack),
             "dataset_sha256": self.dataset_sha256,
             "transcript_sha256": self.transcript_sha256,
             "merkle_root": self.merkle_root,
@@ -117,39 +137,9 @@ class Manifest:
 
     @classmethod
     def from_json(cls, data: Any) -> Manifest:
-        """Parse and check a manifest object; ``ManifestError`` names the first bad field."""
-        if not isinstance(data, dict):
-            raise ManifestError("manifest: expected an object")
-        expected = set(cls.__dataclass_fields__)
-        missing = sorted(expected - set(data))
-        if missing:
-            raise ManifestError(f"manifest: missing {', '.join(missing)}")
-        extra = sorted(set(data) - expected)
-        if extra:
-            raise ManifestError(f"manifest: unknown field(s) {', '.join(extra)}")
-        text = {name: data[name] for name in expected if name not in ("leaf_count", "scores")}
-        for name, value in sorted(text.items()):
-            if not isinstance(value, str):
-                raise ManifestError(f"manifest.{name}: expected a string")
-        if data["format"] != RECEIPT_FORMAT:
-            raise ManifestError(
-                f"manifest.format: {data['format']!r} is not {RECEIPT_FORMAT!r}; "
-                "this build verifies only that format"
-            )
-        count = data["leaf_count"]
-        if type(count) is not int or not 0 <= count <= MAX_SAFE_INTEGER:
-            raise ManifestError("manifest.leaf_count: expected a non-negative integer")
-        try:
-            parse_seed(data["seed"])
-        except SeedError as exc:
-            raise ManifestError(f"manifest.seed: {exc}") from None
-        for name in ("dataset_sha256", "transcript_sha256", "merkle_root"):
-            if not _HEX64.fullmatch(data[name]):
-                raise ManifestError(f"manifest.{name}: expected 64 lowercase hex digits")
-        if not _KEY_ID.fullmatch(data["key_id"]):
-            raise ManifestError("manifest.key_id: expected 16 lowercase hex digits")
-        check_trust_tier(data["trust_tier"])
-        parse_rfc3339(data["created_at"], "manifest.created_at")
+        """Parse and check a manifest object of either format; ``ManifestError`` names the first
+        bad field."""
+        _check_fields(data)
         return cls(
             benchmark=data["benchmark"],
             bench_version=data["bench_version"],
@@ -159,15 +149,58 @@ class Manifest:
             dataset_sha256=data["dataset_sha256"],
             transcript_sha256=data["transcript_sha256"],
             merkle_root=data["merkle_root"],
-            leaf_count=count,
+            leaf_count=data["leaf_count"],
             harness=data["harness"],
             trust_tier=data["trust_tier"],
             scores=_scores(data["scores"]),
             grading_policy=data["grading_policy"],
             created_at=data["created_at"],
             key_id=data["key_id"],
+            pack_id=data.get("pack_id", ""),
+            pack_sha256=data.get("pack_sha256", ""),
             format=data["format"],
         )
+
+
+def _check_fields(data: Any) -> None:
+    """Every field of the manifest's format present, none other, each well formed."""
+    if not isinstance(data, dict):
+        raise ManifestError("manifest: expected an object")
+    if "format" in data and data["format"] not in RECEIPT_FORMATS:
+        raise ManifestError(
+            f"manifest.format: {data['format']!r:.60} is not one of "
+            f"{', '.join(RECEIPT_FORMATS)}; this build verifies only those formats"
+        )
+    expected = set(Manifest.__dataclass_fields__)
+    if data.get("format") == RECEIPT_FORMAT_1:
+        expected -= set(PACK_FIELDS)
+    missing = sorted(expected - set(data))
+    if missing:
+        raise ManifestError(f"manifest: missing {', '.join(missing)}")
+    extra = sorted(set(data) - expected)
+    if extra:
+        raise ManifestError(f"manifest: unknown field(s) {', '.join(extra)}")
+    text = {name: data[name] for name in expected if name not in ("leaf_count", "scores")}
+    for name, value in sorted(text.items()):
+        if not isinstance(value, str):
+            raise ManifestError(f"manifest.{name}: expected a string")
+    count = data["leaf_count"]
+    if type(count) is not int or not 0 <= count <= MAX_SAFE_INTEGER:
+        raise ManifestError("manifest.leaf_count: expected a non-negative integer")
+    try:
+        parse_seed(data["seed"])
+    except SeedError as exc:
+        raise ManifestError(f"manifest.seed: {exc}") from None
+    hashes = ("dataset_sha256", "transcript_sha256", "merkle_root", "pack_sha256")
+    for name in (h for h in hashes if h in expected):
+        if not _HEX64.fullmatch(data[name]):
+            raise ManifestError(f"manifest.{name}: expected 64 lowercase hex digits")
+    if "pack_id" in expected and not _PACK_ID.fullmatch(data["pack_id"]):
+        raise ManifestError("manifest.pack_id: expected 1-64 of a-z, 0-9, '.', '-'")
+    if not _KEY_ID.fullmatch(data["key_id"]):
+        raise ManifestError("manifest.key_id: expected 16 lowercase hex digits")
+    check_trust_tier(data["trust_tier"])
+    parse_rfc3339(data["created_at"], "manifest.created_at")
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:

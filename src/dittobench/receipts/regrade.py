@@ -5,9 +5,12 @@
 key signed the right numbers. ``regrade_receipt`` re-derives them with the project's own generator
 and grader:
 
-1. the dataset is rebuilt from the manifest's seed, bench version and run size
+1. the dataset is rebuilt from the manifest's seed, bench version, run size and content pack
    (``rebuild_dataset``, the one place a dataset is regenerated) and its ``dataset_sha256``
-   compared with the manifest's; when they differ nothing else can be compared, so it stops there;
+   compared with the manifest's; when they differ nothing else can be compared, so it stops there.
+   The pack is the one the caller passes (``--pack DIR``), whose SHA-256 must be the manifest's,
+   else the shipped pack of the manifest's id and SHA-256 (a format-1 manifest: the bench
+   version's own); a transcript given must name the same pack (``receipts/packs.py``);
 2. every case is graded again, from the transcript when one is given, else from the receipt's own
    leaves (each carries the case's ``response`` and ``observed`` calls as the transcript holds
    them, which is everything the grader reads; the transcript adds only timings, which no signed
@@ -18,14 +21,14 @@ and grader:
    version, run size, grading policy, the transcript hash (with a transcript) and every score:
    composite, its standard error, the tool and memory means and each dimension.
 
-Pure: no clock, no files, no network. Never raises on a malformed receipt or transcript: what
-cannot be regraded is reported in ``Regrade.blocked``.
+Pure: no clock, no network, no files but the shipped packs and the pack passed in. Never raises
+on a malformed receipt or transcript: what cannot be regraded is reported in ``Regrade.blocked``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dittobench.core.canonical import CanonicalJSONError, canonical_bytes
@@ -34,8 +37,10 @@ from dittobench.core.hashing import canonical_sha256
 from dittobench.core.prng import parse_seed
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
+from dittobench.packs import Pack
 from dittobench.receipts.manifest import SCORE_KEYS, Manifest, ManifestError, Scores
 from dittobench.receipts.merkle import merkle_root
+from dittobench.receipts.packs import PackMismatchError, manifest_pack, packs_differ, regrade_pack
 from dittobench.receipts.sign import case_prompts, receipt_leaves
 from dittobench.spec.codec import decode
 from dittobench.spec.dataset import Dataset
@@ -88,6 +93,9 @@ class Regrade:
     """How many cases were graded."""
     dataset_sha256: str = ""
     """The hash of the rebuilt dataset ("" when it could not be rebuilt)."""
+    pack_id: str = ""
+    pack_sha256: str = ""
+    """The pack the dataset was rebuilt with ("" when none could be chosen)."""
 
     @property
     def ok(self) -> bool:
@@ -100,20 +108,28 @@ class Regrade:
             "source": self.source,
             "cases": self.cases,
             "dataset_sha256": self.dataset_sha256,
+            "pack_id": self.pack_id,
+            "pack_sha256": self.pack_sha256,
             "disagreements": [d.to_json() for d in self.disagreements],
         }
 
 
-def rebuild_dataset(manifest: Manifest) -> Dataset:
-    """The dataset the manifest names, rebuilt with this build's generator: the one place a
-    regrade regenerates a dataset. Raises ``SeedError``, ``UnknownVersionError`` or
-    ``UnknownRunSizeError`` when the manifest names one this build cannot make."""
-    return build_dataset(parse_seed(manifest.seed), manifest.bench_version, manifest.run_size)
+def rebuild_dataset(manifest: Manifest, pack: Pack) -> Dataset:
+    """The dataset the manifest names, rebuilt from ``pack`` (``regrade_pack``) with this build's
+    generator: the one place a regrade regenerates a dataset. Raises ``SeedError``,
+    ``UnknownVersionError``, ``UnknownRunSizeError`` or ``PackError`` when the manifest names
+    one this build cannot make."""
+    seed = parse_seed(manifest.seed)
+    return build_dataset(seed, manifest.bench_version, manifest.run_size, pack)
 
 
-def regrade_receipt(receipt: Any, transcript: Any | None = None) -> Regrade:
+def regrade_receipt(
+    receipt: Any, transcript: Any | None = None, pack: Pack | None = None
+) -> Regrade:
     """Regrade a parsed receipt; with ``transcript`` (parsed JSON) grade that transcript instead
-    of the responses the leaves carry. See the module docstring for what is compared."""
+    of the responses the leaves carry; with ``pack`` (``--pack DIR``) rebuild the dataset from
+    it, which must be the pack the manifest names. See the module docstring for what is
+    compared."""
     if not isinstance(receipt, dict):
         return Regrade(blocked="a receipt is a JSON object")
     try:
@@ -121,18 +137,21 @@ def regrade_receipt(receipt: Any, transcript: Any | None = None) -> Regrade:
     except ManifestError as exc:
         return Regrade(blocked=f"the manifest cannot be read: {exc}")
     try:
-        dataset = rebuild_dataset(manifest)
+        chosen = regrade_pack(manifest, pack)
+        dataset = rebuild_dataset(manifest, chosen)
+    except PackMismatchError as exc:
+        return Regrade(blocked=str(exc))
     except DittobenchError as exc:
         return Regrade(blocked=f"cannot rebuild the dataset from the manifest: {exc}")
     dataset_sha = canonical_sha256(dataset.to_json())
+    rebuilt = Regrade(dataset_sha256=dataset_sha, pack_id=chosen.pack_id, pack_sha256=chosen.sha256)
     if dataset_sha != manifest.dataset_sha256:
-        mismatch = Disagreement("dataset_sha256", manifest.dataset_sha256, dataset_sha)
-        return Regrade(
-            (mismatch,),
+        return replace(
+            rebuilt,
+            disagreements=(Disagreement("dataset_sha256", manifest.dataset_sha256, dataset_sha),),
             blocked=f"the dataset rebuilt from seed {manifest.seed}, {manifest.run_size}, bench "
-            f"version {manifest.bench_version} is not the one the receipt names; the scores were "
-            "not regraded",
-            dataset_sha256=dataset_sha,
+            f"version {manifest.bench_version}, pack {chosen.pack_id} is not the one the receipt "
+            "names; the scores were not regraded",
         )
     entries = _entries(receipt.get("leaves"))
     try:
@@ -140,11 +159,11 @@ def regrade_receipt(receipt: Any, transcript: Any | None = None) -> Regrade:
         report = grade_run(dataset, graded).report
         leaves = receipt_leaves(report, graded, case_prompts(dataset))
     except DittobenchError as exc:
-        return Regrade(blocked=f"cannot regrade: {exc}", dataset_sha256=dataset_sha)
+        return replace(rebuilt, blocked=f"cannot regrade: {exc}")
     found = _manifest_differences(manifest, report, leaves, with_transcript=transcript is not None)
     found += _leaf_differences(entries, {leaf["case_id"]: leaf["leaf"] for leaf in leaves})
     source = "leaves" if transcript is None else "transcript"
-    return Regrade(tuple(found), "", source, report.n, dataset_sha)
+    return replace(rebuilt, disagreements=tuple(found), source=source, cases=report.n)
 
 
 def _entries(raw: Any) -> dict[str, dict[str, Any]]:
@@ -168,7 +187,15 @@ def _graded_transcript(
     """The transcript to grade: the one given, or one rebuilt from the leaves of the dataset's
     cases (a leaf for a case the dataset lacks is reported by ``_leaf_differences``)."""
     if transcript is not None:
-        return Transcript.from_json(transcript)
+        given = Transcript.from_json(transcript)
+        if packs_differ(transcript, manifest.to_json()):
+            signed = manifest_pack(manifest)
+            named = f"{given.pack.id!r} (sha256 {given.pack.sha256})" if given.pack else "none"
+            raise PackMismatchError(
+                f"the transcript names pack {named}, the receipt pack {signed.id!r} "
+                f"(sha256 {signed.sha256})"
+            )
+        return given
     kinds = {c.id: ("tool", "") for c in dataset.tool_cases}
     kinds |= {c.id: ("memory", c.user_id) for c in dataset.memory_cases}
     records = [

@@ -1,7 +1,9 @@
 """Build a signed receipt from a graded run (docs/receipts.md, "Receipt file").
 
 The receipt is ``{"manifest", "signature", "public_key", "key_id", "leaves"}``; the signature is
-Ed25519 over exactly ``manifest_bytes(manifest)``. Pure: the caller passes the key and the time.
+Ed25519 over exactly ``manifest_bytes(manifest)``, in the current format (``RECEIPT_FORMAT``,
+naming the run's content pack). Pure: the caller passes the key and the time (only a transcript
+made before packs makes it read the shipped pack it stands for).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dittobench.receipts.manifest import (
     parse_rfc3339,
 )
 from dittobench.receipts.merkle import leaf_bytes, leaf_hash, make_leaf, merkle_root
+from dittobench.receipts.packs import implied_pack
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
@@ -82,11 +85,16 @@ def build_receipt(
     harness: str,
 ) -> dict[str, Any]:
     """Sign a graded run. ``prompts`` maps each case id to the text the harness was asked (a
-    tool case's prompt, a memory case's question); ``created_at`` is an RFC 3339 time."""
+    tool case's prompt, a memory case's question: ``case_prompts``); ``created_at`` is an RFC
+    3339 time. The manifest names the transcript's content pack."""
     if report.transcript_sha256 != transcript.sha256:
         raise ReceiptInputError("the report was graded from a different transcript")
     if report.dataset_sha256 != transcript.dataset_sha256:
         raise ReceiptInputError("the report and the transcript name different datasets")
+    if report.pack != transcript.pack:
+        raise ReceiptInputError("the report and the transcript name different content packs")
+    # A transcript made before packs names none: the version's own public pack.
+    pack = transcript.pack or implied_pack(report.bench_version)
     check_trust_tier(trust_tier)
     parse_rfc3339(created_at, "created_at")
     leaves = receipt_leaves(report, transcript, prompts)
@@ -113,6 +121,8 @@ def build_receipt(
         grading_policy=report.grading_policy,
         created_at=created_at,
         key_id=kid,
+        pack_id=pack.id,
+        pack_sha256=pack.sha256,
     )
     signature = private_key.sign(manifest_bytes(manifest))
     return {

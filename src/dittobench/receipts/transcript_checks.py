@@ -1,9 +1,9 @@
 """Checks that a receipt belongs to a given transcript.
 
 The transcript's canonical hash must be the manifest's ``transcript_sha256``, it must describe
-the same run (benchmark, version, seed, size, dataset), and each leaf must carry exactly the
-transcript's response and observed calls for its case, with no transcript case left without a
-leaf.
+the same run (benchmark, version, seed, size, dataset, content pack: a missing pack on either side
+stands for the bench version's own), and each leaf must carry exactly the transcript's response
+and observed calls for its case, with no transcript case left without a leaf.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 from dittobench.core.canonical import CanonicalJSONError, canonical_bytes
 from dittobench.core.hashing import sha256_hex
 from dittobench.receipts.checks import Checklist, listing
+from dittobench.receipts.packs import packs_differ
 
 _RUN_FIELDS = ("benchmark", "bench_version", "seed", "run_size", "dataset_sha256")
 
@@ -47,12 +48,14 @@ def _check_hash(checks: Checklist, transcript: Any, manifest: dict[str, Any]) ->
 
 def _check_run(checks: Checklist, transcript: dict[str, Any], manifest: dict[str, Any]) -> None:
     header = [name for name in _RUN_FIELDS if transcript.get(name) != manifest.get(name)]
+    if packs_differ(transcript, manifest):
+        header.append("pack")
     if header:
         checks.add(
             "transcript run", False, f"transcript and manifest differ in: {', '.join(header)}"
         )
     else:
-        checks.add("transcript run", True, "same benchmark, version, seed, size and dataset")
+        checks.add("transcript run", True, "same benchmark, version, seed, size, dataset and pack")
 
 
 def _check_cases(checks: Checklist, cases: list[Any], entries: list[Any]) -> None:
