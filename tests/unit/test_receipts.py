@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import dataclasses
 import hashlib
 import json
 import stat
@@ -29,6 +30,7 @@ from dittobench.core.canonical import canonical_bytes
 from dittobench.core.hashing import text_sha256
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
+from dittobench.packs import public_pack
 from dittobench.receipts.keys import (
     PRIVATE_KEY_NAME,
     PUBLIC_KEY_NAME,
@@ -44,7 +46,14 @@ from dittobench.receipts.keys import (
     save_keypair,
     trusted_entry,
 )
-from dittobench.receipts.manifest import Manifest, ManifestError, manifest_bytes
+from dittobench.receipts.manifest import (
+    PACK_FIELDS,
+    RECEIPT_FORMAT,
+    RECEIPT_FORMAT_1,
+    Manifest,
+    ManifestError,
+    manifest_bytes,
+)
 from dittobench.receipts.merkle import (
     EMPTY_ROOT,
     MerkleError,
@@ -56,7 +65,8 @@ from dittobench.receipts.merkle import (
     node_hash,
     verify_proof,
 )
-from dittobench.receipts.sign import ReceiptInputError, build_receipt
+from dittobench.receipts.regrade import regrade_receipt
+from dittobench.receipts.sign import ReceiptInputError, build_receipt, case_prompts
 from dittobench.receipts.verify import (
     ReceiptError,
     Verification,
@@ -64,7 +74,7 @@ from dittobench.receipts.verify import (
     inclusion_proof_for,
     verify_receipt,
 )
-from dittobench.spec.dataset import Dataset
+from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import get_policy
 from tests.helpers import transcripts as T
@@ -183,6 +193,31 @@ def test_manifest_carries_the_run(run: Run) -> None:
     assert m["scores"]["composite"] == "1.000000"
     assert set(m["scores"]["dimensions"]) >= {"recall", "temporal", "reasoning", "weighted"}
     assert m["key_id"] == run.receipt["key_id"] == key_id(run.key)
+    # The transcript names no pack (as one made before packs): the version's own is signed.
+    assert run.transcript.pack is None
+    assert m["format"] == RECEIPT_FORMAT == "dittobench-receipt-2"
+    own = public_pack(get_policy(run.dataset.bench_version).pack_id)
+    assert (m["pack_id"], m["pack_sha256"]) == (own.pack_id, own.sha256)
+
+
+def test_the_manifest_names_the_transcripts_pack(run: Run) -> None:
+    pack = PackRef("sealed-1", "ab" * 32)
+    transcript = dataclasses.replace(run.transcript, pack=pack)
+    report = grade_run(run.dataset, transcript).report
+    assert report.pack == pack
+    receipt = build_receipt(report, transcript, run.prompts, run.key, "verified", CREATED, "oracle")
+    assert receipt["manifest"]["pack_id"] == "sealed-1"
+    assert receipt["manifest"]["pack_sha256"] == "ab" * 32
+    assert verify_receipt(receipt, run.trusted, transcript.to_json()).ok
+    # The signed pack is checked against the transcript's, either side's absence standing for
+    # the version's own pack.
+    result = verify_receipt(receipt, run.trusted, run.transcript.to_json())
+    assert {"transcript hash", "transcript run"} == failed_names(result)
+    assert "differ in: pack" in {c.name: c.detail for c in result.checks}["transcript run"]
+
+
+def test_the_prompts_are_the_cases_texts(run: Run) -> None:
+    assert case_prompts(run.dataset) == prompts_of(run.dataset)
 
 
 def test_the_signature_covers_exactly_the_manifest_bytes(run: Run) -> None:
@@ -323,6 +358,8 @@ def test_the_failing_check_names_the_manifest_field_where_it_can(run: Run) -> No
         "transcript_sha256": "transcript hash",
         "dataset_sha256": "transcript run",
         "key_id": "key id",
+        "pack_sha256": "transcript run",
+        "pack_id": "transcript run",
     }
     for field, check_name in named.items():
         receipt = run.fresh()
@@ -600,6 +637,53 @@ def test_scores_are_six_decimal_strings() -> None:
             format_score(bad)  # type: ignore[arg-type]
 
 
+# -- formats ------------------------------------------------------------------------------------
+
+
+def as_format_1(receipt: dict[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
+    """The receipt as a build before packs signed it: no pack fields, format 1, re-signed."""
+    old = copy.deepcopy(receipt)
+    for name in PACK_FIELDS:
+        del old["manifest"][name]
+    old["manifest"]["format"] = RECEIPT_FORMAT_1
+    return resign(old, key)
+
+
+def test_a_format_1_receipt_verifies_and_regrades(run: Run) -> None:
+    old = as_format_1(run.receipt, run.key)
+    result = check(run, old)
+    assert result.ok, result.failed
+    manifest = Manifest.from_json(old["manifest"])
+    assert (manifest.format, manifest.pack_id, manifest.pack_sha256) == (RECEIPT_FORMAT_1, "", "")
+    assert manifest_bytes(manifest) == canonical_bytes(old["manifest"])  # the bytes signed
+    for transcript in (None, run.transcript.to_json()):
+        found = regrade_receipt(old, transcript)
+        assert found.ok, (found.blocked, found.disagreements)
+        assert found.pack_id == get_policy(run.dataset.bench_version).pack_id
+    # A transcript naming another pack does not belong to a format-1 receipt.
+    other = dataclasses.replace(run.transcript, pack=PackRef("sealed-1", "ab" * 32)).to_json()
+    old["manifest"]["transcript_sha256"] = hashlib.sha256(canonical_bytes(other)).hexdigest()
+    old = resign(old, run.key)
+    assert failed_names(check(run, old, transcript=other)) == {"transcript run"}
+    assert "the transcript names pack" in regrade_receipt(old, other).blocked
+
+
+def test_each_format_has_exactly_its_fields(run: Run) -> None:
+    without = run.fresh()["manifest"]
+    del without["pack_sha256"]
+    with pytest.raises(ManifestError, match="missing pack_sha256"):
+        Manifest.from_json(without)
+    old = as_format_1(run.receipt, run.key)["manifest"]
+    with pytest.raises(ManifestError, match=r"unknown field\(s\) pack_id, pack_sha256"):
+        Manifest.from_json({**old, "pack_id": "public-1.1", "pack_sha256": "ab" * 32})
+    with pytest.raises(ManifestError, match="missing pack_id, pack_sha256"):
+        Manifest.from_json({**old, "format": RECEIPT_FORMAT})
+    with pytest.raises(ManifestError, match="is not one of dittobench-receipt-1, dittobench-rec"):
+        Manifest.from_json({**old, "format": "dittobench-receipt-3"})
+    with pytest.raises(ManifestError, match=r"manifest\.pack_id: expected 1-64"):
+        Manifest.from_json({**run.fresh()["manifest"], "pack_id": "-leading-dash"})
+
+
 # -- building -----------------------------------------------------------------------------------
 
 
@@ -621,6 +705,8 @@ def test_build_refuses_inputs_that_do_not_match(run: Run) -> None:
 
     with pytest.raises(ReceiptInputError, match="different transcript"):
         build(transcript=other)
+    with pytest.raises(ReceiptInputError, match="different content packs"):
+        build(report=dataclasses.replace(report, pack=PackRef("sealed-1", "ab" * 32)))
     with pytest.raises(ReceiptInputError, match="no prompt text"):
         build(prompts=dict(list(run.prompts.items())[1:]))
     with pytest.raises(ManifestError, match="trust tier"):
@@ -680,6 +766,13 @@ MALFORMED: dict[str, Callable[[dict[str, Any]], Any]] = {
     "scores missing": _set(("manifest", "scores"), {}),
     "created_at garbage": _set(("manifest", "created_at"), "soon"),
     "root not hex": _set(("manifest", "merkle_root"), "Z" * 64),
+    "format unknown": _set(("manifest", "format"), "dittobench-receipt-9"),
+    "format a number": _set(("manifest", "format"), 2),
+    "pack sha not hex": _set(("manifest", "pack_sha256"), "AB" * 32),
+    "pack sha short": _set(("manifest", "pack_sha256"), "ab" * 31),
+    "pack id not an id": _set(("manifest", "pack_id"), "Sealed Pack"),
+    "pack id a number": _set(("manifest", "pack_id"), 7),
+    "format 1 with a pack": _set(("manifest", "format"), "dittobench-receipt-1"),
 }
 
 
