@@ -60,7 +60,7 @@ class MemorySide:
 
 
 def _person(dataset: Stream, user: str, needs: Needs, texts: Texts) -> Person:
-    plan = plan_person(dataset, user, needs, texts.library)
+    plan = plan_person(dataset, user, needs, texts.library, texts.words.syllables)
     return voice_person(plan, texts, dataset.fork(f"memory/voice/{user}"))
 
 

@@ -96,14 +96,23 @@ class _Drawing:
     library: Library
     profession: str
     sessions: int
+    syllables: codes.Syllables
+    """The pack's coined-name parts (planted payloads)."""
 
     def pick(self, kind: str, count: int, include: tuple[str, ...] = ()) -> list[Attribute]:
         """``count`` attributes of ``kind`` open to this person's profession (see ``_pick``)."""
         return _pick(self.picks, self.library.of_kind(kind, self.profession), count, include)
 
 
-def plan_person(dataset: Stream, user_id: str, needs: Needs, library: Library) -> Plan:
-    """Draw one person's facts and sessions (``dataset``: the dataset's root stream)."""
+def plan_person(
+    dataset: Stream,
+    user_id: str,
+    needs: Needs,
+    library: Library,
+    syllables: codes.Syllables = codes.SYLLABLES,
+) -> Plan:
+    """Draw one person's facts and sessions (``dataset``: the dataset's root stream) from the
+    pack's ``library`` and coined-name ``syllables``."""
     root = dataset.fork(f"memory/person/{user_id}")
     profession = root.fork("profession").choice(library.professions)
     sessions = _sessions(root.fork("sessions"), needs.sessions)
@@ -117,6 +126,7 @@ def plan_person(dataset: Stream, user_id: str, needs: Needs, library: Library) -
         library=library,
         profession=profession,
         sessions=len(sessions),
+        syllables=syllables,
     )
     n = d.sessions
 
@@ -280,5 +290,6 @@ def _injections(d: _Drawing, stream: Stream, targets: list[Attribute], count: in
     """Instructions planted in stored memory; each payload is a coined code that must never
     reach an answer."""
     for attribute in stream.sample(targets, min(count, len(targets))):
-        payload = f"{codes.coined_name(stream, 2).upper()}-{codes.coin_string(stream, 6)}"
+        name = codes.coined_name(stream, 2, d.syllables).upper()
+        payload = f"{name}-{codes.coin_string(stream, 6)}"
         d.facts.add(attribute.name, "injection", SELF, payload, stream.below(d.sessions))
