@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dittobench.cli.common import PACK_HELP, RunSizeName, app, fail, open_pack_option
+from dittobench.cli.common import (
+    PACK_HELP,
+    RunSizeName,
+    app,
+    fail,
+    open_pack_option,
+    warn_if_draft,
+)
 from dittobench.spec.versions import CURRENT_VERSION
 
 if TYPE_CHECKING:
@@ -63,6 +70,7 @@ def generate(
     from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError
 
     chosen = open_pack_option(pack)
+    warn_if_draft(bench_version)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
         typer.echo(f"seed: {seed}", err=True)

@@ -77,3 +77,16 @@ def open_pack_option(folder: Path | None) -> Pack | None:
     except PackError as exc:
         raise fail(str(exc)) from None
     return pack
+
+
+def warn_if_draft(bench_version: str) -> None:
+    """Say on stderr when a draft bench version is used: its datasets may still change."""
+    from dittobench.spec.versions import POLICIES
+
+    policy = POLICIES.get(bench_version)
+    if policy is not None and policy.draft:
+        typer.echo(
+            f"warning: bench {bench_version} is a draft: its datasets may change before it is "
+            "released; do not publish its scores",
+            err=True,
+        )

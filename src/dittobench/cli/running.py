@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from dittobench.cli.baseline import BUILTIN
-from dittobench.cli.common import PACK_HELP, app, fail, open_pack_option
+from dittobench.cli.common import PACK_HELP, app, fail, open_pack_option, warn_if_draft
 from dittobench.spec.versions import CURRENT_VERSION
 
 if TYPE_CHECKING:
@@ -274,6 +274,7 @@ def run(
         key=key,
     )
     chosen_pack = open_pack_option(pack)
+    warn_if_draft(bench_version)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
     url, home = store_location(db)

@@ -60,6 +60,8 @@ class Texts:
 
     pack_id: str
     pack_sha256: str
+    pack: Pack
+    """The pack itself, for readers of keys the generator's newer parts add."""
     library: Library
     work_talk: Mapping[str, Grammar]
     work_reply: Grammar
@@ -112,6 +114,7 @@ def _build(pack: Pack) -> Texts:
     return Texts(
         pack_id=pack.pack_id,
         pack_sha256=pack.sha256,
+        pack=pack,
         library=_library(_Reader(pack, "attributes"), professions, people),
         work_talk=work_talk,
         work_reply=people_file.grammar("work_reply"),

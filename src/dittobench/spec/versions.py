@@ -8,7 +8,7 @@ wording rotates with each minor version. Code reads ``policy.<field>``, never co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Final
 
@@ -162,6 +162,9 @@ CONTENT_2 = ContentPolicy(
     dump_guard_seeded=True,
     decline_subjects=True,
 )
+CONTENT_3 = replace(CONTENT_2, names_own_pack=True)
+"""Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
+non-facts, coined values, combined questions, tool requests without cues)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +179,9 @@ class BenchPolicy:
     content: ContentPolicy = CONTENT_1
     pack_id: str = "public-1.1"
     """The shipped content pack the version's datasets are generated from by default."""
+    draft: bool = False
+    """A version still being built: its datasets may change from one commit to the next, it has
+    no golden hashes yet, and the command line says so whenever it is used."""
 
     @property
     def content_version(self) -> str:
@@ -269,8 +275,19 @@ POLICIES: Final = MappingProxyType(
         "2.0.0": BenchPolicy(
             "2.0.0", "2026-12-01T00:00:00Z", _sizes(with_memory=True), GRADING_2, CONTENT_2
         ),
+        # 2.1.0 (draft): content that needs memory, from its own pack.
+        "2.1.0": BenchPolicy(
+            "2.1.0",
+            "2026-12-01T00:00:00Z",
+            _sizes(with_memory=True),
+            GRADING_2,
+            CONTENT_3,
+            pack_id="public-2.1",
+            draft=True,
+        ),
     }
 )
+RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
 CURRENT_VERSION: Final = "2.0.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
