@@ -151,6 +151,10 @@ class ContentPolicy:
     names_own_pack: bool = False
     """The dataset names its pack even when it is the version's own public pack (1.x and 2.0.0
     leave it implied, so their datasets keep their bytes; any other pack is always named)."""
+    findings_from_pack: bool = False
+    """Tool fixtures carry the needle and decoy sentences the mock tools serve, drawn from the
+    pack's ``results`` grammar (tools.json) with the same phrase families and told apart only by
+    their content: each is dated, the decoy earlier (1.x and 2.0.0 serve frames from code)."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -162,7 +166,7 @@ CONTENT_2 = ContentPolicy(
     dump_guard_seeded=True,
     decline_subjects=True,
 )
-CONTENT_3 = replace(CONTENT_2, names_own_pack=True)
+CONTENT_3 = replace(CONTENT_2, names_own_pack=True, findings_from_pack=True)
 """Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""
 
