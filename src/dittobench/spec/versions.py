@@ -155,6 +155,18 @@ class ContentPolicy:
     """Tool fixtures carry the needle and decoy sentences the mock tools serve, drawn from the
     pack's ``results`` grammar (tools.json) with the same phrase families and told apart only by
     their content: each is dated, the decoy earlier (1.x and 2.0.0 serve frames from code)."""
+    woven_history: bool = False
+    """The history is conversation (docs/memory.md): a user turn may carry up to three facts
+    amid small talk, facts are corrected later, split across turns (the who or the day of an
+    event said afterwards) or updated implicitly, contacts are named in several ways, and a
+    pair serves every attribute it voices (1.x and 2.0.0: one fact per pair)."""
+    look_alikes: bool = False
+    """The history holds look-alike non-facts (negations, plans that fell through,
+    hypotheticals, reported speech) whose values are distractors of the questions they
+    resemble."""
+    coined_values: bool = False
+    """Attributes that declare ``coin`` (attributes.json) draw their values per seed from the
+    pack's parts instead of a public list."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -166,7 +178,14 @@ CONTENT_2 = ContentPolicy(
     dump_guard_seeded=True,
     decline_subjects=True,
 )
-CONTENT_3 = replace(CONTENT_2, names_own_pack=True, findings_from_pack=True)
+CONTENT_3 = replace(
+    CONTENT_2,
+    names_own_pack=True,
+    findings_from_pack=True,
+    woven_history=True,
+    look_alikes=True,
+    coined_values=True,
+)
 """Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""
 
