@@ -271,7 +271,7 @@ def _choose_questions(
 
 
 def _evidence_pairs(hay: Haystack, draft: Draft) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(hay.pair_of_fact[k] for k in draft.evidence))
+    return tuple(dict.fromkeys(p for k in draft.evidence for p in hay.pairs_of_fact[k]))
 
 
 class _PairWords:

@@ -57,14 +57,21 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class Beat:
-    """One pair of the conversation: the facts it carries (possibly none, for small talk)."""
+    """One pair of the conversation: the facts it carries (possibly none, for small talk).
+
+    ``clusters`` are the attributes it voices, in order (one, or none for small talk, before
+    bench 2.1); ``stated`` the keys of the facts whose value it states as true (a fact voiced
+    first with a slip of the tongue is stated by its correction; look-alikes are carried, never
+    stated; before bench 2.1 every carried fact is stated).
+    """
 
     session: int
     position: int
     user_text: str
     assistant_text: str
     fact_keys: tuple[str, ...] = ()
-    cluster: str = ""
+    clusters: tuple[str, ...] = ()
+    stated: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

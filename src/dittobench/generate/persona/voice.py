@@ -57,7 +57,8 @@ def voice_person(plan: Plan, texts: Texts, stream: Stream) -> Person:
             at = stream.below(len(turns) + 1)  # drawn before the noise turn itself
             turns.insert(at, _noise(stream, texts.chatter, work_talk, work_reply))
         for position, (user, assistant, keys, cluster) in enumerate(turns):
-            beats.append(Beat(session.index, position, user, assistant, keys, cluster))
+            clusters = (cluster,) if cluster else ()
+            beats.append(Beat(session.index, position, user, assistant, keys, clusters, keys))
     return Person(
         plan.user_id, plan.profession, plan.sessions, plan.contacts, plan.facts, tuple(beats)
     )
