@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Final
 
 from dittobench.generate.grammar import Grammar, GrammarError, slots_in
+from dittobench.generate.persona.coin import CoinSpec
 
 ATTRIBUTE_KINDS: Final = (
     "fixed",
@@ -121,6 +122,9 @@ class Attribute:
     grammar: Grammar
     profession: str = ""
     kin: bool = False
+    coin: CoinSpec | None = None
+    """How its values are coined per seed (``persona/coin.py``); such an attribute may list no
+    values (bench 2.1 coins them)."""
 
 
 def check_attribute(attribute: Attribute) -> None:
@@ -128,7 +132,7 @@ def check_attribute(attribute: Attribute) -> None:
     name = attribute.name
     if attribute.kind not in ATTRIBUTE_KINDS:
         raise GrammarError(f"{name}: unknown kind {attribute.kind!r}")
-    if len(attribute.values) < 8:
+    if len(attribute.values) < 8 and not (attribute.coin and not attribute.values):
         raise GrammarError(f"{name}: needs at least 8 values, has {len(attribute.values)}")
     texts = [c.text for c in attribute.values]
     if len(set(texts)) != len(texts):
