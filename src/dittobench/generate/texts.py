@@ -20,6 +20,7 @@ from dittobench.core.text import words as words_of
 from dittobench.generate.grammar import Grammar, GrammarError
 from dittobench.generate.memory.overlap import stop_words
 from dittobench.generate.persona.attribute import Attribute, Choice, check_attribute
+from dittobench.generate.persona.coin import CoinError, CoinSpec, parse_coin
 from dittobench.generate.persona.library import Library, People
 from dittobench.generate.tools.category import Category, Pin, SlotMaker
 from dittobench.generate.tools.makers import MAKERS, Maker, ValueWords
@@ -216,6 +217,7 @@ def _library(reader: _Reader, professions: tuple[str, ...], people: People) -> L
             ),
             profession=record.get("profession", ""),
             kin=record.get("kin", False) is True,
+            coin=_coin(reader, key, record.get("coin")),
         )
         if attribute.profession and attribute.profession not in professions:
             raise reader.fail(f"{key}.profession", f"unknown profession {attribute.profession!r}")
@@ -230,6 +232,17 @@ def _library(reader: _Reader, professions: tuple[str, ...], people: People) -> L
     except ValueError as exc:
         raise reader.fail("attributes", str(exc)) from None
     return library
+
+
+def _coin(reader: _Reader, key: str, raw: Any) -> CoinSpec | None:
+    """An attribute's ``coin`` declaration (``persona/coin.py``), with the file's
+    ``coin_parts``."""
+    if raw is None:
+        return None
+    try:
+        return parse_coin(raw, reader.mapping("coin_parts", reader.data.get("coin_parts", {})))
+    except CoinError as exc:
+        raise reader.fail(f"{key}.coin", str(exc)) from None
 
 
 def _questions(reader: _Reader) -> Questions:
