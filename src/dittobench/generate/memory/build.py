@@ -16,6 +16,7 @@ from dittobench.generate.memory.needs import isolation_needs, needs_for
 from dittobench.generate.memory.overlap import choose_wording, content_words
 from dittobench.generate.memory.waves import WavePlan, plan_waves, seed_requests
 from dittobench.generate.memory.writes import write_path
+from dittobench.generate.persona.coined import coin_library, uncoined_gap
 from dittobench.generate.persona.model import Person
 from dittobench.generate.persona.plan import Needs, plan_person
 from dittobench.generate.persona.voice import voice_person
@@ -72,6 +73,7 @@ def build_memory(
     if not size.memory_quota:
         return MemorySide((), (), {})
     quota = size.memory_quota
+    texts = _run_texts(dataset, texts, content)
     first = _person(dataset, DEFAULT_USER_ID, needs_for(quota, size.isolation_cases), texts)
     first_hay = build_haystack(dataset, first, epoch)
     root = dataset.fork("memory/questions")
@@ -102,6 +104,25 @@ def build_memory(
     cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop)
     telemetry["raw_pairs_permille"] = plan.raw_share_permille
     return MemorySide(tuple(requests), cases, telemetry)
+
+
+def _run_texts(dataset: Stream, texts: Texts, content: ContentPolicy) -> Texts:
+    """The texts a run draws from: with ``coined_values``, attributes that declare ``coin`` get
+    values coined for this seed (from ``memory/coin``)."""
+    if not content.coined_values:
+        gap = uncoined_gap(texts.library)
+        if gap:
+            raise MemoryGenerationError(
+                f"pack {texts.pack_id} coins the values of {', '.join(gap)}; this bench "
+                "version does not coin values: use a version that does, or list the values"
+            )
+        return texts
+    avoid = texts.pack.file("attributes").get("coin_avoid", [])
+    if not isinstance(avoid, list) or not all(isinstance(w, str) for w in avoid):
+        raise MemoryGenerationError(f"pack {texts.pack_id}: coin_avoid must list words")
+    stream = dataset.fork("memory/coin")
+    library = coin_library(texts.library, stream, texts.words.syllables, avoid)
+    return replace(texts, library=library)
 
 
 def _drafts(ctx: Context, root: Stream, quota: Mapping[str, int], waves: int) -> list[Draft]:
