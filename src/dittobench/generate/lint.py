@@ -7,7 +7,8 @@ The rules (``docs/packs.md``, "Lint"):
   a symbol the generator expands (its roots), shared symbols included;
 - trigger words: every word of every expected tool's name is banned in its category (or allowed
   on purpose), and no banned word appears in the category's own wording;
-- value classes: every attribute has at least 8 values, every pool of ``values.json`` at least
+- value classes: every attribute has at least 8 values (or, declaring ``coin``, parts for four
+  times its count), every pool of ``values.json`` at least
   2, the open classes (names, nouns, kinds) at least 8, and enough contact names for the
   largest circle;
 - answers: no question wording contains one of its attribute's values;
@@ -26,6 +27,8 @@ from dittobench.core.text import words
 from dittobench.generate.grammar import Grammar, strip_slots
 from dittobench.generate.memory.overlap import content_words
 from dittobench.generate.persona.attribute import ALLOWED_SLOTS, Attribute
+from dittobench.generate.persona.coin import coin_space
+from dittobench.generate.persona.talk import Talk, has_talk, talk_of
 from dittobench.generate.texts import Texts, texts_of
 from dittobench.packs import Pack, PackError
 
@@ -48,7 +51,19 @@ ATTRIBUTE_ROOTS = tuple(ALLOWED_SLOTS)
 """Every symbol the generator may expand in an attribute's grammar."""
 CHATTER_ROOTS: Mapping[str, tuple[str, ...]] = {"small_talk_reply": ("origin", "offer")}
 QUESTION_SYMBOLS = ("ask", "ask_then", "ask_count", "ask_list")
-EVIDENCE_SYMBOLS = ("state", "change", "event", "start", "quit", "still", "mention", "recommend")
+EVIDENCE_SYMBOLS: tuple[str, ...] = (
+    "state",
+    "change",
+    "event",
+    "start",
+    "quit",
+    "still",
+    "mention",
+    "recommend",
+)
+EVIDENCE_SYMBOLS += ("implied",)  # bench 2.1: a change said only by implication
+COIN_ROOM = 4
+"""A coined attribute's parts must allow this many times its count of values."""
 
 _SYMBOL = re.compile(r"#([a-z_][a-z0-9_]*)#")
 
@@ -69,6 +84,7 @@ def lint_pack(pack: Pack) -> list[Problem]:
     """Every problem found in ``pack``, in file order; empty when it passes."""
     try:
         texts = texts_of(pack)
+        talk = talk_of(texts) if has_talk(pack) else None
         shown_by(pack)
     except PackError as exc:
         return [Problem("(schema)", "", str(exc))]
@@ -78,6 +94,7 @@ def lint_pack(pack: Pack) -> list[Problem]:
     problems += _attribute_problems(texts, shared_attrs)
     problems += _unused_shared("attributes.json", shared_attrs, _grammars_of_attributes(pack))
     problems += _chatter_problems(texts)
+    problems += _talk_problems(talk)
     problems += _tool_problems(texts)
     problems += _unused_shared("tools.json", shared_tools, _grammars_of_categories(pack))
     problems += _pool_problems(texts)
@@ -238,8 +255,22 @@ def _tool_problems(texts: Texts) -> Iterator[Problem]:
             yield Problem("tools.json", f"{key}.grammar", f"says the banned word {word!r}")
 
 
+def _talk_problems(talk: Talk | None) -> Iterator[Problem]:
+    """The 2.1 history's chatter grammars (``persona/talk.py``), when the pack has them."""
+    for name, grammar in talk.grammars.items() if talk else ():
+        yield from _symbol_problems("chatter.json", name, grammar, ("origin",), set(grammar))
+
+
 def _pool_problems(texts: Texts) -> Iterator[Problem]:
     for attribute in texts.library.attributes:
+        if attribute.coin is not None and not attribute.values:
+            space = coin_space(attribute.coin, texts.words.syllables)
+            if space < COIN_ROOM * attribute.coin.count:
+                key = f"attributes.{attribute.name}.coin"
+                yield Problem(
+                    "attributes.json", key, f"its parts make {space} values, fewer than 4x count"
+                )
+            continue
         if len(attribute.values) < MIN_VALUES:
             key = f"attributes.{attribute.name}.values"
             yield Problem("attributes.json", key, f"needs at least {MIN_VALUES} values")
