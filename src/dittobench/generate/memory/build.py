@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from dittobench.core.errors import DittobenchError
 from dittobench.core.ids import case_id, opaque_id
 from dittobench.core.prng import Stream
 from dittobench.generate.memory import gather, recall, timeline
 from dittobench.generate.memory.draft import Context, Draft
-from dittobench.generate.memory.haystack import Haystack, build_haystack
+from dittobench.generate.memory.haystack import Haystack, build_haystack, session_dates
 from dittobench.generate.memory.isolation import isolation_attributes, isolation_cases
 from dittobench.generate.memory.needs import isolation_needs, needs_for
 from dittobench.generate.memory.overlap import choose_wording, content_words
 from dittobench.generate.memory.waves import WavePlan, plan_waves, seed_requests
 from dittobench.generate.memory.writes import write_path
 from dittobench.generate.persona.coined import coin_library, uncoined_gap
+from dittobench.generate.persona.library import Library
 from dittobench.generate.persona.model import Person
 from dittobench.generate.persona.plan import Needs, plan_person
+from dittobench.generate.persona.talk import talk_of
+from dittobench.generate.persona.twists import twist_plan
 from dittobench.generate.persona.voice import voice_person
+from dittobench.generate.persona.weave import weave_person
 from dittobench.generate.texts import Texts
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import CONTENT_1, ContentPolicy, RunSize
@@ -58,11 +62,31 @@ class MemorySide:
     waves: tuple[SeedRequest, ...]
     cases: tuple[MemoryCase, ...]
     telemetry: dict[str, int]
+    persons: Mapping[str, Person] = field(default_factory=dict)
+    """Per user, the person behind the haystack (for studies and tests; not in the dataset)."""
+    haystacks: Mapping[str, Haystack] = field(default_factory=dict)
+    library: Library | None = None
+    """The run's library (coined values included)."""
 
 
-def _person(dataset: Stream, user: str, needs: Needs, texts: Texts) -> Person:
+def _person(
+    dataset: Stream, user: str, needs: Needs, texts: Texts, epoch: str, content: ContentPolicy
+) -> Person:
     plan = plan_person(dataset, user, needs, texts.library, texts.words.syllables)
-    return voice_person(plan, texts, dataset.fork(f"memory/voice/{user}"))
+    voice = dataset.fork(f"memory/voice/{user}")
+    if not (content.woven_history or content.look_alikes):
+        return voice_person(plan, texts, voice)
+    talk = talk_of(texts)
+    plan = twist_plan(
+        plan,
+        texts.library,
+        talk,
+        session_dates(plan.sessions, epoch),
+        dataset.fork(f"memory/person/{user}/twists"),
+        twins=content.look_alikes,
+        woven=content.woven_history,
+    )
+    return weave_person(plan, texts, talk, voice, grouped=content.woven_history)
 
 
 def build_memory(
@@ -74,7 +98,8 @@ def build_memory(
         return MemorySide((), (), {})
     quota = size.memory_quota
     texts = _run_texts(dataset, texts, content)
-    first = _person(dataset, DEFAULT_USER_ID, needs_for(quota, size.isolation_cases), texts)
+    needs = needs_for(quota, size.isolation_cases)
+    first = _person(dataset, DEFAULT_USER_ID, needs, texts, epoch, content)
     first_hay = build_haystack(dataset, first, epoch)
     root = dataset.fork("memory/questions")
     ctx = Context(first, first_hay, texts, root, content=content)
@@ -103,7 +128,8 @@ def build_memory(
     stop = texts.questions.overlap_stop_words
     cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop)
     telemetry["raw_pairs_permille"] = plan.raw_share_permille
-    return MemorySide(tuple(requests), cases, telemetry)
+    persons = {user: c.person for user, c in contexts.items()}
+    return MemorySide(tuple(requests), cases, telemetry, persons, hays, texts.library)
 
 
 def _run_texts(dataset: Stream, texts: Texts, content: ContentPolicy) -> Texts:
@@ -152,7 +178,8 @@ def _isolation(
         root.fork("isolation"), ctx.person, fixed, size.isolation_cases, busy
     )
     avoid = {name: ctx.chain(name)[-1].value for name in names}
-    second = _person(dataset, ISOLATION_USER_ID, isolation_needs(names, avoid), ctx.texts)
+    needs = isolation_needs(names, avoid)
+    second = _person(dataset, ISOLATION_USER_ID, needs, ctx.texts, epoch, ctx.content)
     second_ctx = Context(
         second,
         build_haystack(dataset, second, epoch),

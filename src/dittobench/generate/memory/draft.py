@@ -17,12 +17,15 @@ from dittobench.generate.grammar import Grammar, expand, fill, tidy
 from dittobench.generate.memory.haystack import Haystack
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.library import Library
-from dittobench.generate.persona.model import SELF, Fact, Person
+from dittobench.generate.persona.model import SELF, SLIP, TWIN, Fact, Person
 from dittobench.generate.texts import Texts
 from dittobench.spec.versions import CONTENT_1, ContentPolicy
 
 POOL_DISTRACTORS = 4
 """Pool values a question's key adds as distractors (bench 2.0), beside other people's."""
+
+LOOK_ALIKE_ROLES = frozenset({"other", "event", "state", TWIN, SLIP})
+"""Roles of facts held by someone else or by nobody whose values resemble the user's."""
 
 CANDIDATE_WORDINGS = 4
 """Wordings drawn per question; the overlap step keeps the one sharing fewest words with the
@@ -104,10 +107,12 @@ class Context:
         return sorted(states, key=lambda f: f.step)
 
     def others_values(self, attribute: str) -> list[str]:
+        """Values of the attribute that are not the user's: contacts' values, and (bench 2.1)
+        look-alikes and slips of the tongue, which are nobody's."""
         return [
             f.value
             for f in self._by_attribute.get(attribute, ())
-            if f.holder != SELF and f.role in ("other", "event", "state")
+            if f.holder != SELF and f.role in LOOK_ALIKE_ROLES
         ]
 
     def own_attributes(self, kind: str) -> list[Attribute]:

@@ -95,6 +95,14 @@ ALLOWED_SLOTS: Final = MappingProxyType(
         "save": {"label", "value"},
         "update": {"label", "value"},
         "delete": {"label"},
+        # Bench 2.1 (optional): ``twin`` names the look-alike families an attribute is said in
+        # (shared ``twin_negation``, ``twin_plan``, ``twin_hypothetical``, ``twin_reported``,
+        # or its own), ``twin_claim`` the clause they wrap ("I live in {value}"); ``implied``
+        # says a change only by implication; ``with_note`` says who was at an event.
+        "twin": {"value", "person"},
+        "twin_claim": {"value"},
+        "implied": {"value"},
+        "with_note": {"person"},
     }
 )
 

@@ -31,6 +31,16 @@ class Session:
 
 SELF = "self"
 """``Fact.holder`` of the user's own facts; other holders are contact names."""
+NOBODY = ""
+"""``Fact.holder`` of what nobody holds: a look-alike or a slip of the tongue (bench 2.1)."""
+
+# Fact roles bench 2.1 adds (``Fact``), and the old code a write instruction later changes.
+TWIN = "twin"
+SLIP = "slip"
+SLIP_DAY = "slip_day"
+WITH = "with"
+ON = "on"
+WRITE_STATE = "write_state"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +52,13 @@ class Fact:
     ``still`` (activities), ``recommend`` (said only by the assistant), ``mention`` (recurring
     topic), ``token``/``token_decoy``, ``injection`` (a planted instruction whose payload is
     ``value``), ``write_state`` (an old code the write path later updates or deletes).
+
+    Bench 2.1 adds ``twin`` (a look-alike non-fact: nobody's value, said as a negation, a plan
+    that fell through, a hypothetical or someone's claim; ``detail`` names the contact it may
+    mention), ``slip`` (a wrong value said first, then corrected; ``detail`` is the corrected
+    fact's key), ``with`` (who was at an event: a contact's name; ``detail`` is the event's
+    key), ``on`` (the weekday of an event or change; ``detail`` its key) and ``slip_day`` (a
+    wrong weekday, corrected; ``detail`` is the ``on`` fact's key).
     """
 
     key: str
@@ -52,7 +69,10 @@ class Fact:
     session: int
     step: int = 0
     detail: str = ""
-    """Extra context: the label a saved code is for (``write_state``)."""
+    """Extra context: the label a saved code is for (``write_state``), or as above."""
+    form: str = ""
+    """How the fact is voiced when not the usual way: ``implied`` (a change said only by
+    implication, "now that I'm settled in Porto...")."""
 
 
 @dataclass(frozen=True, slots=True)

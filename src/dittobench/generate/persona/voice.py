@@ -45,7 +45,7 @@ def voice_person(plan: Plan, texts: Texts, stream: Stream) -> Person:
     by_session: dict[int, list[Fact]] = {s.index: [] for s in plan.sessions}
     for fact in plan.facts:
         by_session[fact.session].append(fact)
-    previous = _previous_values(plan.facts)
+    previous = previous_values(plan.facts)
     beats: list[Beat] = []
     for session in plan.sessions:
         order = stream.shuffle(by_session[session.index])
@@ -55,7 +55,7 @@ def voice_person(plan: Plan, texts: Texts, stream: Stream) -> Person:
             turns.append((user, assistant, (fact.key,), fact.attribute))
         for _ in range(stream.between(1, 2)):
             at = stream.below(len(turns) + 1)  # drawn before the noise turn itself
-            turns.insert(at, _noise(stream, texts.chatter, work_talk, work_reply))
+            turns.insert(at, noise_turn(stream, texts.chatter, work_talk, work_reply))
         for position, (user, assistant, keys, cluster) in enumerate(turns):
             clusters = (cluster,) if cluster else ()
             beats.append(Beat(session.index, position, user, assistant, keys, clusters, keys))
@@ -64,7 +64,7 @@ def voice_person(plan: Plan, texts: Texts, stream: Stream) -> Person:
     )
 
 
-def _previous_values(facts: tuple[Fact, ...]) -> dict[str, str]:
+def previous_values(facts: tuple[Fact, ...]) -> dict[str, str]:
     """For each ``change`` fact, the value it replaces."""
     chains: dict[str, list[Fact]] = {}
     for fact in facts:
@@ -106,7 +106,7 @@ def _fact_turns(
     return say(grammar, stream, ROLE_SYMBOL[fact.role], values), reply
 
 
-def _noise(
+def noise_turn(
     stream: Stream, chatter: Mapping[str, Grammar], work_talk: Grammar, work_reply: Grammar
 ) -> tuple[str, str, tuple[str, ...], str]:
     opener = say(chatter["noise_open"], stream, "origin", {})

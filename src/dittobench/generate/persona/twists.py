@@ -1,0 +1,148 @@
+"""Bench 2.1's additions to a plan: look-alike non-facts, slips of the tongue, details said
+afterwards, and changes said only by implication.
+
+``twist_plan`` takes what ``plan_person`` decided is true and adds, from one stream
+(``memory/person/<user>/twists``), in this order:
+
+1. with ``look_alikes``, **twins**: for each attribute the user holds (in order of its first
+   fact) whose grammar has ``twin``, with chance 3/5, one look-alike (one or two for an event
+   list): a value nobody in the history holds for that attribute, said in some session as a
+   negation, a plan that fell through, a hypothetical or a contact's claim (a draw of
+   ``below(sessions)`` and one contact per twin);
+2. with ``woven_history``, **slips**: each own state, change or event, with chance 1/6, is
+   first said with a wrong value (another value nobody holds) and corrected later in its
+   session;
+3. **details**: each own event of an attribute whose grammar has ``with_note``, with chance
+   1/3, gets who was there (a contact); each own event, with
+   chance 1/4, its weekday (with chance 1/3 first said wrong); each change, with chance 1/5,
+   its weekday (the same);
+4. **implied changes**: each change of an attribute whose grammar has ``implied``, with chance
+   1/3, is said only by implication.
+
+Twins and slips hold nobody's value, so they are never stated as facts; their values become
+distractors of the questions they resemble (``generate/memory/draft.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from dittobench.core.prng import Stream
+from dittobench.generate.persona.library import Library
+from dittobench.generate.persona.model import NOBODY, SELF, Fact
+from dittobench.generate.persona.plan import Plan
+from dittobench.generate.persona.talk import Talk
+
+TWIN_CHANCE = (3, 5)
+SLIP_CHANCE = (1, 6)
+WITH_CHANCE = (1, 3)
+EVENT_DAY_CHANCE = (1, 4)
+CHANGE_DAY_CHANCE = (1, 5)
+DAY_SLIP_CHANCE = (1, 3)
+IMPLIED_CHANCE = (1, 3)
+TWINNED_ROLES = frozenset({"state", "change", "event", "start"})
+SLIPPED_ROLES = frozenset({"state", "change", "event"})
+IMPLIED = "implied"
+TWIN_SYMBOL = "twin"
+WITH_NOTE = "with_note"
+
+
+@dataclass
+class _Twisting:
+    plan: Plan
+    library: Library
+    talk: Talk
+    dates: Mapping[int, date]
+    stream: Stream
+    facts: list[Fact] = field(default_factory=list)
+
+    def add(
+        self, attribute: str, role: str, holder: str, value: str, session: int, detail: str
+    ) -> Fact:
+        key = f"{holder}:{attribute}:{role}:{len(self.facts)}"
+        fact = Fact(key, attribute, role, holder, value, session, detail=detail)
+        self.facts.append(fact)
+        return fact
+
+    def unheld(self, attribute: str) -> list[str]:
+        """The attribute's values no fact of the history holds so far."""
+        held = {f.value for f in self.facts if f.attribute == attribute}
+        return [c.text for c in self.library.get(attribute).values if c.text not in held]
+
+
+def twist_plan(
+    plan: Plan,
+    library: Library,
+    talk: Talk,
+    dates: Mapping[int, date],
+    stream: Stream,
+    *,
+    twins: bool,
+    woven: bool,
+) -> Plan:
+    """``plan`` with the additions of the module docstring (``twins``: look-alikes; ``woven``:
+    slips, details and implied changes)."""
+    t = _Twisting(plan, library, talk, dates, stream, list(plan.facts))
+    if twins:
+        _twins(t)
+    if woven:
+        _slips(t)
+        _details(t)
+        _implied(t)
+    return replace(plan, facts=tuple(t.facts))
+
+
+def _twins(t: _Twisting) -> None:
+    held = dict.fromkeys(
+        f.attribute for f in t.plan.facts if f.holder == SELF and f.role in TWINNED_ROLES
+    )
+    for name in held:
+        attribute = t.library.get(name)
+        if TWIN_SYMBOL not in attribute.grammar or not t.stream.chance(*TWIN_CHANCE):
+            continue
+        count = t.stream.between(1, 2) if attribute.kind == "event_list" else 1
+        pool = t.unheld(name)
+        for value in t.stream.sample(pool, min(count, len(pool))):
+            session = t.stream.below(len(t.plan.sessions))
+            person = t.stream.choice(t.plan.contacts).name
+            t.add(name, TWIN_SYMBOL, NOBODY, value, session, person)
+
+
+def _slips(t: _Twisting) -> None:
+    for fact in list(t.plan.facts):
+        if fact.holder != SELF or fact.role not in SLIPPED_ROLES:
+            continue
+        if not t.stream.chance(*SLIP_CHANCE):
+            continue
+        pool = t.unheld(fact.attribute)
+        if pool:
+            wrong = t.stream.choice(pool)
+            t.add(fact.attribute, "slip", NOBODY, wrong, fact.session, fact.key)
+
+
+def _details(t: _Twisting) -> None:
+    for fact in list(t.plan.facts):
+        if fact.holder != SELF or fact.role not in ("event", "change"):
+            continue
+        session = fact.session
+        has_company = WITH_NOTE in t.library.get(fact.attribute).grammar
+        if fact.role == "event" and has_company and t.stream.chance(*WITH_CHANCE):
+            person = t.stream.choice(t.plan.contacts).name
+            t.add(fact.attribute, "with", SELF, person, session, fact.key)
+        chance = EVENT_DAY_CHANCE if fact.role == "event" else CHANGE_DAY_CHANCE
+        if t.stream.chance(*chance):
+            day = t.talk.weekdays[t.dates[fact.session].weekday()]
+            on = t.add(fact.attribute, "on", SELF, day, session, fact.key)
+            if t.stream.chance(*DAY_SLIP_CHANCE):
+                wrong = t.stream.choice([d for d in t.talk.weekdays if d != day])
+                t.add(fact.attribute, "slip_day", NOBODY, wrong, session, on.key)
+
+
+def _implied(t: _Twisting) -> None:
+    for index, fact in enumerate(t.facts):
+        if fact.role != "change" or IMPLIED not in t.library.get(fact.attribute).grammar:
+            continue
+        if t.stream.chance(*IMPLIED_CHANCE):
+            t.facts[index] = replace(fact, form=IMPLIED)
