@@ -136,6 +136,60 @@ def test_lint_rejects_a_broken_pack_naming_file_and_key(
     assert any(file in p and key in p for p in problems), problems
 
 
+DRAFT = public_pack("public-2.1").path
+
+
+def copy_draft(tmp_path: Path) -> Path:
+    folder = tmp_path / "draft"
+    shutil.copytree(DRAFT, folder)
+    edit(folder, "pack", lambda d: d.update(pack_id="draft"))
+    return folder
+
+
+def test_the_draft_pack_passes_its_tool_checks() -> None:
+    """The tool-side checks of the 2.1 pack (cue words, results); its memory side is linted by
+    the tests of that side."""
+    problems = [str(p) for p in lint_pack(public_pack("public-2.1"))]
+    assert not [p for p in problems if "tools.json" in p or "values.json" in p], problems
+
+
+def _cue_word(f: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        category(d, "image_create")["grammar"]["origin"].append("#lead#two pictures of #scene#.")
+
+    edit(f, "tools", change)
+
+
+def _cue_not_banned(f: Path) -> None:
+    edit(f, "tools", lambda d: category(d, "image_create")["banned"].remove("scratch"))
+
+
+def _cues_malformed(f: Path) -> None:
+    edit(f, "tools", lambda d: d.update(cues={"max_shared": "three"}))
+
+
+def _results_symbol(f: Path) -> None:
+    edit(f, "tools", lambda d: d["results"]["finding"].append("#nowhere#, {subject}."))
+
+
+@pytest.mark.parametrize(
+    ("damage", "key", "says"),
+    [
+        (_cue_word, "categories.image_create.grammar", "'pictures', a distinctive word of"),
+        (_cue_not_banned, "categories.image_create.banned", "must ban 'scratch'"),
+        (_cues_malformed, "cues", "must be"),
+        (_results_symbol, "results", "#nowhere#"),
+    ],
+)
+def test_lint_rejects_a_draft_pack_with_cues(
+    tmp_path: Path, damage: Callable[[Path], None], key: str, says: str
+) -> None:
+    folder = copy_draft(tmp_path)
+    damage(folder)
+    problems = [str(p) for p in lint_pack(load_pack(folder))]
+    assert any(f"tools.json: {key}" in p and says in p for p in problems), problems
+
+
 def test_pack_commands_make_check_and_hash_a_pack(tmp_path: Path) -> None:
     folder = tmp_path / "window-7"
     made = dittobench("pack", "new", str(folder))

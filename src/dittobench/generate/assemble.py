@@ -27,7 +27,7 @@ def build_dataset(
     chosen = pack or default
     texts = texts_of(chosen)
     root = Stream.root(seed, policy.content_version)
-    tool_cases, fixtures = build_tool_cases(root, size.tool_cases, texts)
+    tool_cases, fixtures = build_tool_cases(root, size.tool_cases, texts, policy.content)
     memory = build_memory(root, policy.epoch, size, texts, policy.content)
     return Dataset(
         benchmark=BENCHMARK_NAME,

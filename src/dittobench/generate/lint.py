@@ -7,6 +7,11 @@ The rules (``docs/packs.md``, "Lint"):
   a symbol the generator expands (its roots), shared symbols included;
 - trigger words: every word of every expected tool's name is banned in its category (or allowed
   on purpose), and no banned word appears in the category's own wording;
+- cue words (packs that declare ``cues`` in tools.json): every distinctive word of an expected
+  tool's catalog description (``tools/cues.py``) is banned in its category, and no word of the
+  category's wording has the stem of one;
+- results (packs with a ``results`` grammar in tools.json): its symbols are defined and reached
+  from ``finding``;
 - value classes: every attribute has at least 8 values (or, declaring ``coin``, parts for four
   times its count), every pool of ``values.json`` at least
   2, the open classes (names, nouns, kinds) at least 8, and enough contact names for the
@@ -30,6 +35,14 @@ from dittobench.generate.persona.attribute import ALLOWED_SLOTS, Attribute
 from dittobench.generate.persona.coin import coin_space
 from dittobench.generate.persona.talk import Talk, has_talk, talk_of
 from dittobench.generate.texts import Texts, texts_of
+from dittobench.generate.tools.cues import (
+    CUES,
+    MAX_SHARED,
+    cue_words_in,
+    distinctive_words,
+    surface_forms,
+)
+from dittobench.generate.tools.findings import FINDING, RESULTS, results_grammar
 from dittobench.packs import Pack, PackError
 
 MAX_OVERLAP = 0.30
@@ -85,7 +98,8 @@ def lint_pack(pack: Pack) -> list[Problem]:
     try:
         texts = texts_of(pack)
         talk = talk_of(texts) if has_talk(pack) else None
-        shown_by(pack)
+        shown = shown_by(pack)
+        results = results_grammar(pack) if RESULTS in pack.file("tools") else None
     except PackError as exc:
         return [Problem("(schema)", "", str(exc))]
     problems: list[Problem] = []
@@ -97,6 +111,11 @@ def lint_pack(pack: Pack) -> list[Problem]:
     problems += _talk_problems(talk)
     problems += _tool_problems(texts)
     problems += _unused_shared("tools.json", shared_tools, _grammars_of_categories(pack))
+    descriptions = {tool.name: tool.description for tool in shown.tools}
+    problems += _cue_problems(texts, pack.file("tools").get(CUES), descriptions)
+    if results is not None:
+        own = set(results)
+        problems += _symbol_problems("tools.json", RESULTS, results, (FINDING,), own)
     problems += _pool_problems(texts)
     return problems
 
@@ -253,6 +272,38 @@ def _tool_problems(texts: Texts) -> Iterator[Problem]:
                 spoken |= set(words(strip_slots(_SYMBOL.sub(" ", text))))
         for word in sorted(spoken & category.banned):
             yield Problem("tools.json", f"{key}.grammar", f"says the banned word {word!r}")
+
+
+def _cue_problems(
+    texts: Texts, declared: object, descriptions: Mapping[str, str]
+) -> Iterator[Problem]:
+    if declared is None:
+        return
+    limit = declared.get(MAX_SHARED) if isinstance(declared, dict) else None
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        yield Problem("tools.json", CUES, f"must be {{{MAX_SHARED!r}: a whole number from 1}}")
+        return
+    cues = distinctive_words(descriptions, limit)
+    for category in texts.categories:
+        key = f"categories.{category.name}"
+        for tool in category.tools:
+            for word in sorted(surface_forms(descriptions[tool], cues[tool]) - category.banned):
+                yield Problem(
+                    "tools.json", f"{key}.banned", f"must ban {word!r} ({tool}'s description)"
+                )
+        said: dict[str, str] = {}
+        for alternatives in category.grammar.values():
+            for text in alternatives:
+                spoken = strip_slots(_SYMBOL.sub(" ", text))
+                for tool in category.tools:
+                    for word in cue_words_in(spoken, cues[tool]):
+                        said.setdefault(word, tool)
+        for word, tool in sorted(said.items()):
+            yield Problem(
+                "tools.json",
+                f"{key}.grammar",
+                f"says {word!r}, a distinctive word of {tool}'s description",
+            )
 
 
 def _talk_problems(talk: Talk | None) -> Iterator[Problem]:

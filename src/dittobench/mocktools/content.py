@@ -2,7 +2,10 @@
 
 Every content result carries one *finding* about the case's subject. The bearer tool's finding
 embeds the fixture's needle sentence verbatim; every other content tool's finding states the decoy
-figure, worded as stale or preliminary. Apart from that one figure, the templates hold no digits,
+figure, worded as stale or preliminary. A fixture that carries its own ``decoy`` sentence (bench
+2.1: both sentences drawn from the pack, in the same words, dated) is served as it stands: the
+bearer says ``needle``, every other content tool ``decoy``, and no frame of this module is used.
+Apart from that one figure (and its date), the templates hold no digits,
 so the only numbers a result shows are the finding's figure and what the fixture or the caller
 supplied (the link, the job id, echoed arguments).
 
@@ -67,7 +70,11 @@ def is_bearer(fixture: ToolFixture, name: str) -> bool:
 def finding(stream: Stream, fixture: ToolFixture, name: str) -> str:
     """One sentence about the subject: the needle from the bearer, the decoy from anything else."""
     if is_bearer(fixture, name):
+        if fixture.decoy:
+            return fixture.needle
         return stream.choice(_NEEDLE_FRAMES).format(needle=fixture.needle)
+    if fixture.decoy:
+        return fixture.decoy
     return stream.choice(_DECOY_FRAMES).format(
         subject=fixture.subject, decoy=fixture.decoy_figure, unit=fixture.unit
     )

@@ -72,6 +72,11 @@ class ToolFixture:
     returns and a status call must carry; ``link`` is the address ``search_web`` points to and a
     following ``read_links`` must carry; ``fail_first`` makes the first call of each content tool
     fail with a transient error (recovery cases). Figures are strings with thousands separators.
+
+    From bench 2.1 (``findings_from_pack``) ``needle`` and ``decoy`` are the whole sentences the
+    mock tools serve, drawn from the pack's ``results`` grammar: the same phrase families, each
+    dated, the decoy earlier. ``decoy`` is empty (and left out of the JSON) before 2.1, when the
+    mock tools frame the figures in their own words.
     """
 
     case_id: str
@@ -84,6 +89,7 @@ class ToolFixture:
     needle: str = ""
     needle_figure: str = ""
     fail_first: bool = False
+    decoy: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +103,7 @@ class ToolFixture:
             "needle": self.needle,
             "needle_figure": self.needle_figure,
             "fail_first": self.fail_first,
+            **({"decoy": self.decoy} if self.decoy else {}),
         }
 
 

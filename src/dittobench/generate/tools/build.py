@@ -9,9 +9,11 @@ from dittobench.core.prng import Stream
 from dittobench.generate.grammar import GrammarError
 from dittobench.generate.texts import Texts
 from dittobench.generate.tools.category import Category
+from dittobench.generate.tools.findings import results_grammar
 from dittobench.generate.tools.fixtures import fixture_values, make_fixture
 from dittobench.generate.tools.render import Rendered, render
 from dittobench.spec.dataset import TOOL_GROUPS, ExpectedTool, ToolCase, ToolFixture
+from dittobench.spec.versions import CONTENT_1, ContentPolicy
 
 MAX_REDRAWS = 64
 """Redraws allowed when a prompt repeats one already in the run (then generation fails loudly)."""
@@ -54,18 +56,19 @@ def plan_categories(stream: Stream, total: int, categories: tuple[Category, ...]
 
 
 def build_tool_cases(
-    root: Stream, total: int, texts: Texts
+    root: Stream, total: int, texts: Texts, content: ContentPolicy = CONTENT_1
 ) -> tuple[tuple[ToolCase, ...], tuple[ToolFixture, ...]]:
     """The tool cases and fixtures of one run (``root``: the dataset's root stream), in case
     order. Prompts are unique in a run."""
     plan = plan_categories(root.fork("tool/plan"), total, texts.categories)
+    results = results_grammar(texts.pack) if content.findings_from_pack else None
     cases: list[ToolCase] = []
     fixtures: list[ToolFixture] = []
     seen: set[str] = set()
     for ordinal, category in enumerate(plan):
         cid = case_id(root.seed, root.content_version, "tool", ordinal)
         stream = root.fork(f"tool/case/{ordinal}")
-        fixture = make_fixture(stream.fork("fixture"), cid, category, texts.words)
+        fixture = make_fixture(stream.fork("fixture"), cid, category, texts.words, results)
         rendered = _unique_render(category, stream, fixture_values(fixture), seen)
         seen.add(rendered.prompt)
         cases.append(_tool_case(cid, category, rendered, texts.describe))

@@ -2,7 +2,9 @@
 
 The needle is the only place a result-usage answer can come from: an invented subject (a coined
 name plus a noun), a figure from about 1e8 values and a unit, so the whole sentence has well over
-10**15 values. The decoy figure always differs from the needle figure.
+10**15 values. The decoy figure always differs from the needle figure. With a ``results``
+grammar (bench 2.1, ``findings.py``) the fixture also carries the two sentences the mock tools
+serve, drawn after everything else.
 """
 
 from __future__ import annotations
@@ -10,16 +12,22 @@ from __future__ import annotations
 from dittobench.catalog.content import CONTENT_TOOLS
 from dittobench.core import codes
 from dittobench.core.prng import Stream
-from dittobench.generate.tools import makers
+from dittobench.generate.grammar import Grammar
+from dittobench.generate.tools import findings, makers
 from dittobench.generate.tools.category import Category
 from dittobench.generate.tools.makers import ValueWords
 from dittobench.spec.dataset import ToolFixture
 
 
 def make_fixture(
-    stream: Stream, case_id: str, category: Category, words: ValueWords
+    stream: Stream,
+    case_id: str,
+    category: Category,
+    words: ValueWords,
+    results: Grammar | None = None,
 ) -> ToolFixture:
-    """Draw the fixture for one case. ``bearer`` is the last content tool the case expects."""
+    """Draw the fixture for one case. ``bearer`` is the last content tool the case expects.
+    With ``results``, ``needle`` and ``decoy`` are the served sentences (``findings``)."""
     name = codes.coined_name(stream, 3, words.syllables)
     noun = stream.choice(words.pool("fixture_nouns"))
     subject = words.formats["fixture_subject"].format(name=name, noun=noun)
@@ -37,6 +45,14 @@ def make_fixture(
         if bearer
         else ""
     )
+    decoy = ""
+    if results is not None:
+        needle_date, decoy_date = findings.draw_dates(stream, words)
+        if bearer:
+            needle = findings.finding(
+                stream, results, subject, f"{needle_figure:,}", unit, needle_date
+            )
+        decoy = findings.finding(stream, results, subject, f"{decoy_figure:,}", unit, decoy_date)
     return ToolFixture(
         case_id=case_id,
         subject=subject,
@@ -48,6 +64,7 @@ def make_fixture(
         needle=needle,
         needle_figure=f"{needle_figure:,}" if bearer else "",
         fail_first=category.fail_first,
+        decoy=decoy,
     )
 
 
