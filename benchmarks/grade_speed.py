@@ -14,8 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
 
-from tests.helpers import transcripts as T
+from tests.helpers import redteam as R
 
+from dittobench import study as T
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
 from dittobench.spec.versions import CURRENT_VERSION
@@ -27,14 +28,14 @@ STRATEGIES = {
         "memory": T.canned("67 days. Done, saved. 1, 2, 3, 4, 5, 6, 7"),
         "tool": T.no_tools,
     },
-    "all candidates": {"memory": T.all_candidates, "tool": T.no_tools},
+    "all candidates": {"memory": R.all_candidates, "tool": T.no_tools},
     "always decline": {"memory": T.always_decline, "tool": T.no_tools},
-    "echo the question": {"memory": T.echo_question, "tool": T.no_tools},
+    "echo the question": {"memory": R.echo_question, "tool": T.no_tools},
     "dump every stored value": {"memory": T.dump_everything, "tool": T.no_tools},
-    "the answer's public pool": {"memory": T.public_pool, "tool": T.no_tools},
-    "instruct the grader": {"memory": T.instruct_grader, "tool": T.no_tools},
+    "the answer's public pool": {"memory": R.public_pool, "tool": T.no_tools},
+    "instruct the grader": {"memory": R.instruct_grader, "tool": T.no_tools},
     "self-reported tool calls": {"observe": False},
-    "repeat the decoy token": {"memory": T.repeat_decoy},
+    "repeat the decoy token": {"memory": R.repeat_decoy},
 }
 
 

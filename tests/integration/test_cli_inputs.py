@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from dittobench import study as T
 from dittobench.core.canonical import canonical_bytes
 from dittobench.generate.assemble import build_dataset
-from tests.helpers import transcripts as T
 from tests.helpers.cli import dittobench
 
 

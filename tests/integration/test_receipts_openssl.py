@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
+from dittobench import study as T
 from dittobench.core.canonical import canonical_bytes
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
 from dittobench.receipts.keys import generate_private_key
 from dittobench.receipts.sign import build_receipt
-from tests.helpers import transcripts as T
 
 OPENSSL = shutil.which("openssl")
 pytestmark = pytest.mark.skipif(

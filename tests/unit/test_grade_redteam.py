@@ -15,6 +15,7 @@ from functools import cache
 
 import pytest
 
+from dittobench import study as T
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.memory import grade_memory
 from dittobench.grade.run import grade_run
@@ -22,7 +23,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import QUESTION_TYPES, MemoryCase
 from dittobench.spec.versions import CURRENT_VERSION, get_policy
 from dittobench.spec.wire import RunResponse
-from tests.helpers import transcripts as T
+from tests.helpers import redteam as R
 
 POLICY = get_policy(CURRENT_VERSION).grading
 TRAIN = range(1000, 1020)
@@ -155,12 +156,12 @@ def memory_mean(strategy: Strategy, seeds: range, size: str = "full") -> float:
 @pytest.mark.parametrize(
     "strategy",
     [
-        T.all_candidates,
+        R.all_candidates,
         T.always_decline,
-        T.echo_question,
+        R.echo_question,
         T.dump_everything,
-        T.instruct_grader,
-        T.public_pool,
+        R.instruct_grader,
+        R.public_pool,
     ],
 )
 def test_strategies_that_never_read_the_history_score_nothing(strategy: Strategy) -> None:

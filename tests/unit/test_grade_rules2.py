@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from dittobench import study as T
 from dittobench.grade.memory import grade_memory
 from dittobench.grade.run import grade_run
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GRADING_1, GRADING_2
 from dittobench.spec.wire import RunResponse, ToolCall
-from tests.helpers import transcripts as T
 from tests.unit.test_grade_memory import case
 
 

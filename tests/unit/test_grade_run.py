@@ -9,6 +9,7 @@ from functools import cache
 
 import pytest
 
+from dittobench import study as T
 from dittobench.core.canonical import canonical_bytes
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import GradeInputError, grade_run
@@ -16,7 +17,7 @@ from dittobench.spec.codec import DecodeError
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import CaseScore
 from dittobench.spec.transcript import Transcript
-from tests.helpers import transcripts as T
+from tests.helpers import redteam as R
 
 SEEDS = range(50)
 
@@ -44,11 +45,11 @@ def test_oracle_scores_every_case(run_size: str) -> None:
 
 
 RED_TEAMS = {
-    "all_candidates": T.all_candidates,
+    "all_candidates": R.all_candidates,
     "always_decline": T.always_decline,
-    "echo_question": T.echo_question,
+    "echo_question": R.echo_question,
     "dump_everything": T.dump_everything,
-    "instruct_grader": T.instruct_grader,
+    "instruct_grader": R.instruct_grader,
 }
 
 
@@ -67,7 +68,7 @@ def test_red_team_memory_strategies_score_near_zero(strategy: str) -> None:
 def test_listing_candidates_never_pays_where_there_are_candidates() -> None:
     for seed in range(20):
         ds = dataset(seed, "full")
-        graded = grade_run(ds, T.build(ds, memory=T.all_candidates))
+        graded = grade_run(ds, T.build(ds, memory=R.all_candidates))
         for case in ds.memory_cases:
             if case.distractors or case.forbidden:
                 assert graded.memory[case.id].score == 0, case
@@ -87,7 +88,7 @@ def test_self_reported_tool_calls_are_capped() -> None:
 def test_repeating_the_decoy_token_cuts_the_run() -> None:
     ds = dataset(3, "full")
     honest = grade_run(ds, T.build(ds)).report
-    cheat = grade_run(ds, T.build(ds, memory=T.repeat_decoy)).report
+    cheat = grade_run(ds, T.build(ds, memory=R.repeat_decoy)).report
     assert cheat.details.token_factor == 0.5
     assert cheat.composite <= honest.composite * 0.5
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import dittobench
-from tests.helpers import transcripts
+from dittobench import study
 
 PUBLIC = [
     "CURRENT_VERSION",
@@ -40,7 +40,7 @@ def test_the_entry_points_work_from_the_top() -> None:
     dataset = build_dataset(5, run_size="small")
     assert isinstance(dataset, dittobench.Dataset)
     assert dataset.bench_version == dittobench.CURRENT_VERSION
-    report = grade_run(dataset, transcripts.build(dataset)).report
+    report = grade_run(dataset, study.build(dataset)).report
     assert isinstance(report, dittobench.ScoreReport)
     assert report.composite == 1.0
     assert report.grading_policy == get_policy(dataset.bench_version).grading.id

@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 import dittobench
 import dittobench.cli.app  # the full command line...
 import dittobench.cli.receipting  # ...with `keys` and `verify` registered on it
+from dittobench import study as T
 from dittobench.cli.common import app
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.hashing import text_sha256
@@ -77,7 +78,6 @@ from dittobench.receipts.verify import (
 from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import get_policy
-from tests.helpers import transcripts as T
 from tests.helpers.receipts import resign
 
 CREATED = "2026-12-05T10:00:00Z"

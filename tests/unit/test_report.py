@@ -5,7 +5,7 @@ of the bad value.
 ``PINNED`` holds, for runs graded from the transcript helpers on bench 1.1.0 datasets (whose bytes
 and grading are frozen), the SHA-256 of ``report.json`` as the engine writes it and of the report
 as the store keeps it, computed by the code of commit 54cc4d7 (before ``details`` was typed). A
-change to grading-1 or to ``tests/helpers/transcripts.py`` moves them: re-pin them only after
+change to grading-1 or to the answers of ``dittobench.study`` moves them: re-pin them only after
 checking why.
 """
 
@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dittobench import study as T
 from dittobench.cli.summary import report_lines
 from dittobench.core.prng import MAX_SEED
 from dittobench.generate.assemble import build_dataset
@@ -32,7 +33,7 @@ from dittobench.spec.memory import MemoryCase
 from dittobench.spec.report import ReportDetails, ScoreReport
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.wire import RunResponse, ToolCall
-from tests.helpers import transcripts as T
+from tests.helpers import redteam as R
 
 VERSION = "1.1.0"
 
@@ -64,7 +65,7 @@ def partial(ds: Dataset) -> Transcript:
 RUNS: dict[str, tuple[int, str, Callable[[Dataset], Transcript]]] = {
     "oracle": (1, "small", T.build),
     "canned": (2, "medium", lambda ds: T.build(ds, memory=T.canned("about three weeks"))),
-    "repeat_decoy": (3, "full", lambda ds: T.build(ds, memory=T.repeat_decoy)),
+    "repeat_decoy": (3, "full", lambda ds: T.build(ds, memory=R.repeat_decoy)),
     "unobserved": (4, "full", lambda ds: T.build(ds, observe=False)),
     "partial": (5, "small", partial),
     "paraphrase": (6, "medium", lambda ds: T.build(ds, memory=T.paraphrase_memory)),

@@ -189,7 +189,7 @@ def audit(
 
 
 # Registered after generate, grade and audit so `--help` lists the commands in that order.
-from dittobench.cli import baseline, packing, receipting, running  # noqa: E402, F401
+from dittobench.cli import baseline, packing, receipting, running, studying  # noqa: E402, F401
 
 
 def main() -> None:

@@ -1,0 +1,136 @@
+"""The study's built-in strategies: each answers every case of a dataset, deterministically.
+
+A strategy is prepared once per dataset (``prepare``) and then answers each memory question and
+each tool case as a pure function of the dataset and the case. ``knows_key`` marks the two that
+read the answer key (the ceiling); ``reads_history`` marks the ones that choose their answer by
+reading what the user stored (the ``saturated`` flag of ``study.figures`` looks at the others).
+``docs/study.md`` describes each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
+from dittobench.spec.memory import MemoryCase
+from dittobench.spec.transcript import Transcript
+from dittobench.spec.wire import RunResponse, ToolCall
+from dittobench.study.lexical import LexicalReader
+from dittobench.study.naive import always_decline, best_constant, dump_stored, no_tools
+from dittobench.study.oracle import oracle_memory, oracle_tool
+from dittobench.study.paraphrase import paraphrase_memory
+from dittobench.study.parse_tools import ToolParser
+from dittobench.study.parser import MemoryParser
+from dittobench.study.router import Router
+from dittobench.study.transcripts import MemoryAnswer, ToolAnswer, build
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """How a strategy answers the cases of one dataset."""
+
+    memory: MemoryAnswer
+    tool: ToolAnswer
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    name: str
+    summary: str
+    knows_key: bool
+    reads_history: bool
+    prepare: Callable[[Dataset], Answers]
+
+    def transcript(self, dataset: Dataset) -> Transcript:
+        """The transcript of a run in which this strategy answered every case."""
+        answers = self.prepare(dataset)
+        return build(dataset, answers.memory, answers.tool, harness=f"study:{self.name}")
+
+
+def _prose(text: str) -> ToolAnswer:
+    def answer(case: ToolCase, fixture: ToolFixture) -> tuple[RunResponse, tuple[ToolCall, ...]]:
+        return RunResponse(final_text=text), ()
+
+    return answer
+
+
+def _parser(dataset: Dataset) -> Answers:
+    reader = MemoryParser(dataset)
+
+    def memory(case: MemoryCase, _dataset: Dataset) -> RunResponse:
+        return reader(case)
+
+    return Answers(memory, ToolParser(dataset))
+
+
+def _lexical(dataset: Dataset) -> Answers:
+    reader = LexicalReader(dataset)
+
+    def memory(case: MemoryCase, _dataset: Dataset) -> RunResponse:
+        return reader(case)
+
+    return Answers(memory, no_tools)
+
+
+STRATEGIES: tuple[Strategy, ...] = (
+    Strategy(
+        "oracle",
+        "the answer key and the expected tool calls",
+        True,
+        True,
+        lambda _d: Answers(oracle_memory, oracle_tool),
+    ),
+    Strategy(
+        "paraphrase",
+        "the answer key in other words (the honest ceiling); the oracle's tool calls",
+        True,
+        True,
+        lambda _d: Answers(paraphrase_memory, oracle_tool),
+    ),
+    Strategy(
+        "parser",
+        "the public pack's grammar read back: statements, questions, tool routes",
+        False,
+        True,
+        _parser,
+    ),
+    Strategy(
+        "lexical",
+        "the stored user turn sharing most content words with the question; no tools",
+        False,
+        True,
+        _lexical,
+    ),
+    Strategy(
+        "canned",
+        "the best constant answer of the case's answer kind; no tools",
+        False,
+        False,
+        lambda _d: Answers(best_constant, _prose("Done.")),
+    ),
+    Strategy(
+        "dump",
+        "everything stored for the user so far (turns and replies), in one answer; no tools",
+        False,
+        False,
+        lambda _d: Answers(dump_stored, no_tools),
+    ),
+    Strategy(
+        "decline",
+        "always declines",
+        False,
+        False,
+        lambda _d: Answers(always_decline, _prose("I can't help with that.")),
+    ),
+    Strategy(
+        "router",
+        "the catalog tool whose description shares most words with the request; declines",
+        False,
+        False,
+        lambda d: Answers(always_decline, Router(d)),
+    ),
+)
+"""In report order."""
+
+STRATEGY_NAMES = tuple(s.name for s in STRATEGIES)
