@@ -17,7 +17,7 @@
 public pack (the wording's symbols as wildcards, the value as the attribute's public values, or
 a run of capitalised words where the pack lists none), the last mention wins; questions are
 routed by matching them against the pack's question wordings. The write path is answered as the
-oracle answers it (it does not depend on how the history is worded).
+oracle answers it (``write_answer``: it does not depend on how the history is worded).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.transcript import Attempt, CaseRecord, Execution, Transcript
 from dittobench.spec.versions import BENCHMARK_NAME, get_policy
-from dittobench.spec.wire import Pair, RunResponse
+from dittobench.spec.wire import Pair, RunResponse, ToolCall
 
 MemoryAnswer = Callable[[MemoryCase, Dataset], RunResponse]
 
@@ -185,8 +185,7 @@ class _Mention:
 class SimpleParser:
     """The parser of issue 13 over one pack (see the module docstring)."""
 
-    def __init__(self, texts: Texts, oracle: MemoryAnswer, *, loose: bool = False) -> None:
-        self._oracle = oracle
+    def __init__(self, texts: Texts, *, loose: bool = False) -> None:
         self._library = texts.library
         self._second = texts.questions.second_person
         self._statements: list[tuple[str, str, re.Pattern[str]]] = []
@@ -243,7 +242,7 @@ class SimpleParser:
 
     def answer(self, case: MemoryCase, dataset: Dataset) -> RunResponse:
         if case.question_type.startswith("write_"):
-            return self._oracle(case, dataset)
+            return write_answer(case)
         found = self.mentions(dataset, case.user_id)
         if "verification token" in case.question.lower():
             return _say([m.value for m in found if m.role == "token"][-1:])
@@ -347,8 +346,27 @@ def memory_mean(dataset: Dataset, answer: MemoryAnswer) -> float:
     return grade_run(dataset, transcript).report.memory_mean
 
 
-def parser_mean(dataset: Dataset, texts: Texts, oracle: MemoryAnswer) -> float:
-    return memory_mean(dataset, SimpleParser(texts, oracle).answer)
+def parser_mean(dataset: Dataset, texts: Texts, *, loose: bool = False) -> float:
+    return memory_mean(dataset, SimpleParser(texts, loose=loose).answer)
+
+
+def write_answer(case: MemoryCase) -> RunResponse:
+    """The write path as the oracle answers it: the instruction carried out with the memory
+    tool it asks for (reported), the read-back answered from what was written."""
+    if case.question_type == "write_readback":
+        if case.answer_kind == "decline":
+            subject = case.answer_items[0] if case.answer_items else case.question
+            return RunResponse(final_text=f"I have no record of {subject}.", abstain=True)
+        return RunResponse(final_text=f"It is {case.expected_answer}.", answer=case.expected_answer)
+    pair = case.evidence_pair_ids[0] if case.evidence_pair_ids else ""
+    code = case.answer_items[0] if case.answer_items else ""
+    calls = {
+        "save": ToolCall("save_memory", {"content": f"{case.expected_answer}: {code}"}),
+        "update": ToolCall("update_memory", {"pair_id": pair, "content": code}),
+        "delete": ToolCall("delete_memory", {"pair_id": pair}),
+    }
+    call = calls.get(case.write_op)
+    return RunResponse(final_text="Done, I've saved that.", tool_calls=(call,) if call else ())
 
 
 def mean(values: Iterable[float]) -> float:

@@ -96,9 +96,10 @@ ALLOWED_SLOTS: Final = MappingProxyType(
         "update": {"label", "value"},
         "delete": {"label"},
         # Bench 2.1 (optional): ``twin`` names the look-alike families an attribute is said in
-        # (shared ``twin_negation``, ``twin_plan``, ``twin_hypothetical``, ``twin_reported``,
-        # or its own), ``twin_claim`` the clause they wrap ("I live in {value}"); ``implied``
-        # says a change only by implication; ``with_note`` says who was at an event.
+        # (shared ``twin_denial``, ``twin_negation``, ``twin_plan``, ``twin_hypothetical``,
+        # ``twin_reported``, or its own), ``twin_claim`` the clause they wrap ("I live in
+        # {value}"); ``implied`` says a change, or an activity given up, only by implication;
+        # ``with_note`` says who was at an event.
         "twin": {"value", "person"},
         "twin_claim": {"value"},
         "implied": {"value"},

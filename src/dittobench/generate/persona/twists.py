@@ -16,8 +16,9 @@ afterwards, and changes said only by implication.
    1/3, gets who was there (a contact); each own event, with
    chance 1/4, its weekday (with chance 1/3 first said wrong); each change, with chance 1/5,
    its weekday (the same);
-4. **implied changes**: each change of an attribute whose grammar has ``implied``, with chance
-   1/3, is said only by implication.
+4. **implied changes**: each change, and each activity given up, of an attribute whose grammar
+   has ``implied``, with chance 1/3, is said only by implication ("now that I'm settled in
+   Porto", "sold all my pottery gear").
 
 Twins and slips hold nobody's value, so they are never stated as facts; their values become
 distractors of the questions they resemble (``generate/memory/draft.py``).
@@ -45,6 +46,7 @@ IMPLIED_CHANCE = (1, 3)
 TWINNED_ROLES = frozenset({"state", "change", "event", "start"})
 SLIPPED_ROLES = frozenset({"state", "change", "event"})
 IMPLIED = "implied"
+IMPLIED_ROLES = frozenset({"change", "quit"})
 TWIN_SYMBOL = "twin"
 WITH_NOTE = "with_note"
 
@@ -142,7 +144,7 @@ def _details(t: _Twisting) -> None:
 
 def _implied(t: _Twisting) -> None:
     for index, fact in enumerate(t.facts):
-        if fact.role != "change" or IMPLIED not in t.library.get(fact.attribute).grammar:
+        if fact.role not in IMPLIED_ROLES or IMPLIED not in t.library.get(fact.attribute).grammar:
             continue
         if t.stream.chance(*IMPLIED_CHANCE):
             t.facts[index] = replace(fact, form=IMPLIED)
