@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dittobench.core import codes
+from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import Stream
 from dittobench.core.text import STOP_WORDS, words
 
@@ -40,7 +41,7 @@ _PART = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _BRACES = re.compile(r"[{}]")
 
 
-class CoinError(ValueError):
+class CoinError(DittobenchError, ValueError):
     """A ``coin`` declaration that cannot be used, or parts too few to coin distinct values."""
 
 
