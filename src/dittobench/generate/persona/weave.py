@@ -3,18 +3,19 @@
 ``weave_person`` turns a twisted plan (``persona/twists.py``) into beats. Per session, from the
 voice stream (``memory/voice/<user>``), in this order:
 
-1. ``shuffle`` the session's facts (those said beside another fact, slips and details, wait
-   for it);
+1. ``shuffle`` the session's facts (slips and details are said with their fact, not apart);
 2. per fact, its sentences, each a tidied template from the attribute's grammar or chatter:
-   the fact itself (said with the slip's wrong value when it has one), then, marked to open a
-   later turn, its correction, who was there and its weekday (a wrong weekday, then its
-   correction); a look-alike is one sentence;
-3. each sentence that follows another goes to a random later place (``below``);
+   the fact itself (said with the slip's wrong value when it has one), then its followers: the
+   correction, who was there (``with_note``), the weekday (a wrong weekday, then its fix); a
+   look-alike is one sentence;
+3. followers are placed: who was there and the weekday right after their fact (afterthoughts),
+   a correction or a weekday's fix at a random later place (``below``);
 4. sentences are grouped into turns: the next sentence opens a turn, which draws its size (1,
-   2 or 3, weights ``TURN_WEIGHTS``) and takes the first later sentences (up to
-   ``LOOKAHEAD`` places on) that may join it: not following another sentence, of an attribute
-   not yet in it; it stops at a sentence an afterthought follows. A stored code, planted note,
-   token or recommendation (``SOLO_ROLES``) is a turn of its own;
+   2 or 3, weights ``TURN_WEIGHTS``) and takes the first of the next ``LOOKAHEAD`` sentences
+   that may join it: not a follower, of an attribute not yet in it, and at most one sentence
+   that must be said last (one an afterthought follows, so that the afterthought opens the
+   next turn; a recommendation asked for or a pasted note, which bring their own reply). A
+   stored code (``WRITE_STATE``) is a turn of its own: deleting its pair deletes nothing else;
 5. each turn is rendered: contacts named as ``_References`` decides, chatter (``join``)
    between its sentences, the assistant's reply;
 6. one or two small-talk turns go in at random places (as in ``persona/voice.py``), never
@@ -52,7 +53,7 @@ TURN_SIZES = (1, 2, 3)
 TURN_WEIGHTS = (1, 3, 6)
 LOOKAHEAD = 6
 SOLO_ROLES = frozenset({"token", "token_decoy", "injection", "recommend", WRITE_STATE})
-"""Roles voiced their own way (``_Voicing._solo``); a stored code is a turn of its own."""
+"""Roles voiced their own way (``_Voicing._solo``)."""
 ANCHORED_ROLES = frozenset({SLIP, SLIP_DAY, WITH, ON})
 WITH_NOTE = "with_note"
 _POSSESSIVE = re.compile(r"\{person\}'")
