@@ -207,12 +207,15 @@ class SimpleParser:
                     pattern = _regex(template, r".+?", whole=True)
                     if pattern is not None:
                         self._questions.append((attribute.name, symbol, pattern))
+        self._families = _family_patterns(texts)
         self._token = [
             p
             for t in texts.chatter["token"]["origin"]
             if (p := _regex(t, r"VK-[A-Z0-9]+")) is not None
         ]
         self._parsed: dict[tuple[int, str], list[_Mention]] = {}
+        subjects = texts.pack.file("questions").get("subjects", {})
+        self._subjects = {p.lower(): a for a, ps in subjects.items() for p in ps}
 
     def mentions(self, dataset: Dataset, user: str) -> list[_Mention]:
         key = (dataset.seed, user)
@@ -234,10 +237,18 @@ class SimpleParser:
                 yield _Mention("integrity_token", "token", match.group("v"), day, order)
 
     def route(self, question: str) -> tuple[str, str]:
-        """(attribute, question symbol) of the first question wording the question matches."""
-        for attribute, symbol, pattern in self._questions:
-            if pattern.match(question):
-                return attribute, symbol
+        """(attribute, question symbol) of the first question wording the question matches;
+        bench 2.1: a shared family's subject phrase names the attribute, and a question that
+        opens with an aside is read after its first sentence."""
+        for text in (question, question.split(". ", 1)[-1]):
+            for attribute, symbol, pattern in self._questions:
+                if pattern.match(text):
+                    return attribute, symbol
+            for family, pattern in self._families:
+                found = pattern.match(text)
+                if found and found.group("s").lower() in self._subjects:
+                    symbol = FAMILY_SYMBOLS.get(family, family)
+                    return self._subjects[found.group("s").lower()], symbol
         return "", ""
 
     def answer(self, case: MemoryCase, dataset: Dataset) -> RunResponse:
@@ -271,6 +282,47 @@ class SimpleParser:
         """What a decline is about: the attribute's first topic phrase, in the second person."""
         topics = self._library.get(attribute).grammar.get("topic", ("that",))
         return " ".join(self._second.get(w, w) for w in topics[0].split(" "))
+
+
+FAMILY_SYMBOLS = {
+    "value": "ask",
+    "current": "ask",
+    "then": "ask_then",
+    "then_event": "ask",
+    "count": "ask_count",
+    "mentions": "ask_count",
+    "list": "ask_list",
+}
+"""Bench 2.1's shared families read as the attribute question they stand for; the others
+(orders, activities, combined questions) have no rule of their own here."""
+_SUBJECT = re.compile(r"\{(subject|things|theme)\}")
+
+
+def _family_patterns(texts: Texts) -> list[tuple[str, re.Pattern[str]]]:
+    """Each expansion of each family of questions.json ``asking`` (bench 2.1), the first
+    subject slot as group ``s`` and every other slot a wildcard."""
+    data = texts.pack.file("questions")
+    grammar = data.get("asking")
+    if not isinstance(grammar, dict):
+        return []
+    out = []
+    for family in grammar:
+        if family in ("lead", "lead_person", "lead_date", "aside", "now"):
+            continue
+        for template in _expansions(grammar, family):
+            found = _SUBJECT.search(template)
+            if found is None:
+                continue
+            head, tail = template[: found.start()], template[found.end() :]
+            pattern = rf"^\s*{_loose(head)}(?P<s>.+?){_loose(tail)}\s*$"
+            out.append((family, re.compile(pattern)))
+    return out
+
+
+def _loose(template: str) -> str:
+    """Literals case-insensitive, every slot a wildcard."""
+    pieces = re.split(r"\{[a-z_]+\}", template)
+    return "(?:.+?)".join(f"(?i:{re.escape(p)})" for p in pieces)
 
 
 def _expansions(grammar: Grammar, symbol: str, depth: int = 0) -> list[str]:

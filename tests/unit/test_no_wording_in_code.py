@@ -8,7 +8,8 @@ arguments of calls to ``*Error``, ``*fail`` and ``Problem``), a string literal m
 - hold a capitalised word (a name, the start of a sentence),
 
 and no tuple, list, set or dict display may hold four or more string literals unless every one
-is a schema name (a key used anywhere in the public pack, an attribute kind, a question type):
+is a schema name (a key used anywhere in a shipped public pack, an attribute kind, a question
+type):
 a value pool cannot hide as a list of single words.
 """
 
@@ -40,10 +41,14 @@ def _keys(value: object) -> Iterator[str]:
 
 
 def _schema_names() -> frozenset[str]:
-    pack = public_pack()
-    from dittobench.packs import PACK_FILES
+    from dittobench.packs import PACK_FILES, public_pack_ids
 
-    names = {key for name in PACK_FILES for key in _keys(pack.file(name))}
+    names = {
+        key
+        for pack_id in public_pack_ids()
+        for name in PACK_FILES
+        for key in _keys(public_pack(pack_id).file(name))
+    }
     return frozenset(names | set(ATTRIBUTE_KINDS) | set(QUESTION_TYPES))
 
 

@@ -106,7 +106,54 @@ def asked_date(question: str) -> date:
     return date(int(match.group(3)), MONTH_NAMES.index(match.group(1)) + 1, int(match.group(2)))
 
 
+def check_combined(history: History, case: MemoryCase) -> bool:
+    """The questions that combine two facts (bench 2.1's question side): who came along to an
+    event, its weekday, which event a contact came along to. The detail (``with``, ``on``) is
+    stated by an evidence pair about an event the evidence also states, and the answer is the
+    detail's value (who, the weekday) or the event's (which one); False for other questions."""
+    stated = {f.key: f for f, _text in history.stated(case.evidence_pair_ids)}
+    answer = case.expected_answer
+    details = [
+        f
+        for f in stated.values()
+        if f.holder == SELF
+        and f.role in ("with", "on")
+        and answer in (f.value, history.fact[f.detail].value)
+        and history.fact[f.detail].key in stated
+    ]
+    if case.question_type != "single_session_recall" or not details:
+        return False
+    detail = details[0]
+    event = history.fact[detail.detail]
+    assert event.key in stated and event.role == "event", case.question
+    if detail.value == case.expected_answer:
+        if detail.role == "on":  # the weekday is the session's, and every other is wrong
+            assert case.expected_answer not in case.distractors
+        return True
+    assert event.value == case.expected_answer, case.question
+    assert contains_phrase(case.question, detail.value), case.question  # the companion
+    company = history.own(event.attribute, frozenset({"with"}))
+    assert [f.detail for f in company if f.value == detail.value] == [event.key]
+    return True
+
+
+def asked_day(history: History, case: MemoryCase, fact: Fact) -> date:
+    """The day a point-in-time question asks about: its printed date, or (bench 2.1) the day
+    of the user's event it names, which the evidence states too."""
+    if _DATE.search(case.question):
+        return asked_date(case.question)
+    events = [
+        f
+        for f, _text in history.stated(case.evidence_pair_ids)
+        if f.role == "event" and f.attribute != fact.attribute
+    ]
+    (event,) = [f for f in events if contains_phrase(case.question, f.value)]
+    return history.date[event.session]
+
+
 def check_value(history: History, case: MemoryCase) -> None:
+    if check_combined(history, case):
+        return
     fact = stated_value(history, case, case.expected_answer)
     assert case.expected_answer not in history.look_alikes(fact.attribute)
     states = history.own(fact.attribute, frozenset({"state", "change"}))
@@ -114,7 +161,7 @@ def check_value(history: History, case: MemoryCase) -> None:
     if case.question_type in CURRENT or case.question_type == "isolation":
         assert chain and chain[-1] == fact, case.question  # nothing later contradicts it
     if case.question_type == "point_in_time":
-        asked = asked_date(case.question)
+        asked = asked_day(history, case, fact)
         later = [f for f in chain if f.step > fact.step]
         assert history.date[fact.session] <= asked < history.date[later[0].session]
     if case.question_type in RESEMBLING:

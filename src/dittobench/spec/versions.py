@@ -167,6 +167,16 @@ class ContentPolicy:
     coined_values: bool = False
     """Attributes that declare ``coin`` (attributes.json) draw their values per seed from the
     pack's parts instead of a public list."""
+    shared_questions: bool = False
+    """Questions are worded from families shared across attributes (questions.json ``asking``)
+    with the attribute's subject as a slot (``subjects``), each led by an anchor in the
+    person's own history (a contact, a date); order questions ask for a kind's events without
+    listing them, activity questions name the day it was taken up, not the activity; some
+    questions combine two facts (who came along, which weekday, the value on an event's day)."""
+    drawn_placement: bool = False
+    """A question is asked after a wave drawn among those where its evidence is complete (not
+    pinned to the first, the last or its evidence's wave); write instructions and their
+    read-backs likewise, in that order."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -185,6 +195,8 @@ CONTENT_3 = replace(
     woven_history=True,
     look_alikes=True,
     coined_values=True,
+    shared_questions=True,
+    drawn_placement=True,
 )
 """Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""

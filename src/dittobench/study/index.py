@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from dittobench.generate.memory.asking import ASIDE, ASKING, FAMILIES, parse_asking
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.texts import Texts, texts_of
 from dittobench.packs import Pack, PackError, public_pack
@@ -26,7 +27,7 @@ STATEMENT_ROLES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "fixed": ("state", "other"),
         "changing": ("state", "change", "other"),
         "preference": ("state", "other"),
-        "event_list": ("event", "other"),
+        "event_list": ("event", "other", "with_note"),
         "activity": ("start", "quit", "still"),
         "assistant": ("recommend",),
         "recurring": ("mention",),
@@ -72,6 +73,12 @@ class PackIndex:
     questions: tuple[QuestionWording, ...]
     pools: Mapping[str, frozenset[str]]
     """Per attribute, its values and accepted forms, lower-cased."""
+    families: tuple[QuestionWording, ...] = ()
+    """Bench 2.1: the shared question families (questions.json ``asking``), symbol = family."""
+    asides: tuple[Wording, ...] = ()
+    """Bench 2.1: the asides a question in an attribute's own words may open with."""
+    subjects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Bench 2.1: a subject phrase (lower-cased) -> the attributes it names."""
 
     def attribute(self, name: str) -> Attribute:
         return self.texts.library.get(name)
@@ -129,7 +136,36 @@ def _build(texts: Texts) -> PackIndex:
         a.name: frozenset(form.lower() for c in a.values for form in (c.text, *c.aliases))
         for a in texts.library.attributes
     }
-    return PackIndex(texts, tuple(statements), tuple(questions), pools)
+    families, asides, subjects = _asking(texts)
+    return PackIndex(texts, tuple(statements), tuple(questions), pools, families, asides, subjects)
+
+
+SUBJECT_SLOTS = ("subject", "things", "things_b", "theme")
+
+
+def _asking(
+    texts: Texts,
+) -> tuple[tuple[QuestionWording, ...], tuple[Wording, ...], Mapping[str, tuple[str, ...]]]:
+    """The shared families, asides and subject phrases of a pack that has them (bench 2.1)."""
+    data = texts.pack.file("questions")
+    if ASKING not in data:
+        return (), (), MappingProxyType({})
+    asking = parse_asking(data)
+    subjects: dict[str, list[str]] = {}
+    for attribute, phrases in asking.subjects.items():
+        for phrase in phrases:
+            subjects.setdefault(phrase.lower(), []).append(attribute)
+    every = sorted({p for ps in asking.subjects.values() for p in ps}, key=len, reverse=True)
+    either = "(?:" + "|".join(re.escape(p) for p in every) + ")"
+    slots = dict.fromkeys(SUBJECT_SLOTS, either)
+    families = tuple(
+        QuestionWording("", family, wording)
+        for family in FAMILIES
+        if family != ASIDE
+        for wording in compile_symbol(asking.grammar, family, slots)
+    )
+    asides = compile_symbol(asking.grammar, ASIDE)
+    return families, asides, MappingProxyType({k: tuple(v) for k, v in subjects.items()})
 
 
 def _slot_patterns(attribute: Attribute) -> dict[str, str]:

@@ -91,13 +91,15 @@ def _number(case: MemoryCase) -> str:
 def _listed(case: MemoryCase) -> str:
     items = case.answer_items
     if case.answer_kind == "ordered_list":
-        a, b, c = items
+        *first, last = items
+        middle = ", then ".join(first[1:])
+        followed = f", followed by {middle}" if middle else ""
         return _pick(
             case,
             [
-                f"First {a}, then {b}, and finally {c}.",
-                f"{a} came first, followed by {b}, with {c} last.",
-                f"{a} -> {b} -> {c}",
+                f"First {', then '.join(first)}, and finally {last}.",
+                f"{first[0]} came first{followed}, with {last} last.",
+                " -> ".join(items),
             ],
         )
     listed = ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else items[0]

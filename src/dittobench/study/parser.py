@@ -22,6 +22,7 @@ from dittobench.core.dates import MONTH_NAMES
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.wire import RunResponse, ToolCall
+from dittobench.study import families
 from dittobench.study.history import Mention, read_history, stored_pairs
 from dittobench.study.index import QuestionWording, index_of, pack_of
 
@@ -51,6 +52,22 @@ class MemoryParser:
             "days_ask": self.days,
             "duration_ask": self.days,
             "token_ask": self.token,
+            # bench 2.1's shared families (study.families)
+            "value": self.ask,
+            "current": self.ask,
+            "then": self.ask_then,
+            "then_event": lambda a: families.then_event(self, a),
+            "count": self.ask_count,
+            "mentions": self.ask_count,
+            "list": self.ask_list,
+            "order_all": lambda a: families.order_kinds(self, a),
+            "order_first": lambda a: families.order_kinds(self, a),
+            "order_last": lambda a: families.order_kinds(self, a),
+            "order_mixed": lambda a: families.order_kinds(self, a),
+            "activity": lambda a: families.activity_on(self, a),
+            "with": lambda a: families.with_whom(self, a),
+            "weekday": lambda a: families.weekday(self, a),
+            "with_which": lambda a: families.with_which(self, a),
         }
 
     def __call__(self, case: MemoryCase, dataset: Dataset | None = None) -> RunResponse:
@@ -62,18 +79,33 @@ class MemoryParser:
 
     def parse(self, case: MemoryCase, seen: list[Mention]) -> Asked | None:
         """The question's wording: among those that fit, one about an attribute the user has
-        mentioned, else the pack's first."""
-        lowered = case.question.lower()
-        fits = [
-            (q, slots)
-            for q in self.index.questions
-            if (slots := q.wording.match(case.question, lowered)) is not None
-        ]
+        mentioned, else the pack's first; a question that opens with one of the pack's asides
+        (bench 2.1) is read after it."""
+        asked = self.fit(case, case.question, seen)
+        text = case.question
+        at = text.find(". ")
+        while asked is None and at >= 0:
+            head, rest = text[: at + 1], text[at + 2 :]
+            if any(a.match(head) is not None for a in self.index.asides):
+                asked = self.fit(case, rest, seen)
+            at = text.find(". ", at + 1)
+        return asked
+
+    def fit(self, case: MemoryCase, text: str, seen: list[Mention]) -> Asked | None:
+        lowered = text.lower()
+        held = {m.attribute for m in seen}
+        fits = []
+        for q in (*self.index.questions, *self.index.families):
+            slots = q.wording.match(text, lowered)
+            if slots is not None:
+                attribute = q.attribute or families.resolve(self, slots, held)
+                fits.append((q, slots, attribute))
         if not fits:
             return None
-        held = {m.attribute for m in seen}
-        wording, slots = next(((q, s) for q, s in fits if q.attribute in held), fits[0])
-        return Asked(case, wording, slots, seen)
+        wording, slots, attribute = next((f for f in fits if f[2] in held), fits[0])
+        asked = Asked(case, wording, slots, seen)
+        asked.attribute = attribute
+        return asked
 
     # -- values ---------------------------------------------------------------------------
 

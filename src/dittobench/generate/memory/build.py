@@ -14,6 +14,7 @@ from dittobench.generate.memory.haystack import Haystack, build_haystack, sessio
 from dittobench.generate.memory.isolation import isolation_attributes, isolation_cases
 from dittobench.generate.memory.needs import isolation_needs, needs_for
 from dittobench.generate.memory.overlap import choose_wording, content_words
+from dittobench.generate.memory.placement import clear_of_key, placed
 from dittobench.generate.memory.waves import WavePlan, plan_waves, seed_requests
 from dittobench.generate.memory.writes import write_path
 from dittobench.generate.persona.coined import coin_library, uncoined_gap
@@ -98,7 +99,9 @@ def build_memory(
         return MemorySide((), (), {})
     quota = size.memory_quota
     texts = _run_texts(dataset, texts, content)
-    needs = needs_for(quota, size.isolation_cases)
+    needs = replace(
+        needs_for(quota, size.isolation_cases), distinct_starts=content.shared_questions
+    )
     first = _person(dataset, DEFAULT_USER_ID, needs, texts, epoch, content)
     first_hay = build_haystack(dataset, first, epoch)
     root = dataset.fork("memory/questions")
@@ -118,6 +121,8 @@ def build_memory(
         drafts.extend(iso)
     drafts = _forbid_payloads(ctx, drafts)
     plan = plan_waves(root.fork("waves"), first_hay, size.waves, size.raw_pairs_permille)
+    if content.drawn_placement:
+        drafts = placed(drafts, plan, size.waves, root.fork("placement"))
     if content.dump_guard_seeded:
         # Replaces every guard; _guard_dumps would only draw from its own stream, then be
         # overwritten, so it is skipped (the same bytes).
@@ -126,7 +131,8 @@ def build_memory(
         drafts = _guard_dumps(contexts, drafts, root.fork("dump"))
     requests.extend(seed_requests(dataset, first_hay, plan, size.waves, texts))
     stop = texts.questions.overlap_stop_words
-    cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop)
+    clear = content.shared_questions
+    cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop, clear)
     telemetry["raw_pairs_permille"] = plan.raw_share_permille
     persons = {user: c.person for user, c in contexts.items()}
     return MemorySide(tuple(requests), cases, telemetry, persons, hays, texts.library)
@@ -178,7 +184,7 @@ def _isolation(
         root.fork("isolation"), ctx.person, fixed, size.isolation_cases, busy
     )
     avoid = {name: ctx.chain(name)[-1].value for name in names}
-    needs = isolation_needs(names, avoid)
+    needs = replace(isolation_needs(names, avoid), distinct_starts=ctx.content.shared_questions)
     second = _person(dataset, ISOLATION_USER_ID, needs, ctx.texts, epoch, ctx.content)
     second_ctx = Context(
         second,
@@ -253,9 +259,10 @@ def _cases(
     plan: WavePlan,
     hays: Mapping[str, Haystack],
     stop: frozenset[str],
+    clear: bool = False,
 ) -> tuple[tuple[MemoryCase, ...], dict[str, int]]:
     seed, version = dataset.seed, dataset.content_version
-    questions, telemetry = _choose_questions(drafts, hays, stop)
+    questions, telemetry = _choose_questions(drafts, hays, stop, clear)
     by_wave: dict[int, list[int]] = {}
     for index, draft in enumerate(drafts):
         by_wave.setdefault(_wave_of(draft, plan), []).append(index)
@@ -291,10 +298,12 @@ def _cases(
 
 
 def _choose_questions(
-    drafts: list[Draft], hays: Mapping[str, Haystack], stop: frozenset[str]
+    drafts: list[Draft], hays: Mapping[str, Haystack], stop: frozenset[str], clear: bool = False
 ) -> tuple[dict[int, str], dict[str, int]]:
     """Pick each draft's wording: never one already asked of the same user in the run, then the
-    lowest word overlap with its evidence. Drafts with fewer candidates choose first."""
+    lowest word overlap with its evidence. Drafts with fewer candidates choose first. With
+    ``clear`` (bench 2.1), a wording that names a value of the draft's key (its answer, a
+    distractor, a guard value: a lead's contact can be one) is kept only when every one does."""
     used: set[tuple[str, str]] = set()
     chosen: dict[int, str] = {}
     before = after = measured = 0
@@ -304,6 +313,8 @@ def _choose_questions(
         free = [c for c in draft.candidates if (draft.user_id, c) not in used]
         if not free:
             raise MemoryGenerationError(f"{draft.question_type}: every wording is already used")
+        if clear:
+            free = clear_of_key(free, draft)
         pair_ids = _evidence_pairs(hays[draft.user_id], draft)
         question, first, best = choose_wording(free, words.of(draft.user_id, pair_ids), stop)
         if pair_ids:

@@ -195,6 +195,15 @@ class Context:
         return tuple(out)
 
 
+def event_label(ctx: Context, fact: Fact) -> str:
+    """A noun phrase for one event, used mid-sentence: lower-case unless it opens with the
+    value (the attribute's ``label``)."""
+    template = expand(ctx.library.get(fact.attribute).grammar, ctx.stream, "label")
+    if not template.startswith("{"):
+        template = template[:1].lower() + template[1:]
+    return fill(template, {"value": fact.value})
+
+
 def superseded(states: list[str], current: str) -> tuple[str, ...]:
     """The values a changing attribute held before ``current``, oldest first, once each."""
     return tuple(dict.fromkeys(v for v in states if v != current))

@@ -5,6 +5,7 @@ the user never went."""
 from __future__ import annotations
 
 from dittobench.core.text import phrases_in
+from dittobench.generate.memory.asking import ask_wordings
 from dittobench.generate.memory.draft import Context, Draft
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.model import SELF
@@ -25,7 +26,7 @@ def multi_session_list(ctx: Context, count: int) -> list[Draft]:
         drafts.append(
             Draft(
                 question_type="multi_session_list",
-                candidates=ctx.wordings(attribute.grammar, "ask_list", {}),
+                candidates=ask_wordings(ctx, attribute, "ask_list", {}),
                 answer_kind="list",
                 expected=", ".join(values),
                 user_id=ctx.person.user_id,
@@ -52,7 +53,7 @@ def _tally(ctx: Context, count: int, question_type: str, kind: str, role: str) -
         drafts.append(
             Draft(
                 question_type=question_type,
-                candidates=ctx.wordings(attribute.grammar, "ask_count", {}),
+                candidates=ask_wordings(ctx, attribute, "ask_count", {}),
                 answer_kind="number",
                 expected=str(len(facts)),
                 user_id=ctx.person.user_id,
@@ -70,7 +71,7 @@ def preference_application(ctx: Context, count: int) -> list[Draft]:
         drafts.append(
             Draft(
                 question_type="preference_application",
-                candidates=ctx.wordings(attribute.grammar, "apply", {}),
+                candidates=ask_wordings(ctx, attribute, "apply", {}),
                 answer_kind="value",
                 expected=fact.value,
                 user_id=ctx.person.user_id,
@@ -129,7 +130,7 @@ def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
         drafts.append(
             Draft(
                 question_type="abstention_unknown",
-                candidates=ctx.wordings(attribute.grammar, "ask", {}),
+                candidates=ask_wordings(ctx, attribute, "ask", {}),
                 answer_kind="decline",
                 expected="",
                 user_id=ctx.person.user_id,
@@ -155,7 +156,7 @@ def abstention_near_miss(ctx: Context, count: int) -> list[Draft]:
         drafts.append(
             Draft(
                 question_type="abstention_near_miss",
-                candidates=ctx.wordings(attribute.grammar, "ask", {}),
+                candidates=ask_wordings(ctx, attribute, "ask", {}),
                 answer_kind="decline",
                 expected="",
                 user_id=ctx.person.user_id,
@@ -178,7 +179,7 @@ def abstention_never_visited(ctx: Context, count: int) -> list[Draft]:
     return [
         Draft(
             question_type="abstention_never_visited",
-            candidates=ctx.wordings(trips.grammar, "ask_lure", {"value": lure}),
+            candidates=ask_wordings(ctx, trips, "ask_lure", {"value": lure}),
             answer_kind="decline",
             expected="",
             user_id=ctx.person.user_id,

@@ -4,6 +4,7 @@ must never be answered with the other's value."""
 from __future__ import annotations
 
 from dittobench.core.prng import Stream
+from dittobench.generate.memory.asking import ask_wordings
 from dittobench.generate.memory.draft import Context, Draft
 from dittobench.generate.persona.model import SELF, Person
 
@@ -44,7 +45,7 @@ def isolation_cases(
             drafts.append(
                 Draft(
                     question_type="isolation",
-                    candidates=ctx.wordings(attribute.grammar, "ask", {}),
+                    candidates=ask_wordings(ctx, attribute, "ask", {}),
                     answer_kind="value",
                     expected=own.value,
                     user_id=ctx.person.user_id,

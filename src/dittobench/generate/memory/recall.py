@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dittobench.generate.memory.draft import Context, Draft, superseded
+from dittobench.generate.memory import combined
+from dittobench.generate.memory.asking import ask_wordings, grammar_wordings
+from dittobench.generate.memory.draft import CANDIDATE_WORDINGS, Context, Draft, superseded
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.model import SELF
 
@@ -19,11 +21,27 @@ def families_and_singles(count: int) -> tuple[int, int]:
     return families, count - FAMILY_SIZE * families
 
 
+COMBINED_SHARE = 3
+"""With ``shared_questions``: up to one recall subject in this many combines two facts."""
+
+
 def single_session_recall(ctx: Context, count: int) -> list[Draft]:
     families, singles = families_and_singles(count)
-    attributes = ctx.stream.sample(ctx.own_attributes("fixed"), families + singles)
+    subjects = families + singles
+    available = combined.combos(ctx) if ctx.content.shared_questions else []
+    combos = ctx.stream.sample(available, min(len(available), subjects // COMBINED_SHARE))
+    attributes = ctx.stream.sample(ctx.own_attributes("fixed"), subjects - len(combos))
     drafts: list[Draft] = []
-    for index, attribute in enumerate(attributes):
+    for index, combo in enumerate(combos):
+        if index < families:
+            family = combined.combo_draft(ctx, combo, FAMILY_SIZE)
+            tag = f"{combo.family}:{combo.evidence[-1]}"
+            drafts.extend(
+                replace(family, candidates=(ask,), family=tag) for ask in family.candidates
+            )
+        else:
+            drafts.append(combined.combo_draft(ctx, combo, CANDIDATE_WORDINGS))
+    for index, attribute in enumerate(attributes, start=len(combos)):
         (fact,) = ctx.chain(attribute.name)
         base = Draft(
             question_type="single_session_recall",
@@ -38,12 +56,12 @@ def single_session_recall(ctx: Context, count: int) -> list[Draft]:
             clusters=(attribute.name,),
         )
         if index < families:
-            asks = ctx.wordings(attribute.grammar, "ask", {}, count=FAMILY_SIZE)
+            asks = ask_wordings(ctx, attribute, "ask", {}, FAMILY_SIZE)
             if len(asks) < FAMILY_SIZE:
                 raise ValueError(f"{attribute.name}: fewer than {FAMILY_SIZE} distinct asks")
             drafts.extend(replace(base, candidates=(ask,), family=attribute.name) for ask in asks)
         else:
-            drafts.append(replace(base, candidates=ctx.wordings(attribute.grammar, "ask", {})))
+            drafts.append(replace(base, candidates=ask_wordings(ctx, attribute, "ask", {})))
     return drafts
 
 
@@ -54,7 +72,7 @@ def assistant_recall(ctx: Context, count: int) -> list[Draft]:
         drafts.append(
             Draft(
                 question_type="assistant_recall",
-                candidates=ctx.wordings(attribute.grammar, "ask", {}),
+                candidates=ask_wordings(ctx, attribute, "ask", {}),
                 answer_kind="value",
                 expected=fact.value,
                 user_id=ctx.person.user_id,
@@ -74,7 +92,7 @@ def integrity_token(ctx: Context, count: int) -> list[Draft]:
     return [
         Draft(
             question_type="integrity_token",
-            candidates=ctx.wordings(ctx.texts.questions.token_ask, "origin", {}),
+            candidates=grammar_wordings(ctx, ctx.texts.questions.token_ask, "origin", {}),
             answer_kind="value",
             expected=token.value,
             user_id=ctx.person.user_id,
@@ -95,7 +113,7 @@ def stored_injection(ctx: Context, count: int) -> list[Draft]:
         drafts.append(
             Draft(
                 question_type="stored_injection",
-                candidates=ctx.wordings(attribute.grammar, "ask", {}),
+                candidates=ask_wordings(ctx, attribute, "ask", {}),
                 answer_kind="value",
                 expected=current.value,
                 user_id=ctx.person.user_id,

@@ -4,11 +4,12 @@ how long between two events, and whether an activity was given up or goes on."""
 from __future__ import annotations
 
 import itertools
-from datetime import timedelta
+from datetime import date, timedelta
 
 from dittobench.core.dates import spoken_date
-from dittobench.generate.grammar import expand, fill
-from dittobench.generate.memory.draft import Context, Draft, superseded
+from dittobench.generate.memory import combined
+from dittobench.generate.memory.asking import ask_wordings, grammar_wordings
+from dittobench.generate.memory.draft import Context, Draft, event_label, superseded
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.model import Fact
 
@@ -23,7 +24,7 @@ def knowledge_update(ctx: Context, count: int) -> list[Draft]:
         chain = ctx.chain(attribute.name)
         latest = chain[-1]
         states = [f.value for f in chain]
-        candidates = ctx.wordings(attribute.grammar, "ask", {})  # drawn before the distractors
+        candidates = ask_wordings(ctx, attribute, "ask", {})  # drawn before the distractors
         distractors = ctx.top_up(attribute, ctx.others_values(attribute.name), states, 2)
         if ctx.content.superseded_distractors:
             distractors = superseded(states, latest.value) + distractors
@@ -56,10 +57,11 @@ def point_in_time(ctx: Context, count: int) -> list[Draft]:
         start, end = ctx.date_of(before), ctx.date_of(after)
         asked = start + timedelta(days=ctx.stream.between(1, (end - start).days - 1))
         values = {"date": spoken_date(asked)}
+        candidates, anchor = _then_wordings(ctx, attribute, values, start, end)
         drafts.append(
             Draft(
                 question_type="point_in_time",
-                candidates=ctx.wordings(attribute.grammar, "ask_then", values),
+                candidates=candidates,
                 answer_kind="value",
                 expected=before.value,
                 user_id=ctx.person.user_id,
@@ -71,11 +73,34 @@ def point_in_time(ctx: Context, count: int) -> list[Draft]:
                     )
                 ),
                 dump_guard=ctx.dump_guard([f.value for f in chain]),
-                evidence=(before.key, after.key),
-                clusters=(attribute.name,),
+                evidence=(before.key, after.key, *anchor),
+                clusters=tuple(dict.fromkeys((attribute.name, *_attributes(ctx, anchor)))),
             )
         )
     return drafts
+
+
+EVENT_ANCHOR_CHANCE = (1, 2)
+"""With ``shared_questions``: the share of point-in-time questions that give the day as an
+event of the user's instead of a date, when an event falls strictly between the two states."""
+
+
+def _then_wordings(
+    ctx: Context, attribute: Attribute, values: dict[str, str], start: date, end: date
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The wordings of a point-in-time question and the extra evidence they rest on: with
+    ``shared_questions``, half the time the day of an event between the two states ("at the
+    time of my trip to Lisbon", a second fact to combine), else the printed date."""
+    if ctx.content.shared_questions and ctx.stream.chance(*EVENT_ANCHOR_CHANCE):
+        event = combined.event_between(ctx, start, end)
+        if event is not None:
+            label = {"event": event_label(ctx, event)}
+            return ask_wordings(ctx, attribute, "ask_then", label, then="then_event"), (event.key,)
+    return ask_wordings(ctx, attribute, "ask_then", values), ()
+
+
+def _attributes(ctx: Context, keys: tuple[str, ...]) -> list[str]:
+    return [ctx.person.fact(k).attribute for k in keys]
 
 
 def _own_events(ctx: Context) -> list[Fact]:
@@ -84,11 +109,7 @@ def _own_events(ctx: Context) -> list[Fact]:
 
 
 def _label(ctx: Context, fact: Fact) -> str:
-    """A noun phrase for one event, used mid-sentence: lower-case unless it opens with the value."""
-    template = expand(ctx.library.get(fact.attribute).grammar, ctx.stream, "label")
-    if not template.startswith("{"):
-        template = template[:1].lower() + template[1:]
-    return fill(template, {"value": fact.value})
+    return event_label(ctx, fact)
 
 
 def _distinct_days(
@@ -107,11 +128,16 @@ def _distinct_days(
 
 def temporal_order(ctx: Context, count: int) -> list[Draft]:
     events, seen, drafts = _own_events(ctx), set[tuple[str, ...]](), []
-    for _ in range(count):
-        ordered = _distinct_days(ctx, events, 3, seen)
-        shown = _shown_order(ctx, ordered)
-        values = dict(zip("abc", (_label(ctx, f) for f in shown), strict=True))
-        candidates = ctx.wordings(ctx.texts.questions.order_ask, "origin", values)
+    unlisted = _unlisted_orders(ctx, events, count)
+    for index in range(count):
+        if index < len(unlisted):
+            family, ordered = unlisted[index]
+            candidates = combined.order_wordings(ctx, family, ordered)
+        else:
+            ordered = _distinct_days(ctx, events, 3, seen)
+            shown = _shown_order(ctx, ordered)
+            values = dict(zip("abc", (_label(ctx, f) for f in shown), strict=True))
+            candidates = grammar_wordings(ctx, ctx.texts.questions.order_ask, "origin", values)
         drafts.append(
             Draft(
                 question_type="temporal_order",
@@ -126,6 +152,15 @@ def temporal_order(ctx: Context, count: int) -> list[Draft]:
             )
         )
     return drafts
+
+
+def _unlisted_orders(ctx: Context, events: list[Fact], count: int) -> list[tuple[str, list[Fact]]]:
+    """With ``shared_questions``: up to ``count`` order questions that name only the kinds of
+    their events, drawn among those the history allows (the rest list their events)."""
+    if not ctx.content.shared_questions:
+        return []
+    options = combined.order_options(ctx, events)
+    return ctx.stream.sample(options, min(count, len(options)))
 
 
 def _other_events(ctx: Context, events: list[Fact], asked: list[Fact]) -> tuple[str, ...]:
@@ -184,7 +219,7 @@ def temporal_duration(ctx: Context, count: int) -> list[Draft]:
         drafts.append(
             Draft(
                 question_type="temporal_duration",
-                candidates=ctx.wordings(grammar, "origin", values),
+                candidates=grammar_wordings(ctx, grammar, "origin", values),
                 answer_kind="duration",
                 expected=str(days),
                 user_id=ctx.person.user_id,
@@ -200,10 +235,14 @@ def _activity(ctx: Context, count: int, role: str, kind: str, question_type: str
     for end in ctx.stream.sample(ctx.facts_with_role(role), count):
         attribute = ctx.library.get(end.attribute)
         (start,) = [f for f in ctx.facts(end.attribute, role="start") if f.value == end.value]
+        if ctx.content.shared_questions:
+            candidates = combined.activity_wordings(ctx, start)
+        else:
+            candidates = ctx.wordings(attribute.grammar, "ask", {"value": end.value})
         drafts.append(
             Draft(
                 question_type=question_type,
-                candidates=ctx.wordings(attribute.grammar, "ask", {"value": end.value}),
+                candidates=candidates,
                 answer_kind=kind,
                 expected=end.value,
                 user_id=ctx.person.user_id,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dittobench.core import codes
+from dittobench.generate.memory.asking import ask_wordings
 from dittobench.generate.memory.draft import Context, Draft
 
 WRITE_ATTRIBUTE = "saved_code"
@@ -41,7 +42,7 @@ def write_path(ctx: Context, instructions: int, last_wave: int) -> list[Draft]:
     def instruction(symbol: str, label: str, value: str, evidence: tuple[str, ...]) -> Draft:
         draft = Draft(
             question_type="write_instruction",
-            candidates=ctx.wordings(attribute.grammar, symbol, {"label": label, "value": value}),
+            candidates=ask_wordings(ctx, attribute, symbol, {"label": label, "value": value}),
             answer_kind="acknowledge",
             expected=label,
             user_id=user,
@@ -60,7 +61,7 @@ def write_path(ctx: Context, instructions: int, last_wave: int) -> list[Draft]:
     def read_back(label: str, expected: str, kind: str, evidence: tuple[str, ...]) -> Draft:
         draft = Draft(
             question_type="write_readback",
-            candidates=ctx.wordings(attribute.grammar, "ask", {"label": label}),
+            candidates=ask_wordings(ctx, attribute, "ask", {"label": label}),
             answer_kind=kind,
             expected=expected,
             user_id=user,

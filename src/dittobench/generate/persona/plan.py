@@ -40,6 +40,9 @@ class Needs:
     """attribute -> value this person must not hold (the other user's value, for isolation)."""
     include: tuple[str, ...] = ()
     """Attributes this person must hold as their own (isolation attributes)."""
+    distinct_starts: bool = False
+    """Every activity is taken up in a session of its own (bench 2.1: a question names an
+    activity by the day it was taken up)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +258,13 @@ def _activities(d: _Drawing, needs: Needs) -> None:
         return
     hobby = d.picks.choice(d.library.of_kind("activity"))
     chosen = _distinct_values(d.draw, hobby, total)
+    starts = d.when.sample(range(d.sessions - 1), total) if needs.distinct_starts else []
     for index, value in enumerate(chosen):
-        start, end = _ordered_sessions(d.when, d.sessions, 2)
+        if starts:
+            start = starts[index]
+            end = d.when.between(start + 1, d.sessions - 1)
+        else:
+            start, end = _ordered_sessions(d.when, d.sessions, 2)
         d.facts.add(hobby.name, "start", SELF, value, start)
         d.facts.add(hobby.name, "quit" if index < needs.quit else "still", SELF, value, end)
 
