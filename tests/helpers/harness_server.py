@@ -19,8 +19,11 @@ user_id, wave]`` for each /seed, and in ``slow`` mode ``["start", case_id]`` and
 case_id]`` around each /run's wait, so tests can check the order cases and seeds arrive in.
 
 ``oracle``     answers from the answer keys of ``--answers FILE`` (a dataset written by
-               ``dittobench generate --out``), calling the expected tools on ``tool_endpoint``;
-               a case id not in the file gets 400
+               ``dittobench generate --out``), calling the expected tools on ``tool_endpoint``.
+               It is shown only the run's wire ids, never the dataset's, so it finds a case by
+               what it was asked (``user_input``, and for a memory question the user, learned
+               from the /seed whose pairs are that user's wave in the file) and names a pair by
+               the id its /seed carried; a request it cannot place gets 400
 ``nothing``    ``{"final_text": ""}``
 ``slow``       sleeps ``--delay-ms`` (default 100), then ``{"final_text": "ok"}`` (logged in events)
 ``error500``   HTTP 500 ``{"error": "boom"}``
@@ -40,6 +43,9 @@ case_id]`` around each /run's wait, so tests can check the order cases and seeds
 
 ``--pause-ms N`` makes every ``/run`` wait N ms before doing anything else (any mode), so cases
 stay in flight long enough for a test to act meanwhile.
+
+``--record FILE`` appends every ``/seed`` and ``/run`` body it receives to FILE, one JSON line
+each (``{"path": "/seed", "body": <the body's JSON>}``), for tests of what crosses the wire.
 
 ``--die-after N`` makes the process exit (status 3) while handling the N-th ``/run``, before
 answering. ``--exit-on-stdin-eof`` (used by ``harness_process``) exits when stdin reaches end of
@@ -153,10 +159,54 @@ class State:
         self.pairs: dict[str, set[str]] = {}
         self.attempts: dict[str, int] = {}
         self.huge_body = b""
+        self.record = ""
         answers = answers or {}
-        self.tool_cases = {c["id"]: c for c in answers.get("tool_cases", [])}
         self.fixtures = {f["case_id"]: f for f in answers.get("tool_fixtures", [])}
-        self.memory_cases = {c["id"]: c for c in answers.get("memory_cases", [])}
+        self.tool_by_prompt: dict[str, dict[str, Any]] = {}
+        for case in answers.get("tool_cases", []):
+            self.tool_by_prompt.setdefault(str(case.get("prompt")), case)
+        self.memory_by_question: dict[tuple[str, str], dict[str, Any]] = {}
+        for case in answers.get("memory_cases", []):
+            key = (str(case.get("user_id")), str(case.get("question")))
+            self.memory_by_question.setdefault(key, case)
+        self.waves = [
+            (
+                w["user_id"],
+                w.get("wave", 0),
+                {_pair_key(p): p["pair_id"] for p in w.get("pairs", [])},
+            )
+            for w in answers.get("memory_waves", [])
+        ]
+        self.users: dict[str, str] = {}
+        """Each user id /seed carried -> the file's user whose wave it was."""
+        self.shown_pairs: dict[str, str] = {}
+        """Each pair id of the file -> the id /seed carried for it."""
+
+    def learn(self, request: dict[str, Any]) -> None:
+        """Which of the file's waves a /seed is (by its pairs' texts): its user and pair ids."""
+        pairs = [p for p in request.get("pairs") or [] if isinstance(p, dict)]
+        keys = {_pair_key(p) for p in pairs}
+        for user, wave, by_text in self.waves:
+            if keys and wave == request.get("wave", 0) and keys <= by_text.keys():
+                with self.lock:
+                    self.users[str(request.get("user_id") or "")] = user
+                    for pair in pairs:
+                        self.shown_pairs[by_text[_pair_key(pair)]] = str(pair.get("pair_id"))
+                return
+
+    def placed(self, request: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """``("memory", case)`` or ``("tool", case)`` for what the request asks, or None. A
+        question for a user no /seed named (a harness restarted since) is the first case of
+        that wording."""
+        text = str(request.get("user_input", ""))
+        user = self.users.get(str(request.get("user_id") or ""))
+        found = self.memory_by_question.get((user, text)) if user is not None else None
+        if found is None and user is None:
+            found = next((c for (_, q), c in self.memory_by_question.items() if q == text), None)
+        if found is not None:
+            return "memory", found
+        tool = self.tool_by_prompt.get(text)
+        return ("tool", tool) if tool is not None else None
 
     def huge(self) -> bytes:
         with self.lock:
@@ -206,7 +256,20 @@ class Handler(BaseHTTPRequestHandler):
         if size < 0 or size > MAX_BODY_BYTES:
             self.close_connection = True
             raise BadRequest("bad Content-Length")
-        return self.rfile.read(size)
+        data: bytes = self.rfile.read(size)
+        if self.state.record and self.path in ("/seed", "/run"):
+            self.record(data)
+        return data
+
+    def record(self, data: bytes) -> None:
+        """Append the body to ``--record`` as one JSON line."""
+        try:
+            body = json.loads(data)
+        except (ValueError, UnicodeDecodeError):
+            body = data.decode("utf-8", "replace")
+        line = json.dumps({"path": self.path, "body": body}) + "\n"
+        with self.state.lock, open(self.state.record, "a", encoding="utf-8") as handle:
+            handle.write(line)
 
     def read_json(self, required: bool) -> dict[str, Any]:
         raw = self.read_body(required)
@@ -264,6 +327,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.state.mode == "drip-seed":
             self.drip_seed()
             return
+        self.state.learn(request)
         user = str(request.get("user_id") or "miner")
         wave = request.get("wave", 0)
         pairs = _array(request, "pairs")
@@ -418,12 +482,13 @@ class Handler(BaseHTTPRequestHandler):
     def oracle(self, request: dict[str, Any]) -> dict[str, Any]:
         case_id = str(request.get("case_id", ""))
         self.note_endpoint(str(request.get("tool_endpoint", "")))
-        if case_id in self.state.memory_cases:
-            return _memory_answer(self.state.memory_cases[case_id])
-        if case_id not in self.state.tool_cases:
-            raise BadRequest(f"unknown case id {case_id!r}")
-        case = self.state.tool_cases[case_id]
-        fixture = self.state.fixtures.get(case_id, {})
+        placed = self.state.placed(request)
+        if placed is None:
+            raise BadRequest(f"no case of the answers file was asked in case {case_id!r}")
+        kind, case = placed
+        if kind == "memory":
+            return _memory_answer(case, self.state.shown_pairs)
+        fixture = self.state.fixtures.get(case["id"], {})
         schemas = {
             t.get("name"): t.get("parameters", {})
             for t in request.get("tools") or []
@@ -504,7 +569,11 @@ def _oracle_args(
     return args
 
 
-def _memory_answer(case: dict[str, Any]) -> dict[str, Any]:
+def _pair_key(pair: dict[str, Any]) -> tuple[str, str, str]:
+    return (str(pair.get("timestamp")), str(pair.get("prompt")), str(pair.get("response")))
+
+
+def _memory_answer(case: dict[str, Any], shown: dict[str, str]) -> dict[str, Any]:
     kind = case.get("answer_kind")
     expected = str(case.get("expected_answer", ""))
     items = [str(i) for i in case.get("answer_items", [])]
@@ -525,14 +594,15 @@ def _memory_answer(case: dict[str, Any]) -> dict[str, Any]:
             return {"final_text": f"I have no record of {items[0]}.", "abstain": True}
         question = case.get("question", "")
         return {"final_text": f"I have no record of that. You asked: {question}", "abstain": True}
-    calls = _write_calls(case)
+    calls = _write_calls(case, shown)
     return {"final_text": "Done, I've saved that.", **({"tool_calls": calls} if calls else {})}
 
 
-def _write_calls(case: dict[str, Any]) -> list[dict[str, Any]]:
-    """The memory-tool call a write instruction asks for (bench 2.0 keys name it)."""
+def _write_calls(case: dict[str, Any], shown: dict[str, str]) -> list[dict[str, Any]]:
+    """The memory-tool call a write instruction asks for (bench 2.0 keys name it), naming a
+    pair by the id its /seed carried (``shown``)."""
     op = case.get("write_op", "")
-    pairs = [str(p) for p in case.get("evidence_pair_ids", [])]
+    pairs = [shown.get(str(p), str(p)) for p in case.get("evidence_pair_ids", [])]
     codes = [str(c) for c in case.get("answer_items", [])]
     if op == "save" and codes:
         return [{"name": "save_memory", "args": {"content": codes[0]}, "hop": 0}]
@@ -606,6 +676,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--pause-ms", type=int, default=0, metavar="N")
     parser.add_argument("--reply", help="scripted: the raw /run reply body")
     parser.add_argument("--calls", help="scripted: raw tool-call bodies, one a line")
+    parser.add_argument("--record", help="append every /seed and /run body to this file")
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     args = parser.parse_args(argv)
     if args.mode == "oracle" and not args.answers:
@@ -630,6 +701,7 @@ def main(argv: list[str] | None = None) -> None:
             answers = json.load(handle)
     state = State(args.mode, answers, args.die_after, args.delay_ms)
     state.pause_s = args.pause_ms / 1000
+    state.record = args.record or ""
     if args.reply:
         with open(args.reply, "rb") as handle:
             state.reply = handle.read()

@@ -115,6 +115,7 @@ class Handler(base.Handler):
             if state.kind == "rebuild":
                 time.sleep(state.seed_s)  # the database is closed while it is rebuilt
             pairs = [p for p in base._array(request, "pairs") if isinstance(p, dict)]
+            state.learn(request)
             with state.lock:
                 state.known.update(str(p.get("pair_id", "")) for p in pairs)
         finally:
@@ -150,10 +151,12 @@ class Handler(base.Handler):
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         state = self.state
-        case = state.memory_cases.get(str(request.get("case_id", "")))
+        placed = state.placed(request)
+        case = placed[1] if placed is not None and placed[0] == "memory" else None
         if case is not None and state.kind == "memory":
-            evidence = {str(p) for p in case.get("evidence_pair_ids", [])}
             with state.lock:
+                # The evidence by the ids this process was seeded with (none after a restart).
+                evidence = {state.shown_pairs.get(str(p)) for p in case["evidence_pair_ids"]}
                 missing = evidence - state.known
                 state.declined += bool(missing)
             if missing:

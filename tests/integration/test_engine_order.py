@@ -1,7 +1,8 @@
 """The order a harness sees, checked from a real harness process's own log: every memory case runs
 after its wave is seeded and before the next wave is, in both schedules; by default (the safe
 schedule) no ``/seed`` arrives while any ``/run`` is in flight, yet tool cases still fill the places
-the memory phases leave idle; ``overlap`` (opt-in) lets tool cases run through seeding."""
+the memory phases leave idle; ``overlap`` (opt-in) lets tool cases run through seeding. The
+harness logs the ids it was shown, read back through the run's nonce."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from dittobench.engine.client import ClientLimits
 from dittobench.engine.runner import RunOptions, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.wire import DEFAULT_USER_ID
+from dittobench.spec.wireids import WireIds
 from dittobench.store import RunStore
 from tests.helpers.harness_process import harness
 
@@ -25,6 +27,7 @@ OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def events_of_a_run(tmp_path: Path, schedule: str) -> list[list[Any]]:
+    """The harness's log, with the case and user ids it was shown mapped to the dataset's."""
     with harness("slow", "--delay-ms", "20") as url:
         with RunStore(RunStore.sqlite_url(tmp_path / "runs.db")) as store:
             options = RunOptions(
@@ -39,12 +42,13 @@ def events_of_a_run(tmp_path: Path, schedule: str) -> list[list[Any]]:
                 overlap=schedule == "overlap",
             )
             start_run(store, "r-order", options, lambda: "2026-11-30T00:00:00Z", lambda p: None)
-            assert store.get_run("r-order").schedule == (
-                "overlap" if schedule == "overlap" else "safe"
-            )
+            row = store.get_run("r-order")
+            assert row.schedule == ("overlap" if schedule == "overlap" else "safe")
         with OPENER.open(f"{url}/stats", timeout=5) as reply:
             events: list[list[Any]] = json.loads(reply.read())["events"]
-    return events
+    ids = WireIds.of(build_dataset(SEED, VERSION, SIZE), row.wire_nonce)
+    assert ids.nonce and all(ids.dataset_id(e[1]) != e[1] for e in events)
+    return [[e[0], ids.dataset_id(e[1]), *e[2:]] for e in events]
 
 
 def position(events: list[list[Any]]) -> dict[tuple[str, str], int]:

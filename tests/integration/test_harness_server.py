@@ -345,7 +345,13 @@ def test_oracle_calls_the_expected_tools_and_answers_from_the_keys(
     with harness("oracle", "--answers", str(answers_file)) as url:
         for case in data["tool_cases"]:
             tool_endpoint.calls.clear()
-            reply = run(url, case["id"], tool_endpoint=tool_endpoint.url, user_id="miner")
+            reply = run(
+                url,
+                case["id"],
+                tool_endpoint=tool_endpoint.url,
+                user_id="miner",
+                user_input=case["prompt"],
+            )
             assert reply.status == 200
             body = reply.json()
             expected = case["expected_tools"]
@@ -394,7 +400,7 @@ def test_oracle_calls_the_expected_tools_and_answers_from_the_keys(
                 assert subject in body["final_text"]
             else:
                 assert body["answer"] == mcase["expected_answer"]
-        unknown = run(url, "cffffffffffffffff")
+        unknown = run(url, "cffffffffffffffff", user_input="a question no case asks")
         assert unknown.status == 400
         assert post(url, "/run", ["not", "an", "object"]).status == 400
 
@@ -404,6 +410,7 @@ def test_oracle_search_and_read_use_the_fixture_subject_and_link(
 ) -> None:
     case = {
         "id": "c1",
+        "prompt": "How far did the turbine get?",
         "group": "result_usage",
         "expected_tools": [
             {"name": "search_web", "required_args": {}},
@@ -416,7 +423,7 @@ def test_oracle_search_and_read_use_the_fixture_subject_and_link(
     path = tmp_path / "answers.json"
     path.write_text(json.dumps({"tool_cases": [case], "tool_fixtures": [fixture]}))
     with harness("oracle", "--answers", str(path)) as url:
-        body = run(url, "c1", tool_endpoint=tool_endpoint.url).json()
+        body = run(url, "c1", tool_endpoint=tool_endpoint.url, user_input=case["prompt"]).json()
     args = [c["args"] for c in tool_endpoint.calls]
     assert args[0]["queries"] == ["Drouvelan turbine"]
     assert args[1] == {"urls": ["https://x.test/a"]}
@@ -431,17 +438,21 @@ def test_oracle_retries_a_call_once_when_the_error_says_retry(
     case = next(c for c in data["tool_cases"] if len(c["expected_tools"]) == 2)
     tool_endpoint.fail_first = True
     with harness("oracle", "--answers", str(answers_file)) as url:
-        body = run(url, case["id"], tool_endpoint=tool_endpoint.url).json()
+        body = run(
+            url, case["id"], tool_endpoint=tool_endpoint.url, user_input=case["prompt"]
+        ).json()
     first, second = (e["name"] for e in case["expected_tools"])
     assert [c["name"] for c in tool_endpoint.calls] == [first, first, second, second]
     assert [c["name"] for c in body["tool_calls"]] == [first, first, second, second]
 
 
 def test_oracle_answers_every_memory_kind(tmp_path: Path) -> None:
-    def mcase(kind: str, expected: str = "", items: tuple[str, ...] = ()) -> dict[str, Any]:
-        question = f"What about {kind}?"
+    def mcase(
+        kind: str, expected: str = "", items: tuple[str, ...] = (), name: str = ""
+    ) -> dict[str, Any]:
+        question = f"What about {name or kind}?"  # the oracle finds a case by its question
         return {
-            "id": f"m-{kind}",
+            "id": f"m-{name or kind}",
             "answer_kind": kind,
             "expected_answer": expected,
             "answer_items": list(items),
@@ -458,11 +469,10 @@ def test_oracle_answers_every_memory_kind(tmp_path: Path) -> None:
         mcase("persistence", "", ("running",)),
         mcase("decline"),
         mcase("acknowledge"),
-        {**mcase("decline", "", ("your sister's name",)), "id": "m-subject"},
-        {**mcase("acknowledge", "locker code", ("AB12-CD34",)), "id": "m-save", "write_op": "save"},
+        mcase("decline", "", ("your sister's name",), "subject"),
+        {**mcase("acknowledge", "locker code", ("AB12-CD34",), "save"), "write_op": "save"},
         {
-            **mcase("acknowledge", "gym code"),
-            "id": "m-delete",
+            **mcase("acknowledge", "gym code", name="delete"),
             "write_op": "delete",
             "evidence_pair_ids": ["p-1"],
         },
@@ -470,7 +480,7 @@ def test_oracle_answers_every_memory_kind(tmp_path: Path) -> None:
     path = tmp_path / "answers.json"
     path.write_text(json.dumps({"memory_cases": cases}))
     with harness("oracle", "--answers", str(path)) as url:
-        got = {c["id"]: run(url, c["id"]).json() for c in cases}
+        got = {c["id"]: run(url, c["id"], user_input=c["question"]).json() for c in cases}
     assert got["m-value"] == {"final_text": "It is Edmund.", "answer": "Edmund"}
     assert got["m-number"] == {"final_text": "It is 4.", "answer": "4"}
     assert got["m-list"] == {"final_text": "tea, jam", "answer": "tea, jam"}

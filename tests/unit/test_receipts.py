@@ -679,7 +679,7 @@ def test_each_format_has_exactly_its_fields(run: Run) -> None:
     with pytest.raises(ManifestError, match="missing pack_id, pack_sha256"):
         Manifest.from_json({**old, "format": RECEIPT_FORMAT})
     with pytest.raises(ManifestError, match="is not one of dittobench-receipt-1, dittobench-rec"):
-        Manifest.from_json({**old, "format": "dittobench-receipt-3"})
+        Manifest.from_json({**old, "format": "dittobench-receipt-9"})
     with pytest.raises(ManifestError, match=r"manifest\.pack_id: expected 1-64"):
         Manifest.from_json({**run.fresh()["manifest"], "pack_id": "-leading-dash"})
 

@@ -172,11 +172,12 @@ class HarnessClient:
         ):
             return reply.status_code
 
-    async def seed(self, request: SeedRequest) -> SeedResponse:
+    async def seed(self, request: SeedRequest, user: str = "") -> SeedResponse:
         """One ``POST /seed`` within ``seed_timeout_s`` overall, body included. The caller
-        retries it when the error is ``retryable`` (``/seed`` is an idempotent upsert)."""
+        retries it when the error is ``retryable`` (``/seed`` is an idempotent upsert). Errors
+        name the user as ``user`` (the dataset's name for it) when given."""
         body = canonical_bytes(to_wire(request))
-        what = f"/seed (user {request.user_id}, wave {request.wave})"
+        what = f"/seed (user {user or request.user_id}, wave {request.wave})"
         limit = self.limits.seed_timeout_s
         try:
             async with asyncio.timeout(limit + OVERALL_SLACK_S):

@@ -11,6 +11,10 @@ flight (real harnesses lock or rebuild their store while seeding): seeding waits
 flight and holds back new ones. ``overlap`` lets tool cases run through seeding, for a harness that
 declares it takes that (``/health`` capability ``seed_while_running``) or when the operator says
 so. A ``/seed`` that fails is sent again with back-off: it is an idempotent upsert.
+
+The harness is shown the run's wire ids (``RunContext.ids``, ``spec.wireids``): every case id,
+user id and seeded pair, session and subject id is keyed by the run's nonce, and every case is
+sent a user (a tool case one of its own). Records, the store and progress keep the dataset's ids.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import contextlib
 import json
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -32,6 +36,7 @@ from dittobench.spec.codec import decode
 from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest, ToolDefinition
+from dittobench.spec.wireids import WireIds
 from dittobench.store import RunStorage
 
 SAFE, OVERLAP = "safe", "overlap"
@@ -76,6 +81,8 @@ class RunContext:
     """The pack's system prompt, sent with every case."""
     tools: tuple[ToolDefinition, ...] = CATALOG
     """The catalog in the pack's words, sent with every case."""
+    ids: WireIds = field(default_factory=WireIds)
+    """The ids the harness is shown (the endpoint must be keyed by the same mapping)."""
 
 
 @dataclass
@@ -155,10 +162,11 @@ async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
     upsert, and real harnesses answer 500 while busy) up to ``len(seed_backoff_s) + 1``
     attempts; a 4xx or a reply that never completed stops at once."""
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="seeding")
+    shown = ctx.ids.seed_request(request)
     for attempt, pause in enumerate((*ctx.seed_backoff_s, None), start=1):
         ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, tally.wave))
         try:
-            await ctx.client.seed(request)
+            await ctx.client.seed(shown, request.user_id)
             break
         except HarnessError as exc:
             if not exc.retryable:
@@ -332,12 +340,12 @@ async def _run_case(
     ctx: RunContext, case_id: str, kind: str, user_id: str, text: str
 ) -> CaseRecord:
     request = RunRequest(
-        case_id=case_id,
+        case_id=ctx.ids.case(case_id),
         system_prompt=ctx.system_prompt,
         user_input=text,
         tools=ctx.tools,
         tool_endpoint=ctx.endpoint.url,
-        user_id=user_id,
+        user_id=ctx.ids.run_user(case_id, user_id),
     )
     ctx.endpoint.open_case(case_id)
     try:
@@ -355,6 +363,7 @@ def transcript_of(
     harness: str,
     records: dict[str, CaseRecord],
     pack: PackRef | None = None,
+    wire_nonce: str = "",
 ) -> Transcript:
     return Transcript(
         dataset.benchmark,
@@ -365,4 +374,5 @@ def transcript_of(
         harness,
         tuple(records.values()),
         pack,
+        wire_nonce,
     )

@@ -12,6 +12,10 @@ The cases run on an event loop in a thread of their own. Signals reach only the 
 the tool endpoint's server never installs signal handlers: no signal (nor a SIGINT the process
 was started to ignore) can stop it under running cases. Ctrl-C in the main thread cancels the
 run, which stops resumably.
+
+Each run draws a wire nonce (``os.urandom``, 32 bytes) when it starts and keeps it in the store
+(``runs.wire_nonce``): the harness is shown ids keyed by it (``spec.wireids``), a resume shows it
+the same ones, and the transcript records it. A run stored before nonces resumes without one.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from dittobench.catalog.shown import shown_by
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import sha256_hex
+from dittobench.core.ids import WIRE_NONCE_BYTES
 from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.engine.orchestrate import (
     OVERLAP,
@@ -55,6 +60,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import get_policy
+from dittobench.spec.wireids import WireIdError, WireIds
 from dittobench.store import RunRow, RunStorage
 from dittobench.store.runs import RunBusyError, StoreError
 
@@ -123,6 +129,7 @@ def start_run(
     shown_by(pack)  # a pack the harness cannot be shown fails before the run exists
     dataset = build_dataset(options.seed, options.bench_version, options.run_size, pack)
     data = canonical_bytes(dataset.to_json())
+    ids = _draw_wire_ids(dataset)
     stamp = now()
     store.create_run(
         RunRow(
@@ -147,11 +154,22 @@ def start_run(
             pack_id=pack.pack_id,
             pack_sha256=pack.sha256,
             pack_path=stored_location(pack),
+            wire_nonce=ids.nonce,
         )
     )
     with _Lease(store, run_id, now) as lease:
         chosen = replace(options, pack=pack)
-        return _drive(store, run_id, dataset, data, chosen, now, report, lease)
+        return _drive(store, run_id, (dataset, data, ids), chosen, now, report, lease)
+
+
+def _draw_wire_ids(dataset: Dataset) -> WireIds:
+    """A fresh nonce's mapping; drawn again in the (about one in 10^8) case where two of the
+    dataset's ids would be shown as one."""
+    while True:
+        try:
+            return WireIds.of(dataset, os.urandom(WIRE_NONCE_BYTES).hex())
+        except WireIdError:
+            continue
 
 
 def resume_run(
@@ -174,6 +192,10 @@ def resume_run(
             f"run {run_id} was made with a dataset this build no longer produces "
             f"(bench version {row.bench_version}); it cannot be resumed here"
         )
+    try:
+        ids = WireIds.of(dataset, row.wire_nonce)  # the ids the harness was shown so far
+    except WireIdError as exc:
+        raise RunError(f"run {run_id} cannot be resumed: {exc}") from None
     with _Lease(store, run_id, now) as lease:
         # Only once the run is ours: a refused resume changes nothing.
         store.update_run(run_id, updated_at=now(), status="running", error="")
@@ -189,7 +211,7 @@ def resume_run(
             overlap=(row.schedule or chosen) == OVERLAP,
             pack=pack,
         )
-        return _drive(store, run_id, dataset, data, resumed, now, report, lease)
+        return _drive(store, run_id, (dataset, data, ids), resumed, now, report, lease)
 
 
 def _resumed_pack(row: RunRow, given: Pack | None) -> Pack:
@@ -224,24 +246,25 @@ def held_by_another(store: RunStorage, run_id: str, now: Callable[[], str]) -> s
 def _drive(
     store: RunStorage,
     run_id: str,
-    dataset: Dataset,
-    data: bytes,
+    made: tuple[Dataset, bytes, WireIds],
     options: RunOptions,
     now: Callable[[], str],
     report: Reporter,
     lease: _Lease,
 ) -> RunOutcome:
     """Run, score, write the files, then mark the run done; any failure marks it failed (or
-    interrupted) with the reason, keeping every recorded case for a resume."""
+    interrupted) with the reason, keeping every recorded case for a resume. ``made`` is the
+    dataset, its canonical bytes and the ids its harness is shown."""
+    dataset, _, ids = made
     try:
-        cases = _LoopThread(lambda: _run(store, run_id, dataset, options, now, report))
+        cases = _LoopThread(lambda: _run(store, run_id, dataset, ids, options, now, report))
         lease.on_lost = cases.cancel
         records = cases.result()
         if lease.lost:
             raise LeaseLost(f"run {run_id} was taken over by another process; this one stopped")
         report(Progress("scoring", len(records), len(records), 0))
         store.update_run(run_id, updated_at=now(), stage="scoring")
-        return _finish(store, run_id, dataset, data, options, now, records)
+        return _finish(store, run_id, made, options, now, records)
     except LeaseLost:
         raise  # the run is another process's now: leave its row alone
     except KeyboardInterrupt:
@@ -259,15 +282,15 @@ def _drive(
 def _finish(
     store: RunStorage,
     run_id: str,
-    dataset: Dataset,
-    data: bytes,
+    made: tuple[Dataset, bytes, WireIds],
     options: RunOptions,
     now: Callable[[], str],
     records: dict[str, CaseRecord],
 ) -> RunOutcome:
+    dataset, data, ids = made
     identity = options.harness_name or options.harness_url
     pack = ref(run_pack(dataset.bench_version, options.pack))
-    transcript = transcript_of(dataset, sha256_hex(data), identity, records, pack)
+    transcript = transcript_of(dataset, sha256_hex(data), identity, records, pack, ids.nonce)
     graded = grade_run(dataset, transcript)
     folder = options.out_dir / run_id
     folder.mkdir(parents=True, exist_ok=True)
@@ -303,12 +326,14 @@ async def _run(
     store: RunStorage,
     run_id: str,
     dataset: Dataset,
+    ids: WireIds,
     options: RunOptions,
     now: Callable[[], str],
     report: Reporter,
 ) -> dict[str, CaseRecord]:
     shown = shown_by(run_pack(dataset.bench_version, options.pack))
-    endpoint = ToolEndpoint(dataset, get_policy(dataset.bench_version).content_version)
+    version = get_policy(dataset.bench_version).content_version
+    endpoint = ToolEndpoint(dataset, version, ids=ids)
     await endpoint.start()
     try:
         async with HarnessClient(options.harness_url, options.limits) as client:
@@ -326,6 +351,7 @@ async def _run(
                 options.seed_backoff_s,
                 shown.system_prompt,
                 shown.tools,
+                ids,
             )
             return await execute_run(ctx)
     finally:

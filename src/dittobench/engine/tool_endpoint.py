@@ -5,7 +5,9 @@ Its URL carries a per-run secret (``http://127.0.0.1:<port>/t/<token>/tool``, th
 ``secrets``, never from the seed) that only the harness is told in ``RunRequest.tool_endpoint``;
 any other path gets 404, so another local process cannot add calls to a running case. Only cases
 currently in flight accept calls; a call naming any other case id gets 404 and is not recorded,
-so a harness cannot earn credit for one case while answering another. Memory cases are open too,
+so a harness cannot earn credit for one case while answering another. A harness names a case by
+the id it was shown (``RunRequest.case_id``, keyed by the run's nonce: ``spec.wireids``); the
+engine opens, resets and closes cases by their dataset ids. Memory cases are open too,
 so a tool call made while answering a memory question is seen. Bodies over 64 KiB get 413; bodies
 that are not a ``ToolExecRequest`` (or nest deeper than ``repair.MAX_DEPTH``) get 400; calls
 beyond ``CALLS_PER_CASE`` for one case get 429 and are not recorded.
@@ -41,6 +43,7 @@ from dittobench.spec.codec import DecodeError, loads
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
 from dittobench.spec.transcript import safe_text
 from dittobench.spec.wire import ToolCall, ToolExecRequest, ToolExecResponse, to_wire
+from dittobench.spec.wireids import WireIds
 
 BODY_LIMIT = 64 * 1024
 CALLS_PER_CASE = repair.CALLS_KEPT
@@ -60,8 +63,15 @@ TOKEN_BYTES = 32
 
 
 class ToolEndpoint:
-    def __init__(self, dataset: Dataset, content_version: str, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        dataset: Dataset,
+        content_version: str,
+        host: str = "127.0.0.1",
+        ids: WireIds | None = None,
+    ) -> None:
         self._seed = dataset.seed
+        self._ids = ids or WireIds()
         # The run's secret: unguessable, and known only to this process and the harness.
         self._token = secrets.token_urlsafe(TOKEN_BYTES)
         self._version = content_version
@@ -71,6 +81,9 @@ class ToolEndpoint:
             c.id: (c, fixtures[c.id]) for c in dataset.tool_cases
         }
         self._open: dict[str, list[ToolCall]] = {}
+        """The calls of each case in flight, by dataset id."""
+        self._shown: dict[str, str] = {}
+        """The wire id of each case in flight -> its dataset id."""
         self._server: _PromptServer | None = None
         self._task: asyncio.Task[None] | None = None
         self.url = ""
@@ -82,7 +95,9 @@ class ToolEndpoint:
         )
 
     def open_case(self, case_id: str) -> None:
+        """Accept calls for the case (its dataset id) under the id its harness is shown."""
         self._open[case_id] = []
+        self._shown[self._ids.case(case_id)] = case_id
 
     def reset_case(self, case_id: str) -> None:
         """Forget the calls of a failed attempt: a retried case is judged on its last attempt."""
@@ -91,6 +106,7 @@ class ToolEndpoint:
 
     def close_case(self, case_id: str) -> tuple[ToolCall, ...]:
         """Stop accepting calls for the case and return what it called, in arrival order."""
+        self._shown.pop(self._ids.case(case_id), None)
         return tuple(self._open.pop(case_id, []))
 
     async def start(self) -> str:
@@ -142,7 +158,8 @@ class ToolEndpoint:
             call = repair.tool_exec_request(loads(body, "tool call"))
         except DecodeError as exc:
             return JSONResponse({"error": safe_text(str(exc))}, status_code=400)
-        calls = self._open.get(call.case_id)
+        case_id = self._shown.get(call.case_id, "")
+        calls = self._open.get(case_id)
         if calls is None:
             return JSONResponse(
                 {"error": f"no case {call.case_id!r} is in flight"}, status_code=404
@@ -154,10 +171,10 @@ class ToolEndpoint:
             )
         earlier = [c.name for c in calls]
         calls.append(ToolCall(call.name, call.args, call.hop))
-        return JSONResponse(to_wire(self._answer(call, earlier)))
+        return JSONResponse(to_wire(self._answer(case_id, call, earlier)))
 
-    def _answer(self, call: ToolExecRequest, earlier: list[str]) -> ToolExecResponse:
-        known = self._tool_cases.get(call.case_id)
+    def _answer(self, case_id: str, call: ToolExecRequest, earlier: list[str]) -> ToolExecResponse:
+        known = self._tool_cases.get(case_id)
         if known is None:
             return ToolExecResponse(result="", error=MEMORY_CASE_ERROR)
         case, fixture = known

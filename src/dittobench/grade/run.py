@@ -19,6 +19,7 @@ from dittobench.spec.report import CaseScore, CategoryStat, ReportDetails, Score
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.versions import GradingPolicy, get_policy
 from dittobench.spec.wire import RunResponse
+from dittobench.spec.wireids import WireIdError, WireIds
 
 
 class GradeInputError(DittobenchError, ValueError):
@@ -39,6 +40,8 @@ def grade_run(dataset: Dataset, transcript: Transcript) -> Graded:
     _check_match(dataset, dataset_sha, transcript)
     policy = get_policy(dataset.bench_version).grading
     records = {c.case_id: c for c in transcript.cases}
+    # The ids the harness was shown, and the one way back from them (identity without a nonce).
+    shown = _wire_ids(dataset, transcript)
     fixtures = {f.case_id: f for f in dataset.tool_fixtures}
     tool = {
         c.id: grade_tool(c, fixtures.get(c.id), records.get(c.id), policy)
@@ -48,7 +51,7 @@ def grade_run(dataset: Dataset, transcript: Transcript) -> Graded:
     # Read-backs first: a write instruction's credit depends on its read-back's verdict.
     for c in sorted(dataset.memory_cases, key=lambda c: bool(c.confirmed_by)):
         record = records.get(c.id)
-        confirmed = bool(c.confirmed_by) and _write_confirmed(c, record, memory, policy)
+        confirmed = bool(c.confirmed_by) and _write_confirmed(c, record, memory, shown)
         memory[c.id] = grade_memory(c, _response(record), policy, confirmed)
     memory = {c.id: memory[c.id] for c in dataset.memory_cases}
     scores = _case_scores(dataset, records, tool, memory, policy)
@@ -71,18 +74,27 @@ def _check_match(dataset: Dataset, dataset_sha: str, transcript: Transcript) -> 
         )
 
 
+def _wire_ids(dataset: Dataset, transcript: Transcript) -> WireIds:
+    try:
+        return WireIds.of(dataset, transcript.wire_nonce)
+    except WireIdError as exc:
+        raise GradeInputError(f"the transcript's wire nonce cannot be used: {exc}") from None
+
+
 def _write_confirmed(
     case: MemoryCase,
     record: CaseRecord | None,
     verdicts: dict[str, MemoryVerdict],
-    policy: GradingPolicy,
+    shown: WireIds,
 ) -> bool:
     """The instruction's write was made (a reported or observed call of the right kind with the
-    right content) and its read-back scored in full."""
+    right content, naming pairs by the ids the harness was shown) and its read-back scored in
+    full."""
     readback = verdicts.get(case.confirmed_by)
     if record is None or record.response is None or readback is None or readback.score < 1:
         return False
-    return write_done(case, (*record.response.tool_calls, *record.observed))
+    calls = (*record.response.tool_calls, *record.observed)
+    return write_done(case, calls, shown.dataset_id)
 
 
 def _response(record: CaseRecord | None) -> RunResponse | None:

@@ -18,19 +18,29 @@ from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import SeedError, parse_seed
 from dittobench.receipts.merkle import format_score
 
+RECEIPT_FORMAT_3: Final = "dittobench-receipt-3"
+"""Format 2 plus ``wire_nonce``: the nonce that keyed the ids the harness was shown
+(``spec.wireids``), which a regrade from the leaves alone needs to read the ids a harness quoted.
+Receipts of a transcript that records a nonce are built in this format."""
+
 RECEIPT_FORMAT: Final = "dittobench-receipt-2"
-"""Names the receipt layout and these rules; a change to either gets a new name. Receipts are
-built in this format: format 1 plus the run's content pack (``pack_id``, ``pack_sha256``)."""
+"""Names the receipt layout and these rules; a change to either gets a new name. Format 1 plus
+the run's content pack (``pack_id``, ``pack_sha256``). Receipts of a transcript without a wire
+nonce (the harness was shown the dataset's own ids) are still built in this format, byte for byte
+as before."""
 
 RECEIPT_FORMAT_1: Final = "dittobench-receipt-1"
 """The layout before content packs: no pack fields, the bench version's own public pack is
 implied. Still verified and regraded; never built."""
 
-RECEIPT_FORMATS: Final = (RECEIPT_FORMAT_1, RECEIPT_FORMAT)
+RECEIPT_FORMATS: Final = (RECEIPT_FORMAT_1, RECEIPT_FORMAT, RECEIPT_FORMAT_3)
 """The formats this build verifies."""
 
 PACK_FIELDS: Final = ("pack_id", "pack_sha256")
 """The manifest fields format 2 adds."""
+
+NONCE_FIELD: Final = "wire_nonce"
+"""The manifest field format 3 adds: 64 lowercase hex digits."""
 
 TRUST_TIERS: Final = ("self-reported", "verified")
 """``self-reported``: signed with the submitter's own key. ``verified``: the operator's engine
@@ -92,7 +102,7 @@ class Scores:
 class Manifest:
     """The signed object. ``pack_id`` and ``pack_sha256`` are empty in a format-1 manifest (the
     bench version's own public pack is implied) and left out of its JSON, so its bytes are the
-    ones that were signed."""
+    ones that were signed; ``wire_nonce`` likewise in formats 1 and 2 (no nonce: the identity)."""
 
     benchmark: str
     bench_version: str
@@ -112,6 +122,7 @@ class Manifest:
     pack_id: str
     pack_sha256: str
     format: str = RECEIPT_FORMAT
+    wire_nonce: str = ""
 
     def to_json(self) -> dict[str, Any]:
         pack = {"pack_id": self.pack_id, "pack_sha256": self.pack_sha256}
@@ -133,6 +144,7 @@ class Manifest:
             "grading_policy": self.grading_policy,
             "created_at": self.created_at,
             "key_id": self.key_id,
+            **({NONCE_FIELD: self.wire_nonce} if self.format == RECEIPT_FORMAT_3 else {}),
         }
 
     @classmethod
@@ -159,6 +171,7 @@ class Manifest:
             pack_id=data.get("pack_id", ""),
             pack_sha256=data.get("pack_sha256", ""),
             format=data["format"],
+            wire_nonce=data.get(NONCE_FIELD, ""),
         )
 
 
@@ -172,6 +185,8 @@ def _check_fields(data: Any) -> None:
             f"{', '.join(RECEIPT_FORMATS)}; this build verifies only those formats"
         )
     expected = set(Manifest.__dataclass_fields__)
+    if data.get("format") != RECEIPT_FORMAT_3:
+        expected -= {NONCE_FIELD}
     if data.get("format") == RECEIPT_FORMAT_1:
         expected -= set(PACK_FIELDS)
     missing = sorted(expected - set(data))
@@ -191,7 +206,7 @@ def _check_fields(data: Any) -> None:
         parse_seed(data["seed"])
     except SeedError as exc:
         raise ManifestError(f"manifest.seed: {exc}") from None
-    hashes = ("dataset_sha256", "transcript_sha256", "merkle_root", "pack_sha256")
+    hashes = ("dataset_sha256", "transcript_sha256", "merkle_root", "pack_sha256", NONCE_FIELD)
     for name in (h for h in hashes if h in expected):
         if not _HEX64.fullmatch(data[name]):
             raise ManifestError(f"manifest.{name}: expected 64 lowercase hex digits")

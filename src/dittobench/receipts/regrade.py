@@ -14,7 +14,8 @@ and grader:
 2. every case is graded again, from the transcript when one is given, else from the receipt's own
    leaves (each carries the case's ``response`` and ``observed`` calls as the transcript holds
    them, which is everything the grader reads; the transcript adds only timings, which no signed
-   figure depends on);
+   figure depends on) and the manifest's ``wire_nonce`` (format 3), which maps the ids the
+   harness quoted back to the dataset's; a transcript given must record the same nonce;
 3. the leaves are rebuilt from the dataset's prompts, the graded responses and the recomputed
    scores, and compared with the receipt's leaf by leaf (``prompt_sha256``, ``response``,
    ``observed``, ``score``), as are the Merkle root and leaf count over them, the benchmark, bench
@@ -195,6 +196,11 @@ def _graded_transcript(
                 f"the transcript names pack {named}, the receipt pack {signed.id!r} "
                 f"(sha256 {signed.sha256})"
             )
+        if given.wire_nonce != manifest.wire_nonce:
+            raise RegradeError(
+                f"the transcript records wire nonce {given.wire_nonce or '(none)'}, the receipt "
+                f"{manifest.wire_nonce or '(none)'}"
+            )
         return given
     kinds = {c.id: ("tool", "") for c in dataset.tool_cases}
     kinds |= {c.id: ("memory", c.user_id) for c in dataset.memory_cases}
@@ -221,6 +227,7 @@ def _graded_transcript(
         dataset_sha256=dataset_sha,
         harness=manifest.harness,
         cases=tuple(records),
+        wire_nonce=manifest.wire_nonce,
     )
 
 

@@ -1,9 +1,10 @@
 """Build a signed receipt from a graded run (docs/receipts.md, "Receipt file").
 
 The receipt is ``{"manifest", "signature", "public_key", "key_id", "leaves"}``; the signature is
-Ed25519 over exactly ``manifest_bytes(manifest)``, in the current format (``RECEIPT_FORMAT``,
-naming the run's content pack). Pure: the caller passes the key and the time (only a transcript
-made before packs makes it read the shipped pack it stands for).
+Ed25519 over exactly ``manifest_bytes(manifest)``, naming the run's content pack: in format 3
+(``RECEIPT_FORMAT_3``, with the run's wire nonce) when the transcript records a nonce, else in
+format 2 (``RECEIPT_FORMAT``), as before nonces. Pure: the caller passes the key and the time
+(only a transcript made before packs makes it read the shipped pack it stands for).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dittobench.core.hashing import text_sha256
 from dittobench.core.prng import seed_text
 from dittobench.receipts.keys import b64encode, key_id, raw_public_key
 from dittobench.receipts.manifest import (
+    RECEIPT_FORMAT,
+    RECEIPT_FORMAT_3,
     Manifest,
     Scores,
     check_trust_tier,
@@ -86,7 +89,8 @@ def build_receipt(
 ) -> dict[str, Any]:
     """Sign a graded run. ``prompts`` maps each case id to the text the harness was asked (a
     tool case's prompt, a memory case's question: ``case_prompts``); ``created_at`` is an RFC
-    3339 time. The manifest names the transcript's content pack."""
+    3339 time. The manifest names the transcript's content pack, and its wire nonce when it has
+    one (format 3)."""
     if report.transcript_sha256 != transcript.sha256:
         raise ReceiptInputError("the report was graded from a different transcript")
     if report.dataset_sha256 != transcript.dataset_sha256:
@@ -123,6 +127,8 @@ def build_receipt(
         key_id=kid,
         pack_id=pack.id,
         pack_sha256=pack.sha256,
+        format=RECEIPT_FORMAT_3 if transcript.wire_nonce else RECEIPT_FORMAT,
+        wire_nonce=transcript.wire_nonce,
     )
     signature = private_key.sign(manifest_bytes(manifest))
     return {

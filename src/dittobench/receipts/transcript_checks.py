@@ -2,8 +2,9 @@
 
 The transcript's canonical hash must be the manifest's ``transcript_sha256``, it must describe
 the same run (benchmark, version, seed, size, dataset, content pack: a missing pack on either side
-stands for the bench version's own), and each leaf must carry exactly the transcript's response
-and observed calls for its case, with no transcript case left without a leaf.
+stands for the bench version's own; wire nonce: missing on both sides, or the same), and each
+leaf must carry exactly the transcript's response and observed calls for its case, with no
+transcript case left without a leaf.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from dittobench.core.canonical import CanonicalJSONError, canonical_bytes
 from dittobench.core.hashing import sha256_hex
 from dittobench.receipts.checks import Checklist, listing
+from dittobench.receipts.manifest import NONCE_FIELD
 from dittobench.receipts.packs import packs_differ
 
 _RUN_FIELDS = ("benchmark", "bench_version", "seed", "run_size", "dataset_sha256")
@@ -50,12 +52,16 @@ def _check_run(checks: Checklist, transcript: dict[str, Any], manifest: dict[str
     header = [name for name in _RUN_FIELDS if transcript.get(name) != manifest.get(name)]
     if packs_differ(transcript, manifest):
         header.append("pack")
+    if transcript.get(NONCE_FIELD, "") != manifest.get(NONCE_FIELD, ""):
+        header.append(NONCE_FIELD)
     if header:
         checks.add(
             "transcript run", False, f"transcript and manifest differ in: {', '.join(header)}"
         )
     else:
-        checks.add("transcript run", True, "same benchmark, version, seed, size, dataset and pack")
+        checks.add(
+            "transcript run", True, "same benchmark, version, seed, size, dataset, pack and nonce"
+        )
 
 
 def _check_cases(checks: Checklist, cases: list[Any], entries: list[Any]) -> None:

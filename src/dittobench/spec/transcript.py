@@ -2,7 +2,8 @@
 
 Per case: the ``RunResponse`` as graded (``null`` when nothing usable came back), the calls the
 tool endpoint observed in arrival order, and how the request went (attempts, durations, outcome).
-Cases are sorted by ``case_id``; ``transcript_sha256`` is the SHA-256 of the RFC 8785 bytes of
+Cases are sorted by ``case_id``, the dataset's ids (``wire_nonce`` maps them to the ids the harness
+was shown, ``spec.wireids``); ``transcript_sha256`` is the SHA-256 of the RFC 8785 bytes of
 ``to_json()``. A score is a pure function of (dataset, transcript). docs/transcript.md.
 """
 
@@ -18,6 +19,7 @@ from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import PackRef
 from dittobench.spec.wire import RunResponse, ToolCall, to_wire
+from dittobench.spec.wireids import WireIdError, check_nonce
 
 CASE_KINDS = ("tool", "memory")
 
@@ -76,6 +78,10 @@ class Transcript:
     pack: PackRef | None = None
     """The content pack whose words the harness saw (system prompt, catalog, prompts); absent
     in transcripts made before packs (the version's own pack)."""
+    wire_nonce: str = ""
+    """The run's wire nonce, lowercase hex: the harness was shown ids keyed by it
+    (``spec.wireids``), and its outputs are graded through that mapping. Empty (and absent from
+    the JSON) in transcripts made before nonces: the harness was shown the dataset's own ids."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,6 +93,7 @@ class Transcript:
             "harness": self.harness,
             "cases": [c.to_json() for c in sorted(self.cases, key=lambda c: c.case_id)],
             **({"pack": self.pack.to_json()} if self.pack else {}),
+            **({"wire_nonce": self.wire_nonce} if self.wire_nonce else {}),
         }
 
     @property
@@ -103,6 +110,10 @@ class Transcript:
         except SeedError as exc:
             raise DecodeError(f"$.seed: {exc}") from None
         transcript = decode(cls, {**data, "seed": seed})
+        try:
+            check_nonce(transcript.wire_nonce, "$.wire_nonce")
+        except WireIdError as exc:
+            raise DecodeError(str(exc)) from None
         for index, case in enumerate(transcript.cases):
             if case.kind not in CASE_KINDS:
                 raise DecodeError(f"$.cases[{index}].kind: {case.kind!r} is not tool or memory")

@@ -19,10 +19,12 @@ JSONValue = Any
 """Any JSON value (dict, list, str, int, float, bool or None)."""
 
 DEFAULT_USER_ID = "miner"
-"""The user a harness answers for when ``user_id`` is empty (reference semantics)."""
+"""The dataset's name for the person under test, and the user a harness answers for when
+``user_id`` is empty (reference semantics). The engine never sends it: on the wire every user id
+is keyed by the run's nonce (``spec.wireids``)."""
 
 ISOLATION_USER_ID = "colleague"
-"""The second user loaded for isolation cases."""
+"""The dataset's name for the second user, loaded for isolation cases (keyed on the wire too)."""
 
 MEMORY_TOOLS: frozenset[str] = frozenset(
     {

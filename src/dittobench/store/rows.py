@@ -13,6 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dittobench.core.prng import MAX_SEED, SeedError, parse_seed
+from dittobench.spec.wireids import WireIdError, check_nonce
 from dittobench.store.errors import BadContentError, StoreError
 from dittobench.store.schema import runs_table
 
@@ -64,6 +65,10 @@ class RunRow:
     pack_sha256: str = ""
     pack_path: str = ""
     """Where a pack other than a shipped one was read from, so a resume can read it again."""
+    wire_nonce: str = ""
+    """The run's wire nonce, 64 lowercase hex digits (``spec.wireids``): a resume shows the
+    harness the same ids. Empty in stores made before nonces: such a run resumes on the dataset's
+    own ids, as it began."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +151,10 @@ def row_to_run(row: sa.Row[Any], where: str) -> RunRow:
         raise bad("status", f"one of {', '.join(sorted(STATUSES))}")
     if values["stage"] not in STAGES:
         raise bad("stage", f"one of {', '.join(sorted(STAGES))}")
+    try:
+        check_nonce(values["wire_nonce"])
+    except WireIdError:
+        raise bad("wire_nonce", "64 lowercase hex digits or nothing") from None
     for column in _COUNT_COLUMNS:
         count = values[column]
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:

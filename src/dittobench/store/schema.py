@@ -52,10 +52,20 @@ runs_table = sa.Table(
     sa.Column("pack_id", sa.Text, nullable=False, server_default=""),
     sa.Column("pack_sha256", sa.Text, nullable=False, server_default=""),
     sa.Column("pack_path", sa.Text, nullable=False, server_default=""),
+    # The run's wire nonce (hex): keys every id its harness is shown. Empty for a run made before.
+    sa.Column("wire_nonce", sa.Text, nullable=False, server_default=""),
 )
 
 _ADDED_COLUMNS = {
-    "runs": ("schedule", "lease_owner", "lease_until", "pack_id", "pack_sha256", "pack_path")
+    "runs": (
+        "schedule",
+        "lease_owner",
+        "lease_until",
+        "pack_id",
+        "pack_sha256",
+        "pack_path",
+        "wire_nonce",
+    )
 }
 """Columns a store created by an older version may lack: added as empty text when opened."""
 
