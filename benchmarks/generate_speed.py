@@ -1,4 +1,5 @@
-"""Print how long the generator takes: warm in-process full builds against the 60 ms target, the
+"""Print how long the generator takes: warm in-process full builds against their targets (60 ms
+for the released versions, 80 ms for bench 2.1's woven history), the
 one-time cost of loading the default pack, in-process builds per size and the whole
 `generate --sha` process.
 
@@ -17,10 +18,11 @@ import time
 from dittobench.core.canonical import canonical_bytes
 from dittobench.generate.assemble import build_dataset
 
-TARGET_MS = 60.0
-"""Budget for one warm ``build_dataset(seed, version, "full")`` (pack loaded and cached)."""
+TARGETS_MS = {"2.1.0": 80.0, "2.0.0": 60.0, "1.1.0": 60.0}
+"""Budget for one warm ``build_dataset(seed, version, "full")`` (pack loaded and cached); bench
+2.1 (issue 13) weaves its history and coins values, and is held to 80 ms."""
 
-WARM_VERSIONS = ("2.0.0", "1.1.0")
+WARM_VERSIONS = tuple(TARGETS_MS)
 
 # Run in a fresh interpreter: in this process the pack and its texts are cached already.
 PACK_LOAD = (
@@ -83,9 +85,10 @@ def main() -> None:
 
     for version in WARM_VERSIONS:
         warm = warm_full(version, args.seeds, 3)
+        target = TARGETS_MS[version]
         print(
             f"warm build_dataset(seed, {version}, full), median of {args.seeds} seeds "
-            f"{warm:6.1f} ms  ({warm / TARGET_MS:.2f}x the {TARGET_MS:.0f} ms target)"
+            f"{warm:6.1f} ms  ({warm / target:.2f}x the {target:.0f} ms target)"
         )
     load, texts = pack_load(runs)
     print(
