@@ -214,3 +214,49 @@ def test_a_pack_other_than_the_versions_own_is_named_in_the_dataset(tmp_path: Pa
     assert named["pack"] == {"id": "trial", "sha256": same_words.sha256}
     assert {k: v for k, v in named.items() if k != "pack"} == own
     assert build_dataset(11, "2.0.0", "small", public_pack()).to_json() == own
+
+
+def _asking_symbol(f: Path) -> None:
+    edit(f, "questions", lambda d: d["asking"]["value"].append("#nowhere# {subject}?"))
+
+
+def _asking_unreached(f: Path) -> None:
+    edit(f, "questions", lambda d: d["asking"].update(stray=["a question nobody asks?"]))
+
+
+def _asking_family_missing(f: Path) -> None:
+    edit(f, "questions", lambda d: d["asking"].pop("mentions"))
+
+
+def _subjects_missing(f: Path) -> None:
+    edit(f, "questions", lambda d: d["subjects"].pop("partner_name"))
+
+
+def _subjects_unknown(f: Path) -> None:
+    edit(f, "questions", lambda d: d["subjects"].update(ghost=["my ghost"]))
+
+
+def _subject_names_a_value(f: Path) -> None:
+    edit(f, "questions", lambda d: d["subjects"]["partner_name"].append("my partner Mateo"))
+
+
+@pytest.mark.parametrize(
+    ("damage", "key", "says"),
+    [
+        (_asking_symbol, "asking", "#nowhere#"),
+        (_asking_unreached, "asking.stray", "never reached"),
+        (_asking_family_missing, "asking", "needs the symbols mentions"),
+        (_subjects_missing, "subjects.partner_name", "needs at least one phrase"),
+        (_subjects_unknown, "subjects.ghost", "names no attribute"),
+        (_subject_names_a_value, "subjects.partner_name", "names one of the attribute's values"),
+    ],
+)
+def test_lint_checks_the_shared_question_families_and_subjects(
+    tmp_path: Path, damage: Callable[[Path], None], key: str, says: str
+) -> None:
+    """questions.json ``asking`` and ``subjects`` (bench 2.1): symbols defined and reached from
+    a family, every asked attribute given phrases, none unknown, none naming a value."""
+    folder = copy_draft(tmp_path)
+    damage(folder)
+    problems = [str(p) for p in lint_pack(load_pack(folder))]
+    assert any(f"questions.json: {key}:" in p and says in p for p in problems), problems

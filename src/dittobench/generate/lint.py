@@ -12,6 +12,11 @@ The rules (``docs/packs.md``, "Lint"):
   category's wording has the stem of one;
 - results (packs with a ``results`` grammar in tools.json): its symbols are defined and reached
   from ``finding``;
+- shared questions (packs with ``asking`` or ``subjects`` in questions.json, bench 2.1): both
+  read (every family root present), every symbol of ``asking`` defined and reached from a
+  family, every attribute a family asks about (fixed, changing, event-list, recurring) given
+  subject phrases, no ``subjects`` key naming an attribute the pack lacks, and no subject
+  phrase naming one of its attribute's values;
 - value classes: every attribute has at least 8 values (or, declaring ``coin``, parts for four
   times its count), every pool of ``values.json`` at least
   2, the open classes (names, nouns, kinds) at least 8, and enough contact names for the
@@ -28,8 +33,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from dittobench.catalog.shown import shown_by
-from dittobench.core.text import words
+from dittobench.core.text import phrases_in, words
 from dittobench.generate.grammar import Grammar, strip_slots
+from dittobench.generate.memory.asking import (
+    ASKING,
+    FAMILIES,
+    FAMILY_OF,
+    SUBJECTS,
+    AskingError,
+    parse_asking,
+)
 from dittobench.generate.memory.overlap import content_words
 from dittobench.generate.persona.attribute import ALLOWED_SLOTS, Attribute
 from dittobench.generate.persona.coin import coin_space
@@ -116,6 +129,7 @@ def lint_pack(pack: Pack) -> list[Problem]:
     if results is not None:
         own = set(results)
         problems += _symbol_problems("tools.json", RESULTS, results, (FINDING,), own)
+    problems += _asking_problems(texts, pack.file("questions"))
     problems += _pool_problems(texts)
     return problems
 
@@ -310,6 +324,33 @@ def _talk_problems(talk: Talk | None) -> Iterator[Problem]:
     """The 2.1 history's chatter grammars (``persona/talk.py``), when the pack has them."""
     for name, grammar in talk.grammars.items() if talk else ():
         yield from _symbol_problems("chatter.json", name, grammar, ("origin",), set(grammar))
+
+
+def _asking_problems(texts: Texts, questions: Mapping[str, object]) -> Iterator[Problem]:
+    """The shared question families and subject phrases (bench 2.1), when the pack has them."""
+    file = "questions.json"
+    if ASKING not in questions and SUBJECTS not in questions:
+        return
+    try:
+        asking = parse_asking(questions)
+    except AskingError as exc:
+        yield Problem(file, ASKING, str(exc))
+        return
+    grammar = dict(asking.grammar)
+    yield from _symbol_problems(file, ASKING, grammar, FAMILIES, set(grammar))
+    asked = {kind for kind, _symbol in FAMILY_OF}
+    names = {a.name for a in texts.library.attributes}
+    for attribute in texts.library.attributes:
+        phrases = asking.subjects.get(attribute.name, ())
+        if attribute.kind in asked and not phrases:
+            yield Problem(file, f"{SUBJECTS}.{attribute.name}", "needs at least one phrase")
+        values = [v.text for v in attribute.values]
+        for phrase in phrases:
+            if values and phrases_in(phrase, values):
+                key = f"{SUBJECTS}.{attribute.name}"
+                yield Problem(file, key, f"{phrase!r} names one of the attribute's values")
+    for name in sorted(set(asking.subjects) - names):
+        yield Problem(file, f"{SUBJECTS}.{name}", "names no attribute of the pack")
 
 
 def _pool_problems(texts: Texts) -> Iterator[Problem]:
