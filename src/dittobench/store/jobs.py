@@ -1,0 +1,257 @@
+"""The scoring service's jobs, kept in the run store beside the runs they drive.
+
+A job is one submission: who sent it, what to run (harness, seed, size, bench version), where it
+stands (``queued`` until a place is free, then the run's stages, then ``done``, ``failed`` or
+``cancelled``), why it failed, and the receipt the service signed for it. The job's id is the
+engine's run id, so the run's row, case records and report (``store.runs``) are found by it.
+
+``ServiceStore`` is a ``RunStore`` with one more table, ``service_jobs``, created on open after
+the run tables (so an empty database becomes a run store first). Jobs survive a restart: the
+service starts ``queued`` jobs again and resumes the ones that were running
+(``service.jobs``). Like the rest of the store it never reads the clock: callers pass RFC 3339
+UTC strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from dittobench.core.prng import parse_seed, seed_text
+from dittobench.store.errors import BadContentError, StoreError
+from dittobench.store.runs import RunStore
+
+JOB_STATUSES = (
+    "queued",
+    "generating",
+    "seeding",
+    "running",
+    "scoring",
+    "done",
+    "failed",
+    "cancelled",
+)
+"""Every status a job can have, in the order a job moves through them (seeding and running
+alternate once per wave)."""
+TERMINAL = frozenset({"done", "failed", "cancelled"})
+ACTIVE = frozenset({"generating", "seeding", "running", "scoring"})
+
+_metadata = sa.MetaData()
+
+jobs_table = sa.Table(
+    "service_jobs",
+    _metadata,
+    sa.Column("run_id", sa.Text, primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False, unique=True),
+    sa.Column("submitter", sa.Text, nullable=False),
+    sa.Column("mode", sa.Text, nullable=False),
+    sa.Column("harness_url", sa.Text, nullable=False),
+    sa.Column("seed", sa.Text, nullable=False),
+    sa.Column("run_size", sa.Text, nullable=False),
+    sa.Column("bench_version", sa.Text, nullable=False),
+    sa.Column("dataset_sha256", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("failure_kind", sa.Text, nullable=False),
+    sa.Column("failure_retryable", sa.Integer, nullable=False),
+    sa.Column("failure_message", sa.Text, nullable=False),
+    sa.Column("cancelled_by", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("updated_at", sa.Text, nullable=False),
+    sa.Column("receipt_json", sa.Text, nullable=False),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class JobRow:
+    """One job. ``mode`` is ``submit`` (``POST /v1/submit``) or ``score`` (``POST /v2/score``,
+    which pins ``dataset_sha256``); ``seq`` orders the queue."""
+
+    run_id: str
+    seq: int
+    submitter: str
+    mode: str
+    harness_url: str
+    seed: int
+    run_size: str
+    bench_version: str
+    dataset_sha256: str
+    status: str
+    failure_kind: str
+    failure_retryable: bool
+    failure_message: str
+    cancelled_by: str
+    created_at: str
+    updated_at: str
+    receipt_json: str
+
+
+class ActiveJobError(StoreError):
+    """The submitter already has a job that is queued or running (``run_id``)."""
+
+    def __init__(self, message: str, run_id: str) -> None:
+        super().__init__(message)
+        self.run_id = run_id
+
+
+class ServiceStore(RunStore):
+    """A run store that also keeps the service's jobs (``service_jobs``)."""
+
+    def __init__(self, url: str, *, create: bool = True) -> None:
+        super().__init__(url, create=create)
+        try:
+            with self._writing() as conn:
+                if conn.dialect.name == "postgresql":
+                    key = 0x6469_7474_6F6A  # another process creating the table at once waits
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+                _metadata.create_all(conn)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    def create_job(self, job: JobRow, *, one_per_submitter: bool = True) -> JobRow:
+        """Queue ``job`` at the end (its ``seq`` is assigned here). With ``one_per_submitter``
+        it is refused with ``ActiveJobError`` while its submitter has a job not yet finished."""
+        with self._writing() as conn:
+            if one_per_submitter:
+                active = self._active_of(conn, job.submitter)
+                if active:
+                    raise ActiveJobError(
+                        f"{job.submitter} already has run {active} queued or running; wait for "
+                        "it to finish or cancel it",
+                        active,
+                    )
+            exists = conn.execute(
+                sa.select(jobs_table.c.run_id).where(jobs_table.c.run_id == job.run_id)
+            ).first()
+            if exists is not None:
+                raise StoreError(f"job {job.run_id!r} already exists in {self.where}")
+            last = conn.execute(sa.select(sa.func.max(jobs_table.c.seq))).scalar()
+            made = JobRow(**{**asdict(job), "seq": int(last or 0) + 1})
+            conn.execute(jobs_table.insert().values(**_to_columns(made)))
+        return made
+
+    def update_job(
+        self,
+        run_id: str,
+        *,
+        updated_at: str,
+        status: str | None = None,
+        failure: tuple[str, bool, str] | None = None,
+        cancelled_by: str | None = None,
+        receipt_json: str | None = None,
+        only_from: frozenset[str] | None = None,
+    ) -> bool:
+        """Change the fields given. With ``only_from`` the change happens only while the job's
+        status is one of them (so a finished job is never reopened); returns whether it did."""
+        values: dict[str, Any] = {"updated_at": updated_at}
+        if status is not None:
+            _check_status(status, run_id)
+            values["status"] = status
+        if failure is not None:
+            kind, retryable, message = failure
+            values |= {
+                "failure_kind": kind,
+                "failure_retryable": int(retryable),
+                "failure_message": message,
+            }
+        if cancelled_by is not None:
+            values["cancelled_by"] = cancelled_by
+        if receipt_json is not None:
+            values["receipt_json"] = receipt_json
+        where = jobs_table.c.run_id == run_id
+        if only_from is not None:
+            where = where & jobs_table.c.status.in_(sorted(only_from))
+        with self._writing() as conn:
+            changed = conn.execute(jobs_table.update().where(where).values(**values)).rowcount
+            if not changed and only_from is None:
+                raise StoreError(f"no job {run_id!r} in {self.where}")
+        return bool(changed)
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    def get_job(self, run_id: str) -> JobRow | None:
+        with self._reading() as conn:
+            row = conn.execute(sa.select(jobs_table).where(jobs_table.c.run_id == run_id)).first()
+        return None if row is None else _from_row(row)
+
+    def list_jobs(
+        self,
+        *,
+        status: str | None = None,
+        submitter: str | None = None,
+        limit: int = 20,
+        offset: int = 0,
+    ) -> tuple[list[JobRow], int]:
+        """Jobs newest first (by queue order), and how many match in all."""
+        where: sa.ColumnElement[bool] = sa.true()
+        if status is not None:
+            where = where & (jobs_table.c.status == status)
+        if submitter is not None:
+            where = where & (jobs_table.c.submitter == submitter)
+        query = (
+            sa.select(jobs_table)
+            .where(where)
+            .order_by(jobs_table.c.seq.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        count = sa.select(sa.func.count()).select_from(jobs_table).where(where)
+        with self._reading() as conn:
+            rows = conn.execute(query).all()
+            total = int(conn.execute(count).scalar() or 0)
+        return [_from_row(row) for row in rows], total
+
+    def jobs_in(self, statuses: frozenset[str]) -> list[JobRow]:
+        """Every job whose status is one of ``statuses``, in queue order (oldest first)."""
+        query = (
+            sa.select(jobs_table)
+            .where(jobs_table.c.status.in_(sorted(statuses)))
+            .order_by(jobs_table.c.seq)
+        )
+        with self._reading() as conn:
+            return [_from_row(row) for row in conn.execute(query).all()]
+
+    def _active_of(self, conn: Connection, submitter: str) -> str:
+        found = conn.execute(
+            sa.select(jobs_table.c.run_id)
+            .where(
+                (jobs_table.c.submitter == submitter) & jobs_table.c.status.notin_(sorted(TERMINAL))
+            )
+            .order_by(jobs_table.c.seq)
+        ).first()
+        return "" if found is None else str(found[0])
+
+
+def _check_status(status: str, run_id: str) -> None:
+    if status not in JOB_STATUSES:
+        raise StoreError(f"job {run_id!r}: unknown status {status!r}")
+
+
+def _to_columns(job: JobRow) -> dict[str, Any]:
+    values = asdict(job)
+    values["seed"] = seed_text(job.seed)
+    values["failure_retryable"] = int(job.failure_retryable)
+    return values
+
+
+def _from_row(row: sa.Row[Any]) -> JobRow:
+    values = dict(row._mapping)
+    run_id = values.get("run_id")
+    try:
+        values["seed"] = parse_seed(values["seed"])
+        values["failure_retryable"] = bool(values["failure_retryable"])
+        values["seq"] = int(values["seq"])
+        job = JobRow(**values)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise BadContentError(f"job {run_id!r}: unreadable row ({exc})") from None
+    if job.status not in JOB_STATUSES:
+        raise BadContentError(f"job {run_id!r}: column status holds {job.status!r}")
+    return job
+
+
+__all__ = ["ACTIVE", "JOB_STATUSES", "TERMINAL", "ActiveJobError", "JobRow", "ServiceStore"]
