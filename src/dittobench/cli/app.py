@@ -189,7 +189,14 @@ def audit(
 
 
 # Registered after generate, grade and audit so `--help` lists the commands in that order.
-from dittobench.cli import baseline, packing, receipting, running, studying  # noqa: E402, F401
+from dittobench.cli import (  # noqa: E402, F401
+    baseline,
+    packing,
+    receipting,
+    running,
+    serving,
+    studying,
+)
 
 
 def main() -> None:

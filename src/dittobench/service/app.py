@@ -1,0 +1,242 @@
+"""``create_app(settings)``: the scoring service as an ASGI app (FastAPI).
+
+It opens the run store (jobs included), loads the tokens and the operator's signing key, and
+builds the routes, the middleware (auth outermost, then the body guard) and the error handlers:
+every error is ``{"error": "..."}`` with its status, never a traceback. The job queue starts and
+stops with the app (its lifespan). ``serve(settings)`` runs it under uvicorn with the slow-client
+limits of the settings.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import dittobench
+from dittobench.receipts.keys import (
+    PRIVATE_KEY_NAME,
+    KeyFileError,
+    generate_private_key,
+    load_private_key,
+    save_keypair,
+)
+from dittobench.service import routes_info, routes_runs
+from dittobench.service.auth import AuthMiddleware, TokenTable, required_tokens, unclassified
+from dittobench.service.context import ApiError, ServiceState
+from dittobench.service.events import ProgressHub, StreamSlots
+from dittobench.service.jobs import JobQueue
+from dittobench.service.limits import BodyGuard, SlidingWindow
+from dittobench.service.settings import ServiceSettings, SettingsError
+from dittobench.service.ssrf import Resolver, system_resolver
+from dittobench.spec.versions import POLICIES
+from dittobench.store.jobs import ServiceStore
+
+log = logging.getLogger("dittobench.service")
+
+DESCRIPTION = (
+    "The dittobench scoring service: datasets as a harness sees them, the tool catalog, and "
+    "runs (submit, poll, cancel, transcript, signed receipt, live events). Every error is "
+    '`{"error": "..."}`. Routes other than /health, /v1/capabilities and the API docs need '
+    "`Authorization: Bearer TOKEN`. docs/service.md."
+)
+
+
+def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolver) -> FastAPI:
+    """The app for ``settings``: raises ``SettingsError``, ``AuthError``, ``StoreError`` or
+    ``KeyFileError`` (all ``DittobenchError``) when it cannot be built."""
+    token = settings.control_token.get_secret_value() if settings.control_token else None
+    tokens = TokenTable.load(settings.token_file, token)
+    required_tokens(tokens, settings.auth_mode)
+    if not settings.db:
+        raise SettingsError("setting db: the run store's URL or SQLite file is required")
+    data_dir = _data_dir(settings)
+    store = ServiceStore(
+        settings.db if "://" in settings.db else ServiceStore.sqlite_url(Path(settings.db))
+    )
+    try:
+        key = operator_key(settings.signing_key, data_dir)
+    except (KeyFileError, OSError) as exc:
+        store.close()
+        raise SettingsError(f"signing key: {exc}") from None
+    hub = ProgressHub()
+    queue = JobQueue(store, settings, key, data_dir / "service-runs", hub, resolver)
+    service = ServiceState(
+        settings=settings,
+        store=store,
+        queue=queue,
+        hub=hub,
+        resolver=resolver,
+        capabilities=routes_info.describe_capabilities(settings),
+        submit_limit=SlidingWindow(settings.submit_limit, settings.submit_window_s),
+        dataset_limit=SlidingWindow(settings.dataset_limit, settings.dataset_window_s),
+        streams=StreamSlots(settings.max_event_streams),
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        queue.start()
+        try:
+            yield
+        finally:
+            queue.stop()
+            store.close()
+
+    app = FastAPI(
+        title="dittobench scoring service",
+        version=dittobench.__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.include_router(routes_info.router)
+    app.include_router(routes_runs.router)
+    _handlers(app)
+    app.add_middleware(
+        BodyGuard,
+        max_bytes=settings.max_body_bytes,
+        timeout_s=settings.body_timeout_s,
+        max_depth=settings.max_json_depth,
+    )
+    app.add_middleware(
+        AuthMiddleware, table=tokens, mode=settings.auth_mode, public_docs=settings.public_docs
+    )
+    stray = unclassified(route_keys(app))
+    if stray:
+        raise SettingsError(f"routes neither public nor protected (service/auth.py): {stray}")
+    _document_errors(app)
+    return app
+
+
+def route_keys(app: FastAPI) -> list[tuple[str, str]]:
+    """Every (method, path) the app serves."""
+    keys = []
+    for route in app.routes:
+        for method in sorted(getattr(route, "methods", None) or ()):
+            keys.append((method, str(getattr(route, "path", ""))))
+    return keys
+
+
+def _data_dir(settings: ServiceSettings) -> Path:
+    if settings.data_dir is not None:
+        return settings.data_dir
+    if "://" not in settings.db:
+        return Path(settings.db).expanduser().resolve().parent
+    raise SettingsError("setting data_dir: needed when the run store is a database URL")
+
+
+def operator_key(given: Path | None, data_dir: Path) -> Ed25519PrivateKey:
+    """The key that signs receipts: ``given``, else this service's own in ``data_dir/keys``,
+    created once (owner-only) and kept."""
+    if given is not None:
+        return load_private_key(given)
+    path = data_dir / "keys" / PRIVATE_KEY_NAME
+    if not path.exists():
+        save_keypair(generate_private_key(), path.parent)
+        log.info("created the service's signing key: %s", path)
+    return load_private_key(path)
+
+
+def _handlers(app: FastAPI) -> None:
+    async def api_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiError)
+        return JSONResponse({"error": exc.message}, exc.status, headers=exc.headers)
+
+    async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers=exc.headers)
+
+    async def invalid(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+        return JSONResponse({"error": f"{where}: {first.get('msg', 'invalid')}"}, 400)
+
+    async def crashed(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"error": "internal error; the operator's log has the details"}, 500)
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(Exception, crashed)
+
+
+def _document_errors(app: FastAPI) -> None:
+    """Make the OpenAPI document say what the app does: validation errors are 400 (not
+    FastAPI's 422), every error body is ``ErrorBody``, and any route may answer 500 or 503
+    (uvicorn's connection limit)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = build()
+        error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+        for path_item in schema.get("paths", {}).values():
+            for operation in path_item.values():
+                responses = operation.setdefault("responses", {})
+                responses.pop("422", None)
+                for code, said in (("500", "Internal error."), ("503", "Overloaded.")):
+                    responses.setdefault(code, {"description": said, "content": error})
+        accepted = [
+            v for v, p in POLICIES.items() if not p.draft or app.state.service.settings.allow_drafts
+        ]
+        for path_item in schema.get("paths", {}).values():
+            for operation in path_item.values():
+                for parameter in operation.get("parameters", []):
+                    if parameter.get("name") == "bench_version":
+                        _enum(parameter.get("schema", {}), accepted)
+        schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+        for name in ("SubmitRequest", "ScoreRequest"):
+            field = schemas.get(name, {}).get("properties", {}).get("bench_version", {})
+            _enum(field, accepted)
+        schemas.pop("HTTPValidationError", None)
+        schemas.pop("ValidationError", None)
+        schemas.setdefault(
+            "ErrorBody",
+            {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+        )
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _enum(field: dict[str, Any], values: list[str]) -> None:
+    """Name the accepted values on a string schema (or the string branch of an ``anyOf``)."""
+    for branch in [field, *field.get("anyOf", [])]:
+        if branch.get("type") == "string":
+            branch["enum"] = values
+
+
+def serve(settings: ServiceSettings, app: FastAPI) -> None:
+    """Run ``app`` under uvicorn until SIGINT or SIGTERM, with the settings' limits on slow and
+    numerous clients."""
+    import uvicorn
+
+    trusted = settings.trusted_proxies
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or None,
+        timeout_keep_alive=settings.keep_alive_s,
+        limit_concurrency=settings.max_connections,
+        h11_max_incomplete_event_size=settings.max_header_bytes,
+        timeout_graceful_shutdown=10,
+        server_header=False,
+        log_level="info",
+    )
+
+
+__all__ = ["create_app", "operator_key", "route_keys", "serve"]

@@ -1,0 +1,172 @@
+"""The job object ``GET /v1/runs/{id}`` answers: the job's row, the run's progress, the
+provisional per-case scores while it runs, and the report once it is done.
+
+Partial scores grade the cases recorded so far with the real grader (the cases not yet run count
+as undelivered, and only the recorded ones are listed). They are provisional: a write
+instruction is credited only once its read-back has run, and the run's factors apply to the
+composite alone. They are computed once per new recorded case and kept, so many readers polling
+one run cost one grading per case.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from dittobench.core.prng import seed_text
+from dittobench.generate.assemble import build_dataset
+from dittobench.grade.run import GradeInputError, grade_run
+from dittobench.packs import public_pack
+from dittobench.service.events import ProgressHub
+from dittobench.spec.codec import DecodeError, decode
+from dittobench.spec.dataset import Dataset, PackRef
+from dittobench.spec.transcript import CaseRecord, Transcript
+from dittobench.spec.versions import get_policy
+from dittobench.store import RunRow, StoreError
+from dittobench.store.jobs import TERMINAL, JobRow, ServiceStore
+
+KEPT_RUNS = 16
+"""Runs whose dataset and partial scores are kept in memory."""
+
+
+def expected_total(job: JobRow) -> int:
+    """How many cases the job's run will have (before its dataset exists)."""
+    size = get_policy(job.bench_version).run_size(job.run_size)
+    return size.tool_cases + size.memory_cases + size.isolation_cases
+
+
+class PartialScores:
+    """Provisional per-case scores of running jobs, recomputed when a case is added."""
+
+    def __init__(self) -> None:
+        self._scores: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
+        self._datasets: OrderedDict[str, Dataset] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, store: ServiceStore, job: JobRow, row: RunRow) -> list[dict[str, Any]]:
+        with self._lock:
+            kept = self._scores.get(job.run_id)
+            if kept is not None and kept[0] == row.cases_done:
+                return kept[1]
+        try:
+            records = store.recorded_cases(job.run_id)
+            cases = tuple(decode(CaseRecord, data) for data in records.values())
+        except (StoreError, DecodeError):
+            return []
+        dataset = self._dataset(job)
+        pack = public_pack(get_policy(job.bench_version).pack_id)
+        transcript = Transcript(
+            dataset.benchmark,
+            dataset.bench_version,
+            dataset.seed,
+            dataset.run_size,
+            row.dataset_sha256,
+            job.harness_url,
+            cases,
+            PackRef(pack.pack_id, pack.sha256),
+            row.wire_nonce,
+        )
+        try:
+            report = grade_run(dataset, transcript).report
+        except GradeInputError:
+            return []
+        scores = [case.to_json() for case in report.per_case if case.case_id in records]
+        with self._lock:
+            self._scores[job.run_id] = (row.cases_done, scores)
+            while len(self._scores) > KEPT_RUNS:
+                self._scores.popitem(last=False)
+        return scores
+
+    def _dataset(self, job: JobRow) -> Dataset:
+        with self._lock:
+            kept = self._datasets.get(job.run_id)
+        if kept is not None:
+            return kept
+        pack = public_pack(get_policy(job.bench_version).pack_id)
+        dataset = build_dataset(job.seed, job.bench_version, job.run_size, pack)
+        with self._lock:
+            self._datasets[job.run_id] = dataset
+            while len(self._datasets) > KEPT_RUNS:
+                self._datasets.popitem(last=False)
+        return dataset
+
+    def forget(self, run_id: str) -> None:
+        with self._lock:
+            self._scores.pop(run_id, None)
+            self._datasets.pop(run_id, None)
+
+
+def summary(job: JobRow) -> dict[str, Any]:
+    """The short form ``GET /v1/runs`` lists."""
+    return {
+        "run_id": job.run_id,
+        "status": job.status,
+        "mode": job.mode,
+        "submitter": job.submitter,
+        "harness_url": job.harness_url,
+        "run_size": job.run_size,
+        "bench_version": job.bench_version,
+        "seed": seed_text(job.seed),
+        "created_at": job.created_at,
+        "updated_at": job.updated_at,
+        "poll": f"/v1/runs/{job.run_id}",
+    }
+
+
+def job_object(
+    store: ServiceStore,
+    job: JobRow,
+    hub: ProgressHub,
+    partials: PartialScores,
+    *,
+    with_partial: bool = True,
+) -> dict[str, Any]:
+    """The whole job object of ``GET /v1/runs/{id}``."""
+    out = summary(job)
+    row = _run_row(store, job.run_id)
+    out["dataset_sha256"] = (row.dataset_sha256 if row else "") or job.dataset_sha256 or None
+    out["progress"] = progress(job, row, hub)
+    out["failure"] = (
+        {
+            "kind": job.failure_kind,
+            "retryable": job.failure_retryable,
+            "message": job.failure_message,
+        }
+        if job.status == "failed"
+        else None
+    )
+    out["cancelled_by"] = job.cancelled_by or None
+    out["partial"] = None
+    out["report"] = None
+    out["transcript_sha256"] = None
+    out["receipt"] = None
+    if job.status == "done":
+        report = store.report(job.run_id)
+        out["report"] = report
+        out["transcript_sha256"] = (report or {}).get("transcript_sha256")
+        out["receipt"] = f"/v1/runs/{job.run_id}/receipt" if job.receipt_json else None
+    elif row is not None and with_partial and job.status not in TERMINAL:
+        out["partial"] = partials.of(store, job, row)
+    return out
+
+
+def progress(job: JobRow, row: RunRow | None, hub: ProgressHub) -> dict[str, Any]:
+    """``{stage, done, total}``: live while this process drives the run, else as stored."""
+    live = hub.get(job.run_id) if job.status not in TERMINAL else None
+    if live is not None:
+        return {"stage": live.stage, "done": live.done, "total": live.total}
+    if row is not None:
+        stage = job.status if job.status in TERMINAL else row.stage
+        return {"stage": stage, "done": row.cases_done, "total": row.cases_total}
+    return {"stage": job.status, "done": 0, "total": expected_total(job)}
+
+
+def _run_row(store: ServiceStore, run_id: str) -> RunRow | None:
+    try:
+        return store.get_run(run_id)
+    except StoreError:
+        return None
+
+
+__all__ = ["KEPT_RUNS", "PartialScores", "expected_total", "job_object", "progress", "summary"]

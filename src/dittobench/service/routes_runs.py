@@ -1,0 +1,324 @@
+"""Routes for runs: submit, score, list, read, cancel, transcript, receipt, live events."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from dittobench.core.canonical import canonical_bytes
+from dittobench.core.hashing import sha256_hex
+from dittobench.core.prng import seed_text
+from dittobench.generate.assemble import build_dataset
+from dittobench.packs import public_pack
+from dittobench.service.auth import Principal
+from dittobench.service.context import (
+    ApiError,
+    ServiceState,
+    bench_version,
+    caller,
+    client_key,
+    limited,
+    owned_job,
+    state,
+)
+from dittobench.service.events import stream
+from dittobench.service.jobs import new_run_id, now
+from dittobench.service.jobview import job_object, progress, summary
+from dittobench.service.models import (
+    Accepted,
+    JobList,
+    JobObject,
+    JobStatus,
+    ScoreRequest,
+    SubmitRequest,
+)
+from dittobench.service.routes_info import errors
+from dittobench.service.ssrf import UnsafeURLError, check_url
+from dittobench.spec.versions import get_policy
+from dittobench.store import StoreError
+from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow
+
+router = APIRouter()
+
+RunId = Annotated[
+    str,
+    Path(
+        pattern=r"^r-[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$",
+        description="A run id as submit returns it.",
+    ),
+]
+Service = Annotated[ServiceState, Depends(state)]
+Caller = Annotated[Principal, Depends(caller)]
+ARCHIVE_LATER = (
+    "archive submissions are not available yet; submit the harness_url of a running harness"
+)
+
+
+def _enqueue(
+    service: ServiceState,
+    principal: Principal,
+    mode: str,
+    fields: tuple[str, int, str, str, str],
+) -> dict[str, Any]:
+    harness_url, seed, run_size, version, pinned = fields
+    try:
+        check_url(
+            harness_url, service.resolver, allow_private=service.settings.allow_private_harness
+        )
+    except UnsafeURLError as exc:
+        raise ApiError(400, f"harness_url: {exc}") from None
+    stamp = now()
+    job = JobRow(
+        new_run_id(),
+        0,
+        principal.name,
+        mode,
+        harness_url,
+        seed,
+        run_size,
+        version,
+        pinned,
+        "queued",
+        "",
+        False,
+        "",
+        "",
+        stamp,
+        stamp,
+        "",
+    )
+    with service.submit_lock:
+        try:
+            made = service.store.create_job(job)
+        except ActiveJobError as exc:
+            raise ApiError(409, str(exc)) from None
+    service.queue.poke()
+    return {
+        "run_id": made.run_id,
+        "status": made.status,
+        "poll": f"/v1/runs/{made.run_id}",
+        "bench_version": version,
+        "run_size": run_size,
+        "seed": seed_text(seed),
+    }
+
+
+@router.post(
+    "/v1/submit",
+    status_code=202,
+    response_model=Accepted,
+    tags=["runs"],
+    summary="Score a harness",
+    responses=errors(400, 401, 408, 409, 413, 429),
+)
+def submit(request: Request, body: SubmitRequest, service: Service, principal: Caller) -> Any:
+    """Queue a run: generate a dataset (``seed`` drawn fresh when absent), drive the harness at
+    ``harness_url`` through every case, grade, store and sign. 202 with the run id; poll
+    ``GET /v1/runs/{id}``. A caller has one run queued or running at a time (409)."""
+    limited(service.submit_limit, client_key(request, principal))
+    if body.archive_url is not None or body.archive_sha256 is not None:
+        raise ApiError(400, ARCHIVE_LATER)
+    if not body.harness_url:
+        raise ApiError(400, "give harness_url: the base URL of the harness to score")
+    version = bench_version(service, body.bench_version)
+    seed = body.seed if body.seed is not None else int.from_bytes(os.urandom(8), "little") >> 1
+    fields = (body.harness_url, seed, body.run_size, version, "")
+    return _enqueue(service, principal, "submit", fields)
+
+
+@router.post(
+    "/v2/score",
+    status_code=202,
+    response_model=Accepted,
+    tags=["runs"],
+    summary="Score a harness on a pinned dataset",
+    responses=errors(400, 401, 408, 409, 413, 429),
+)
+def score(request: Request, body: ScoreRequest, service: Service, principal: Caller) -> Any:
+    """Like submit, for canonical scoring: ``bench_version``, ``run_size``, ``seed`` and
+    ``dataset_sha256`` are required, and the dataset the seed makes must hash to
+    ``dataset_sha256`` (400 naming both hashes otherwise), so scorer and caller agree on the
+    exact cases before anything runs."""
+    limited(service.submit_limit, client_key(request, principal))
+    version = bench_version(service, body.bench_version)
+    pack = public_pack(get_policy(version).pack_id)
+    made = build_dataset(body.seed, version, body.run_size, pack)
+    actual = sha256_hex(canonical_bytes(made.to_json()))
+    if actual != body.dataset_sha256:
+        raise ApiError(
+            400,
+            f"dataset_sha256 {body.dataset_sha256} is not the dataset seed {body.seed} makes "
+            f"at {body.run_size} under bench {version} ({actual}); check the seed, size, "
+            "version and pack",
+        )
+    fields = (body.harness_url, body.seed, body.run_size, version, actual)
+    return _enqueue(service, principal, "score", fields)
+
+
+@router.get(
+    "/v1/runs",
+    response_model=JobList,
+    tags=["runs"],
+    summary="List runs",
+    responses=errors(400, 401),
+)
+def list_runs(
+    service: Service,
+    principal: Caller,
+    status: Annotated[JobStatus | None, Query(description="Only runs with this status.")] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> dict[str, Any]:
+    """Newest first; a submitter sees its own runs, an admin every run."""
+    submitter = None if principal.admin else principal.name
+    jobs, total = service.store.list_jobs(
+        status=status, submitter=submitter, limit=limit, offset=offset
+    )
+    more = offset + len(jobs) < total
+    return {
+        "runs": [summary(job) for job in jobs],
+        "total": total,
+        "limit": limit,
+        "offset": offset,
+        "next_offset": offset + len(jobs) if more else None,
+    }
+
+
+@router.get(
+    "/v1/runs/{run_id}",
+    response_model=JobObject,
+    tags=["runs"],
+    summary="One run",
+    responses=errors(400, 401, 404),
+)
+def get_run(run_id: RunId, service: Service, principal: Caller) -> dict[str, Any]:
+    """The job: status, progress ``{stage, done, total}``, provisional per-case scores while it
+    runs, the report once done, the failure ``{kind, retryable, message}`` if it failed."""
+    job = owned_job(service, principal, run_id)
+    return job_object(service.store, job, service.hub, service.partials)
+
+
+@router.delete(
+    "/v1/runs/{run_id}",
+    status_code=202,
+    response_model=JobObject,
+    tags=["runs"],
+    summary="Cancel a run",
+    responses={
+        200: {"model": JobObject, "description": "The run had already ended; nothing changed."},
+        **errors(400, 401, 404, 409),
+    },
+)
+def cancel_run(run_id: RunId, service: Service, principal: Caller) -> Any:
+    """202 with the job when the cancellation is accepted (a queued run ends at once, a running
+    one at its next case), 200 when it had already ended, 409 while it is being scored."""
+    job = owned_job(service, principal, run_id)
+    outcome = service.queue.cancel(job, principal.name)
+    if outcome == "scoring":
+        raise ApiError(409, f"run {run_id} is being scored and can no longer be cancelled")
+    fresh = service.store.get_job(run_id) or job
+    body = JobObject.model_validate(
+        job_object(service.store, fresh, service.hub, service.partials, with_partial=False)
+    )
+    code = 200 if outcome == "terminal" else 202
+    return JSONResponse(body.model_dump(mode="json"), status_code=code)
+
+
+@router.get(
+    "/v1/runs/{run_id}/transcript",
+    tags=["runs"],
+    summary="The run's transcript",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The canonical (RFC 8785) transcript bytes; X-Transcript-SHA256 is "
+            "their SHA-256, the report's transcript_sha256.",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+            "headers": {"X-Transcript-SHA256": {"schema": {"type": "string"}}},
+        },
+        **errors(400, 401, 404),
+    },
+)
+def transcript(run_id: RunId, service: Service, principal: Caller) -> Response:
+    """Every graded case's exact inputs, in canonical bytes; 404 until the run is done."""
+    job = owned_job(service, principal, run_id)
+    try:
+        stored = service.store.transcript(run_id) if job.status == "done" else None
+    except StoreError:
+        stored = None
+    if stored is None:
+        raise ApiError(404, f"run {run_id} has no transcript yet (it is {job.status})")
+    data = canonical_bytes(stored)
+    return Response(
+        data, media_type="application/json", headers={"X-Transcript-SHA256": sha256_hex(data)}
+    )
+
+
+@router.get(
+    "/v1/runs/{run_id}/receipt",
+    tags=["runs"],
+    summary="The run's signed receipt",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The receipt (docs/receipts.md), signed with the operator's key, "
+            "trust tier verified.",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+        **errors(400, 401, 404),
+    },
+)
+def receipt(run_id: RunId, service: Service, principal: Caller) -> Response:
+    """The signed receipt; 404 until the run is done and signed."""
+    job = owned_job(service, principal, run_id)
+    if not job.receipt_json:
+        raise ApiError(404, f"run {run_id} has no receipt yet (it is {job.status})")
+    return Response(job.receipt_json.encode(), media_type="application/json")
+
+
+@router.get(
+    "/v1/runs/{run_id}/events",
+    tags=["runs"],
+    summary="Live progress (Server-Sent Events)",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "`progress` events with {status, progress}, then one `end` event.",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+        **errors(400, 401, 404, 429),
+    },
+)
+def events(run_id: RunId, service: Service, principal: Caller) -> StreamingResponse:
+    """One ``progress`` event per change of status or counts, then ``end`` when the run is
+    over."""
+    owned_job(service, principal, run_id)
+    slots = service.streams
+    if slots is not None and not slots.take():
+        raise ApiError(429, "too many open event streams; try again later", {"Retry-After": "5"})
+
+    def read() -> dict[str, Any] | None:
+        job = service.store.get_job(run_id)
+        if job is None:
+            return None
+        try:
+            row = service.store.get_run(run_id)
+        except StoreError:
+            row = None
+        return {"status": job.status, "progress": progress(job, row, service.hub)}
+
+    def release() -> None:
+        if slots is not None:
+            slots.give_back()
+
+    return StreamingResponse(
+        stream(read, lambda seen: seen["status"] in TERMINAL, release),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+__all__ = ["router"]
