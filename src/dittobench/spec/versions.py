@@ -177,6 +177,9 @@ class ContentPolicy:
     """A question is asked after a wave drawn among those where its evidence is complete (not
     pinned to the first, the last or its evidence's wave); write instructions and their
     read-backs likewise, in that order."""
+    wide_counts: bool = False
+    """An event list holds 2 to 14 events and a recurring topic comes up 2 to 14 times (at most
+    one a session), so no guessed count is common (1.x and 2.0.0: 2 to 5 and 2 to 6)."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -197,6 +200,7 @@ CONTENT_3 = replace(
     coined_values=True,
     shared_questions=True,
     drawn_placement=True,
+    wide_counts=True,
 )
 """Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""

@@ -20,7 +20,7 @@ from dittobench.generate.memory.writes import write_path
 from dittobench.generate.persona.coined import coin_library, uncoined_gap
 from dittobench.generate.persona.library import Library
 from dittobench.generate.persona.model import Person
-from dittobench.generate.persona.plan import Needs, plan_person
+from dittobench.generate.persona.plan import WIDE_COUNT_TOP, Needs, plan_person
 from dittobench.generate.persona.talk import talk_of
 from dittobench.generate.persona.twists import twist_plan
 from dittobench.generate.persona.voice import voice_person
@@ -100,7 +100,9 @@ def build_memory(
     quota = size.memory_quota
     texts = _run_texts(dataset, texts, content)
     needs = replace(
-        needs_for(quota, size.isolation_cases), distinct_starts=content.shared_questions
+        needs_for(quota, size.isolation_cases),
+        distinct_starts=content.shared_questions,
+        count_top=WIDE_COUNT_TOP if content.wide_counts else 0,
     )
     first = _person(dataset, DEFAULT_USER_ID, needs, texts, epoch, content)
     first_hay = build_haystack(dataset, first, epoch)

@@ -17,6 +17,10 @@ from dittobench.generate.persona.library import Library, People
 from dittobench.generate.persona.model import SELF, Contact, Fact, Session
 
 
+WIDE_COUNT_TOP = 14
+"""Bench 2.1's widest count (issue 11: a guessed count must rarely be right)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Needs:
     """How much of each kind of material the questions of a run size need."""
@@ -43,6 +47,9 @@ class Needs:
     distinct_starts: bool = False
     """Every activity is taken up in a session of its own (bench 2.1: a question names an
     activity by the day it was taken up)."""
+    count_top: int = 0
+    """The most events an event list holds and the most times a recurring topic comes up
+    (bench 2.1: ``WIDE_COUNT_TOP``, bounded by the sessions); 0 keeps 5 and 6."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +168,8 @@ def plan_person(
         )
     for attribute in d.pick("recurring", needs.recurring):
         topic = d.draw.choice(attribute.values).text
-        for session in _ordered_sessions(d.when, n, d.draw.between(2, min(6, n))):
+        top = min(needs.count_top or 6, n)
+        for session in _ordered_sessions(d.when, n, d.draw.between(2, top)):
             d.facts.add(attribute.name, "mention", SELF, topic, session)
     _token(d, root.fork("token"))
     _write_olds(d, root.fork("writes"), needs.write_olds)
@@ -244,7 +252,7 @@ def _preferences(d: _Drawing, needs: Needs) -> None:
 def _events(d: _Drawing, needs: Needs) -> None:
     include = ("trips",) if needs.require_trips else ()
     for attribute in d.pick("event_list", needs.event_lists, include):
-        count = d.draw.between(2, min(5, d.sessions))
+        count = d.draw.between(2, min(needs.count_top or 5, d.sessions))
         values = _distinct_values(d.draw, attribute, count)
         sessions = _ordered_sessions(d.when, d.sessions, count)
         for value, session in zip(values, sessions, strict=True):
