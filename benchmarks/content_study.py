@@ -12,12 +12,11 @@ Definitions (over the datasets of seeds K .. K + N - 1; docs/study.md says the s
   acknowledge, whose keys hold a subject or a label, not an answer), the share whose expected
   answer or one of its answer items occurs in the question's own text as whole words
   (target <= 1%);
-- one-fact pairs: the dataset does not say which facts a pair voices, only which pairs each
-  question cites as evidence. A fact-bearing pair is one cited by at least one question; the
-  facts it voices are the answers (expected answer, answer items) of the questions citing it
-  that occur in its text, leaving out any that one of those questions lists as a distractor
-  (a former value it names in passing, as in "I moved from Lyon to Bilbao"), and at least one.
-  The figure is the share voicing exactly one (target <= 40%);
+- one-fact pairs: of the history pairs that state at least one fact as true, the share stating
+  exactly one, from the generator's own record of what each pair states (``Beat.stated``; a
+  slip is stated by its correction, look-alikes never; ``tests/helpers/history.py``
+  ``one_fact_pairs``, the definition ``benchmarks/history_study.py`` prints), pooled over the
+  seeds (target <= 40%);
 - newest-wave evidence: among answerable questions with evidence, the share whose evidence
   pairs all arrived in the newest wave of the user's seeded before the question is asked
   (target <= 50%);
@@ -33,6 +32,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from dittobench.core.text import contains_phrase
 from dittobench.generate.assemble import build_dataset
@@ -40,6 +40,10 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.study.run import run_study, study_seeds
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
+
+from tests.helpers import history as H
 
 UNANSWERED_KINDS = ("decline", "acknowledge")
 
@@ -69,26 +73,15 @@ def answers_in_question(datasets: Sequence[Dataset]) -> tuple[int, int, Counter[
     return sum(hits.values()), total, hits
 
 
-def one_fact_pairs(datasets: Sequence[Dataset]) -> tuple[int, int]:
-    """(fact-bearing pairs voicing exactly one fact, fact-bearing pairs)."""
-    one = total = 0
-    for dataset in datasets:
-        text = {
-            (w.user_id, p.pair_id): f"{p.prompt}\n{p.response}"
-            for w in dataset.memory_waves
-            for p in w.pairs
-        }
-        citing: dict[tuple[str, str], list[MemoryCase]] = {}
-        for case in dataset.memory_cases:
-            for pair in case.evidence_pair_ids:
-                citing.setdefault((case.user_id, pair), []).append(case)
-        for key, cases in citing.items():
-            passing = {d for c in cases for d in c.distractors}
-            answers = {a for c in cases for a in (c.expected_answer, *c.answer_items) if a}
-            voiced = {a for a in answers - passing if contains_phrase(text[key], a)}
-            total += 1
-            one += max(1, len(voiced)) == 1
-    return one, total
+def one_fact_pairs(seeds: Iterable[int], version: str, size: str) -> tuple[int, int]:
+    """(pairs stating exactly one fact, pairs stating at least one), pooled over ``seeds``."""
+    one = bearing = 0
+    for seed in seeds:
+        _dataset, side, _texts = H.memory_side(seed, version, size)
+        counts = H.one_fact_pairs(side)
+        one += counts[0]
+        bearing += counts[1]
+    return one, bearing
 
 
 def newest_wave_evidence(datasets: Sequence[Dataset]) -> tuple[int, int]:
@@ -141,7 +134,7 @@ def main() -> None:
     )
     unique, instances = unique_questions(datasets)
     named, asked, by_type = answers_in_question(datasets)
-    one, pairs = one_fact_pairs(datasets)
+    one, pairs = one_fact_pairs(seeds, args.bench_version, args.run_size)
     newest, cited = newest_wave_evidence(datasets)
     print("\ncontent:")
     print(row(f"unique questions (of {instances})", unique / instances, 0.95, True))

@@ -1,12 +1,14 @@
 """Print how much a run's history gives away (issue 13, the history side of bench 2.1).
 
-For each bench version and run size, over seeds 0..N-1 (means): the share of fact-bearing pairs
-voicing exactly one fact, the share of the user's fact mentions whose attribute also has a
-look-alike in the history (a negation, a plan that fell through, a hypothetical, someone's claim
-or another person's value), the share of voiced values coined for the run rather than listed in
-the pack, and the memory mean of the simple parser of issue 13 (one regular expression per
-statement wording of the public pack, last mention wins; ``tests/helpers/history.py``), strict
-(each wording up to the first symbol after the value) and loose (cut right after the value).
+For each bench version and run size, over seeds 0..N-1: the share of pairs stating a fact as
+true that state exactly one (the generator's record, ``Beat.stated``, pooled over the seeds as
+``benchmarks/content_study.py`` pools it), and as means: the share of the user's fact mentions
+whose attribute also has a look-alike in the history (a negation, a plan that fell through, a
+hypothetical, someone's claim or another person's value), the share of voiced values coined for
+the run rather than listed in the pack, and the memory mean of the simple parser of issue 13 (one
+regular expression per statement wording of the public pack, last mention wins;
+``tests/helpers/history.py``), strict (each wording up to the first symbol after the value) and
+loose (cut right after the value).
 With ``--oracles``, the oracle's and the honest paraphrase oracle's memory means too.
 
 Figures only, never assertions (tests/unit/test_history_study.py pins loose bounds). Run from
@@ -36,10 +38,13 @@ def row(version: str, size: str, seeds: int, oracles: bool) -> str:
     def add(name: str, value: float) -> None:
         columns.setdefault(name, []).append(value)
 
+    stating = [0, 0]
     for seed in range(seeds):
         dataset, side, texts = H.memory_side(seed, version, size)
         figures = H.figures(side)
-        add("one fact", figures.single_fact_share)
+        one, bearing = H.one_fact_pairs(side)
+        stating[0] += one
+        stating[1] += bearing
         add("twinned", figures.twinned_share)
         add("coined", figures.coined_share)
         add("parser", H.parser_mean(dataset, texts))
@@ -49,7 +54,9 @@ def row(version: str, size: str, seeds: int, oracles: bool) -> str:
 
             add("oracle", H.memory_mean(dataset, study.oracle_memory))
             add("paraphrase", H.memory_mean(dataset, study.paraphrase_memory))
-    means = ", ".join(f"{k} {statistics.mean(v):.3f}" for k, v in columns.items())
+    means = f"one fact {stating[0] / stating[1]:.3f}, " + ", ".join(
+        f"{k} {statistics.mean(v):.3f}" for k, v in columns.items()
+    )
     lows = ", ".join(
         f"{k} {min(v):.3f}" for k, v in columns.items() if k in ("oracle", "paraphrase")
     )

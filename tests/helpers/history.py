@@ -2,9 +2,10 @@
 
 ``measure(seed, version, size)`` builds a dataset and the people behind it and reports
 
-- ``single_fact_share``: of the pairs that carry facts, the share voicing exactly one (slips of
-  the tongue and look-alikes are not facts: a pair with one fact and a look-alike counts as
-  one);
+- ``single_fact_share``: of the pairs that state at least one fact as true, the share stating
+  exactly one, from the generator's own record (``Beat.stated``: a slip of the tongue is stated
+  by its correction, look-alikes are never stated, a contact's value is stated about the
+  contact; ``one_fact_pairs`` gives the counts, which ``benchmarks/content_study.py`` pools);
 - ``twinned_share``: of the user's fact mentions (own states, changes, events, activity
   steps, mentions), the share whose attribute also has a look-alike in the history: a
   negation, a plan that fell through, a hypothetical, a claim someone makes, or another
@@ -49,7 +50,6 @@ MemoryAnswer = Callable[[MemoryCase, Dataset], RunResponse]
 MENTION_ROLES = frozenset({"state", "change", "event", "start", "quit", "still", "mention"})
 TWIN_ROLES = frozenset({"twin", "other"})
 VALUE_ROLES = MENTION_ROLES | {"other", "recommend", "twin", "slip"}
-NOT_FACTS = frozenset({"slip", "slip_day", "twin"})
 
 
 def memory_side(seed: int, version: str, size: str) -> tuple[Dataset, MemorySide, Texts]:
@@ -88,16 +88,11 @@ class Figures:
 
 def figures(side: MemorySide) -> Figures:
     """The history measures of one run (both users)."""
-    bearing = single = mentions = twinned = 0
+    single, bearing = one_fact_pairs(side)
+    mentions = twinned = 0
     voiced: dict[str, bool] = {}
     assert side.library is not None
     for person in side.persons.values():
-        roles = {f.key: f.role for f in person.facts}
-        for beat in person.beats:
-            facts = [k for k in beat.fact_keys if roles[k] not in NOT_FACTS]
-            if facts:
-                bearing += 1
-                single += len(facts) == 1
         looks: dict[str, set[str]] = {}
         for f in person.facts:
             if f.role in TWIN_ROLES:
@@ -114,6 +109,18 @@ def figures(side: MemorySide) -> Figures:
         twinned / mentions,
         sum(voiced.values()) / len(voiced),
     )
+
+
+def one_fact_pairs(side: MemorySide) -> tuple[int, int]:
+    """(pairs stating exactly one fact as true, pairs stating at least one), both users, from
+    the generator's record of what each pair states (``Beat.stated``)."""
+    one = bearing = 0
+    for person in side.persons.values():
+        for beat in person.beats:
+            if beat.stated:
+                bearing += 1
+                one += len(beat.stated) == 1
+    return one, bearing
 
 
 # The simple parser --------------------------------------------------------------------------
