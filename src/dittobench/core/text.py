@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 
 WORD = re.compile(r"[^\W_]+")
 """A word: a run of letters and digits (the one tokeniser of the generator and the grader)."""
@@ -111,8 +112,23 @@ def _in_normalized(normalized: str, phrase: str) -> bool:
     look-arounds would; ``str.find`` skips ahead where that regex tried every offset (slow on a
     whole haystack)."""
     wanted = normalize(phrase)
-    if not wanted:
-        return False
+    return bool(wanted) and _found(normalized, wanted)
+
+
+def normalized_phrases(phrases: Iterable[str]) -> tuple[str, ...]:
+    """The phrases normalised once, empty ones dropped (for ``any_phrase_in``)."""
+    return tuple(wanted for wanted in map(normalize, phrases) if wanted)
+
+
+def any_phrase_in(haystack: str, wanted: Sequence[str]) -> bool:
+    """Whether ``phrases_in(haystack, phrases)`` would find any, for ``wanted`` =
+    ``normalized_phrases(phrases)``: each phrase normalised once for many haystacks."""
+    normalized = normalize(haystack)
+    return any(_found(normalized, phrase) for phrase in wanted)
+
+
+def _found(normalized: str, wanted: str) -> bool:
+    """Whether the normalised, non-empty ``wanted`` occurs in ``normalized`` as whole words."""
     size = len(wanted)
     at = normalized.find(wanted)
     while at >= 0:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dittobench.core.prng import Stream
-from dittobench.core.text import phrases_in
+from dittobench.core.text import any_phrase_in, normalized_phrases
 from dittobench.generate.memory.draft import Draft
 from dittobench.generate.memory.waves import WavePlan
 from dittobench.spec.wire import DEFAULT_USER_ID
@@ -55,6 +55,6 @@ def clear_of_key(candidates: list[str], draft: Draft) -> list[str]:
     values = [*draft.distractors, *draft.forbidden, *draft.dump_guard]
     if draft.answer_kind not in UNANSWERED:
         values += [draft.expected, *draft.accepted, *draft.items]
-    values = [v for v in dict.fromkeys(values) if v]
-    clean = [c for c in candidates if not phrases_in(c, values)]
+    wanted = normalized_phrases(dict.fromkeys(values))
+    clean = [c for c in candidates if not any_phrase_in(c, wanted)]
     return clean or candidates
