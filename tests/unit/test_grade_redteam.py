@@ -3,7 +3,8 @@ and the honest side (correct answers in other words) kept at full marks.
 
 The constants are chosen on 20 seeds and measured on 20 others, per question kind: the best
 single constant and the best three-constant answer (the three run together) must each pass at
-most 2% of that kind's cases, and the best constant over all memory cases at most 1%.
+most 2% of that kind's cases, and the best constant over all memory cases at most 1%. The search
+runs on bench 2.0.0 and on bench 2.1.0, each with the floors it still has (strict xfails).
 """
 
 from __future__ import annotations
@@ -53,14 +54,18 @@ GENERIC = (
 )
 
 
+SEARCHED = ("2.0.0", "2.1.0")
+"""The versions the constant search runs on (each version pinned, whatever the default)."""
+
+
 @cache
-def datasets(seeds: tuple[int, ...]) -> tuple[Dataset, ...]:
-    return tuple(build_dataset(seed, run_size="full") for seed in seeds)
+def datasets(seeds: tuple[int, ...], version: str = CURRENT_VERSION) -> tuple[Dataset, ...]:
+    return tuple(build_dataset(seed, version, run_size="full") for seed in seeds)
 
 
-def cases_by_type(seeds: range) -> dict[str, list[MemoryCase]]:
+def cases_by_type(seeds: range, version: str = CURRENT_VERSION) -> dict[str, list[MemoryCase]]:
     out: dict[str, list[MemoryCase]] = {}
-    for dataset in datasets(tuple(seeds)):
+    for dataset in datasets(tuple(seeds), version):
         for case in dataset.memory_cases:
             out.setdefault(case.question_type, []).append(case)
     return out
@@ -102,24 +107,52 @@ POOL_FLOOR = pytest.mark.xfail(
     "(bench 2.0 content)",
     strict=True,
 )
+WIDE_COUNT_FLOOR = pytest.mark.xfail(
+    reason="bench 2.1 draws counts from 2 to 14 (the best guess passes 7-9% of a count kind, "
+    "from 20-28% on 2.0); 2% needs about 50 equally likely counts, more events and mentions "
+    "than a history holds: counts need another design (a sum over sessions, or the count "
+    "graded with the items it counts)",
+    strict=True,
+)
+POOL_FLOOR_2_1 = pytest.mark.xfail(
+    reason="bench 2.1: no single constant passes, but three together (a subject or activity, a "
+    "decline or a cue, the subject again; or a weekday and two names) pass 2.8-3.8% on the test "
+    "seeds: near-miss subjects, the 34 activities and the 7 weekdays of the combined questions "
+    "are still small pools (activity_quit measured 4.5% before counts were widened, 0% after)",
+    strict=True,
+)
 FLOORS = {
-    "mention_count": COUNT_FLOOR,
-    "multi_session_count": COUNT_FLOOR,
-    "abstention_near_miss": POOL_FLOOR,
-    "abstention_unknown": POOL_FLOOR,
-    "activity_quit": POOL_FLOOR,
+    "2.0.0": {
+        "mention_count": COUNT_FLOOR,
+        "multi_session_count": COUNT_FLOOR,
+        "abstention_near_miss": POOL_FLOOR,
+        "abstention_unknown": POOL_FLOOR,
+        "activity_quit": POOL_FLOOR,
+    },
+    # Bench 2.1: no single constant grounds a decline or names an activity (0% measured);
+    # counts are wider but still guessable, and some three-constant answers still pass.
+    "2.1.0": {
+        "mention_count": WIDE_COUNT_FLOOR,
+        "multi_session_count": WIDE_COUNT_FLOOR,
+        "abstention_near_miss": POOL_FLOOR_2_1,
+        "activity_ongoing": POOL_FLOOR_2_1,
+        "single_session_recall": POOL_FLOOR_2_1,
+    },
 }
 TYPES = [
-    pytest.param(name, marks=FLOORS[name]) if name in FLOORS else name
+    pytest.param(version, name, marks=FLOORS[version][name])
+    if name in FLOORS[version]
+    else pytest.param(version, name)
+    for version in SEARCHED
     for name in sorted(set(QUESTION_TYPES) - {"isolation"})
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("question_type", TYPES)
-def test_best_constants_pass_at_most_two_percent(question_type: str) -> None:
-    train = cases_by_type(TRAIN)[question_type]
-    test = cases_by_type(TEST)[question_type]
+@pytest.mark.parametrize(("version", "question_type"), TYPES)
+def test_best_constants_pass_at_most_two_percent(version: str, question_type: str) -> None:
+    train = cases_by_type(TRAIN, version)[question_type]
+    test = cases_by_type(TEST, version)[question_type]
     options = candidates(train)
     single = best(train, options)
     assert pass_rate(test, single) <= 0.02, single
@@ -132,11 +165,13 @@ def test_best_constants_pass_at_most_two_percent(question_type: str) -> None:
 
 
 @pytest.mark.slow
-@COUNT_FLOOR
-def test_best_constant_over_all_memory_cases_passes_at_most_one_percent() -> None:
-    train = [c for cases in cases_by_type(TRAIN).values() for c in cases]
-    test = [c for cases in cases_by_type(TEST).values() for c in cases]
-    by_type = cases_by_type(TRAIN).values()
+@pytest.mark.parametrize(
+    "version", [pytest.param("2.0.0", marks=COUNT_FLOOR), pytest.param("2.1.0")]
+)
+def test_best_constant_over_all_memory_cases_passes_at_most_one_percent(version: str) -> None:
+    train = [c for cases in cases_by_type(TRAIN, version).values() for c in cases]
+    test = [c for cases in cases_by_type(TEST, version).values() for c in cases]
+    by_type = cases_by_type(TRAIN, version).values()
     options = list(GENERIC) + [o for cases in by_type for o in candidates(cases)[:30]]
     single = best(train, list(dict.fromkeys(options)))
     assert pass_rate(test, single) <= 0.01, single
