@@ -16,7 +16,6 @@ from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.library import Library, People
 from dittobench.generate.persona.model import SELF, Contact, Fact, Session
 
-
 WIDE_COUNT_TOP = 14
 """Bench 2.1's widest count (issue 11: a guessed count must rarely be right)."""
 
