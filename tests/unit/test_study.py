@@ -107,7 +107,7 @@ def _blind(dataset: Dataset) -> Dataset:
     return replace(dataset, memory_cases=memory, tool_cases=tools)
 
 
-@pytest.mark.parametrize("name", ["parser", "lexical", "router", "dump", "decline"])
+@pytest.mark.parametrize("name", ["parser", "regex", "lexical", "router", "dump", "decline"])
 def test_harness_strategies_never_read_the_answer_key(name: str) -> None:
     dataset = build_dataset(4, "2.0.0", "medium")
     blind = _blind(dataset)
@@ -192,10 +192,13 @@ def test_category_flags_follow_their_thresholds() -> None:
     figures = category_figures("x", "tool", 1, floor, strategies)
     assert figures.flags == ("floor", "parser-solvable")
     assert figures.honest == 0.02
-    outsiders = [floor[n] for n in ("parser", "lexical", "canned", "dump", "decline", "router")]
-    assert figures.others == pytest.approx(sum(outsiders) / 6)
+    names = ("parser", "regex", "lexical", "canned", "dump", "decline", "router")
+    outsiders = [floor[n] for n in names]
+    assert figures.others == pytest.approx(sum(outsiders) / len(names))
     assert figures.difficulty == pytest.approx(0.02 - figures.others)
     assert figures.discrimination == pytest.approx(0.4)
+    regex = category_figures("x", "tool", 1, {**means, "regex": 0.9}, strategies)
+    assert regex.flags == ("parser-solvable",)
 
 
 def test_too_few_seeds_are_refused() -> None:

@@ -26,7 +26,8 @@ STUDY_HELP = """Score built-in strategies over N datasets with the real grader: 
 instrument that keeps the exam honest.
 
 Strategies: oracle (the answer key), paraphrase (the key in other words: the honest ceiling),
-parser (the public pack's grammar read back), lexical (the stored turn sharing most words with
+parser (the public pack's grammar read back), regex (issue 13's parser: one pattern per
+statement wording, the last mention wins), lexical (the stored turn sharing most words with
 the question), canned (the best constant per answer kind), dump (everything stored), decline,
 router (the catalog tool whose description shares most words with the request).
 
@@ -36,7 +37,7 @@ Per category (tool category or memory question type): each strategy's mean; diff
 paraphrase oracle's mean minus the mean of the strategies that do not know the key;
 discrimination = the best minus the worst of those; flags saturated (a strategy that neither
 knows the key nor reads the history scores >= 0.98), floor (oracle or paraphrase <= 0.02),
-parser-solvable (parser >= 0.9). Seeds are first-seed .. first-seed + N - 1."""
+parser-solvable (parser or regex >= 0.9). Seeds are first-seed .. first-seed + N - 1."""
 
 SHORT = {"paraphrase": "paraph", "lexical": "lexic", "decline": "declin"}
 

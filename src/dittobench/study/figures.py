@@ -16,7 +16,7 @@ Definitions (``docs/study.md`` says the same):
   history right earns over the shortcuts); **discrimination** = the best minus the worst of
   those strategies; flags ``saturated`` (a strategy that neither knows the key nor reads the
   history scores >= 0.98), ``floor`` (the oracle or the paraphrase oracle scores <= 0.02) and
-  ``parser-solvable`` (the grammar-aware parser scores >= 0.9).
+  ``parser-solvable`` (the grammar-aware parser or the regex parser scores >= 0.9).
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def category_figures(
         flags.append("saturated")
     if any(means.get(name, 1.0) <= FLOOR_AT for name in ("oracle", "paraphrase")):
         flags.append("floor")
-    if means.get("parser", 0.0) >= PARSER_SOLVES_AT:
+    if max(means.get("parser", 0.0), means.get("regex", 0.0)) >= PARSER_SOLVES_AT:
         flags.append("parser-solvable")
     return CategoryFigures(
         category=category,

@@ -23,6 +23,7 @@ from dittobench.study.paraphrase import paraphrase_memory
 from dittobench.study.parse_tools import ToolParser
 from dittobench.study.parser import MemoryParser
 from dittobench.study.router import Router
+from dittobench.study.simple import regex_reader
 from dittobench.study.transcripts import MemoryAnswer, ToolAnswer, build
 
 
@@ -64,6 +65,10 @@ def _parser(dataset: Dataset) -> Answers:
     return Answers(memory, ToolParser(dataset))
 
 
+def _regex(dataset: Dataset) -> Answers:
+    return Answers(regex_reader(dataset), ToolParser(dataset))
+
+
 def _lexical(dataset: Dataset) -> Answers:
     reader = LexicalReader(dataset)
 
@@ -94,6 +99,14 @@ STRATEGIES: tuple[Strategy, ...] = (
         False,
         True,
         _parser,
+    ),
+    Strategy(
+        "regex",
+        "issue 13's parser: one pattern per statement wording, the last mention wins, pools and "
+        "coined-value shapes known; the parser's writes and tool routes",
+        False,
+        True,
+        _regex,
     ),
     Strategy(
         "lexical",
