@@ -123,9 +123,9 @@ def test_harness_strategies_never_read_the_answer_key(name: str, version: str) -
     fixtures = {f.case_id: f for f in dataset.tool_fixtures}
     for case, hidden in zip(dataset.memory_cases, blind.memory_cases, strict=True):
         assert seen.memory(case, dataset) == unseen.memory(hidden, blind), case.id
-    for case, hidden in zip(dataset.tool_cases, blind.tool_cases, strict=True):
-        fixture = fixtures[case.id]
-        assert seen.tool(case, fixture) == unseen.tool(hidden, fixture), case.id
+    for tool_case, tool_hidden in zip(dataset.tool_cases, blind.tool_cases, strict=True):
+        fixture = fixtures[tool_case.id]
+        assert seen.tool(tool_case, fixture) == unseen.tool(tool_hidden, fixture), tool_case.id
 
 
 def test_every_statement_the_generator_can_say_is_read_back() -> None:
