@@ -14,7 +14,7 @@ from dittobench.core.errors import DittobenchError
 from dittobench.service.auth import Principal
 from dittobench.service.events import ProgressHub, StreamSlots
 from dittobench.service.jobs import JobQueue
-from dittobench.service.jobview import PartialScores
+from dittobench.service.jobview import FinishedJobs, PartialScores
 from dittobench.service.limits import SlidingWindow
 from dittobench.service.settings import ServiceSettings
 from dittobench.service.ssrf import Resolver
@@ -39,6 +39,7 @@ class ServiceState:
     resolver: Resolver
     capabilities: dict[str, Any]
     partials: PartialScores = field(default_factory=PartialScores)
+    finished: FinishedJobs = field(default_factory=FinishedJobs)
     submit_lock: threading.Lock = field(default_factory=threading.Lock)
     submit_limit: SlidingWindow | None = None
     dataset_limit: SlidingWindow | None = None

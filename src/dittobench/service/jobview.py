@@ -10,6 +10,7 @@ one run cost one grading per case.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -42,13 +43,24 @@ class PartialScores:
     def __init__(self) -> None:
         self._scores: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
         self._datasets: OrderedDict[str, Dataset] = OrderedDict()
+        self._busy: set[str] = set()
         self._lock = threading.Lock()
 
     def of(self, store: ServiceStore, job: JobRow, row: RunRow) -> list[dict[str, Any]]:
+        """The scores as of the latest recorded case; while another reader is computing them,
+        the previous ones (so many readers at once cost one grading, not one each)."""
         with self._lock:
             kept = self._scores.get(job.run_id)
-            if kept is not None and kept[0] == row.cases_done:
+            if kept is not None and (kept[0] == row.cases_done or job.run_id in self._busy):
                 return kept[1]
+            self._busy.add(job.run_id)
+        try:
+            return self._graded(store, job, row)
+        finally:
+            with self._lock:
+                self._busy.discard(job.run_id)
+
+    def _graded(self, store: ServiceStore, job: JobRow, row: RunRow) -> list[dict[str, Any]]:
         try:
             records = store.recorded_cases(job.run_id)
             cases = tuple(decode(CaseRecord, data) for data in records.values())
@@ -95,6 +107,30 @@ class PartialScores:
         with self._lock:
             self._scores.pop(run_id, None)
             self._datasets.pop(run_id, None)
+
+
+class FinishedJobs:
+    """The encoded job objects of finished jobs (which no longer change), newest kept."""
+
+    def __init__(self, keep: int = 256) -> None:
+        self._kept: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
+        self._keep = keep
+        self._lock = threading.Lock()
+
+    def encoded(
+        self, store: ServiceStore, job: JobRow, hub: ProgressHub, partials: PartialScores
+    ) -> bytes:
+        key = (job.run_id, job.status, job.updated_at)
+        with self._lock:
+            found = self._kept.get(key)
+        if found is not None:
+            return found
+        data = json.dumps(job_object(store, job, hub, partials), ensure_ascii=False).encode()
+        with self._lock:
+            self._kept[key] = data
+            while len(self._kept) > self._keep:
+                self._kept.popitem(last=False)
+        return data
 
 
 def summary(job: JobRow) -> dict[str, Any]:
@@ -169,4 +205,12 @@ def _run_row(store: ServiceStore, run_id: str) -> RunRow | None:
         return None
 
 
-__all__ = ["KEPT_RUNS", "PartialScores", "expected_total", "job_object", "progress", "summary"]
+__all__ = [
+    "KEPT_RUNS",
+    "FinishedJobs",
+    "PartialScores",
+    "expected_total",
+    "job_object",
+    "progress",
+    "summary",
+]

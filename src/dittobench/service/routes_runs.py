@@ -194,11 +194,26 @@ def list_runs(
     summary="One run",
     responses=errors(400, 401, 404),
 )
-def get_run(run_id: RunId, service: Service, principal: Caller) -> dict[str, Any]:
+def get_run(
+    run_id: RunId,
+    service: Service,
+    principal: Caller,
+    partial: Annotated[
+        bool, Query(description="Include the provisional per-case scores while it runs.")
+    ] = True,
+) -> Response:
     """The job: status, progress ``{stage, done, total}``, provisional per-case scores while it
-    runs, the report once done, the failure ``{kind, retryable, message}`` if it failed."""
+    runs (``partial=false`` leaves them out: a cheaper poll), the report once done, the failure
+    ``{kind, retryable, message}`` if it failed."""
     job = owned_job(service, principal, run_id)
-    return job_object(service.store, job, service.hub, service.partials)
+    if job.status in TERMINAL:  # it no longer changes: encoded once
+        return Response(
+            service.finished.encoded(service.store, job, service.hub, service.partials),
+            media_type="application/json",
+        )
+    # Built from the store's own JSON: no need to validate it again on the way out.
+    made = job_object(service.store, job, service.hub, service.partials, with_partial=partial)
+    return JSONResponse(made)
 
 
 @router.delete(
