@@ -36,13 +36,14 @@ imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section
 unit: $(STAMP) ## pytest
 	$(BIN)/pytest -q
 
-bench: $(STAMP) ## Print generator, grader, engine, baseline, start-up and content figures (benchmarks/)
+bench: $(STAMP) ## Print generator, grader, engine, baseline, service, start-up and content figures (benchmarks/)
 	$(BIN)/python benchmarks/cli_startup.py
 	$(BIN)/python benchmarks/generate_speed.py
 	$(BIN)/python benchmarks/grade_speed.py
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/baseline_speed.py
 	$(BIN)/python benchmarks/content_study.py
+	$(BIN)/python benchmarks/service_polls.py
 
 format: $(STAMP) ## Apply ruff formatting and safe fixes
 	$(BIN)/ruff check --fix src tests benchmarks

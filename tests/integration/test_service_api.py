@@ -76,6 +76,16 @@ def test_protected_routes_answer_401_without_a_good_token(
         assert set(answer.json()) == {"error"}
 
 
+def test_shadow_mode_serves_and_logs_what_it_would_refuse(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = load_settings(db=str(tmp_path / "runs.db"), data_dir=tmp_path, auth_mode="shadow")
+    app = create_app(settings, resolver=refuse_all)  # no token at all: allowed in shadow
+    with TestClient(app) as client, caplog.at_level("WARNING"):
+        assert client.get("/v1/runs").status_code == 200
+    assert "shadow, would reject): GET /v1/runs" in caplog.text
+
+
 def test_errors_are_one_line_json(client: TestClient) -> None:
     cases = [
         (client.get("/nowhere", headers=AS_ADMIN), 404),

@@ -190,8 +190,9 @@ def job_object(
 def progress(job: JobRow, row: RunRow | None, hub: ProgressHub) -> dict[str, Any]:
     """``{stage, done, total}``: live while this process drives the run, else as stored."""
     live = hub.get(job.run_id) if job.status not in TERMINAL else None
-    if live is not None:
-        return {"stage": live.stage, "done": live.done, "total": live.total}
+    if live is not None:  # the engine reports no stage while it waits for /health
+        stage = "starting" if row is not None and row.stage == "starting" else live.stage
+        return {"stage": stage, "done": live.done, "total": live.total}
     if row is not None:
         stage = job.status if job.status in TERMINAL else row.stage
         return {"stage": stage, "done": row.cases_done, "total": row.cases_total}
