@@ -180,6 +180,10 @@ class ContentPolicy:
     wide_counts: bool = False
     """An event list holds 2 to 14 events and a recurring topic comes up 2 to 14 times (at most
     one a session), so no guessed count is common (1.x and 2.0.0: 2 to 5 and 2 to 6)."""
+    twin_mentions: bool = False
+    """Recurring topics get look-alikes too (someone else's complaint quoted, a moan the user
+    was spared), in the words of the topic's own mentions, so counting mentions by their
+    wording overcounts (needs ``look_alikes``)."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -201,6 +205,7 @@ CONTENT_3 = replace(
     shared_questions=True,
     drawn_placement=True,
     wide_counts=True,
+    twin_mentions=True,
 )
 """Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""

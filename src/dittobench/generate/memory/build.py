@@ -86,6 +86,7 @@ def _person(
         dataset.fork(f"memory/person/{user}/twists"),
         twins=content.look_alikes,
         woven=content.woven_history,
+        mentions=content.twin_mentions,
     )
     return weave_person(plan, texts, talk, voice, grouped=content.woven_history)
 

@@ -8,7 +8,8 @@ afterwards, and changes said only by implication.
    fact) whose grammar has ``twin``, with chance 3/5, one look-alike (one or two for an event
    list): a value nobody in the history holds for that attribute, said in some session as a
    negation, a plan that fell through, a hypothetical or a contact's claim (a draw of
-   ``below(sessions)`` and one contact per twin);
+   ``below(sessions)`` and one contact per twin); with ``mentions`` (bench 2.1
+   ``twin_mentions``) recurring topics too (one or two each), in their mentions' words;
 2. with ``woven_history``, **slips**: each own state, change or event, with chance 1/6, is
    first said with a wrong value (another value nobody holds) and corrected later in its
    session;
@@ -44,6 +45,7 @@ CHANGE_DAY_CHANCE = (1, 5)
 DAY_SLIP_CHANCE = (1, 3)
 IMPLIED_CHANCE = (1, 3)
 TWINNED_ROLES = frozenset({"state", "change", "event", "start"})
+MENTION_ROLES = TWINNED_ROLES | {"mention"}
 SLIPPED_ROLES = frozenset({"state", "change", "event"})
 IMPLIED = "implied"
 IMPLIED_ROLES = frozenset({"change", "quit"})
@@ -83,12 +85,13 @@ def twist_plan(
     *,
     twins: bool,
     woven: bool,
+    mentions: bool = False,
 ) -> Plan:
-    """``plan`` with the additions of the module docstring (``twins``: look-alikes; ``woven``:
-    slips, details and implied changes)."""
+    """``plan`` with the additions of the module docstring (``twins``: look-alikes;
+    ``mentions``: of recurring topics too; ``woven``: slips, details and implied changes)."""
     t = _Twisting(plan, library, talk, dates, stream, list(plan.facts))
     if twins:
-        _twins(t)
+        _twins(t, MENTION_ROLES if mentions else TWINNED_ROLES)
     if woven:
         _slips(t)
         _details(t)
@@ -96,15 +99,13 @@ def twist_plan(
     return replace(plan, facts=tuple(t.facts))
 
 
-def _twins(t: _Twisting) -> None:
-    held = dict.fromkeys(
-        f.attribute for f in t.plan.facts if f.holder == SELF and f.role in TWINNED_ROLES
-    )
+def _twins(t: _Twisting, roles: frozenset[str]) -> None:
+    held = dict.fromkeys(f.attribute for f in t.plan.facts if f.holder == SELF and f.role in roles)
     for name in held:
         attribute = t.library.get(name)
         if TWIN_SYMBOL not in attribute.grammar or not t.stream.chance(*TWIN_CHANCE):
             continue
-        count = t.stream.between(1, 2) if attribute.kind == "event_list" else 1
+        count = t.stream.between(1, 2) if attribute.kind in ("event_list", "recurring") else 1
         pool = t.unheld(name)
         for value in t.stream.sample(pool, min(count, len(pool))):
             session = t.stream.below(len(t.plan.sessions))
