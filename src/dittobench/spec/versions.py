@@ -184,6 +184,10 @@ class ContentPolicy:
     """Recurring topics get look-alikes too (someone else's complaint quoted, a moan the user
     was spared), in the words of the topic's own mentions, so counting mentions by their
     wording overcounts (needs ``look_alikes``)."""
+    twin_unheld: bool = False
+    """Fixed attributes the user does not hold get look-alikes too (nobody's value, in the
+    attribute's own statement words), said inside turns that already carry facts, so a
+    decline needs the history read, not a wording found (needs ``look_alikes``)."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -206,6 +210,7 @@ CONTENT_3 = replace(
     drawn_placement=True,
     wide_counts=True,
     twin_mentions=True,
+    twin_unheld=True,
 )
 """Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""

@@ -87,6 +87,7 @@ def _person(
         twins=content.look_alikes,
         woven=content.woven_history,
         mentions=content.twin_mentions,
+        unheld=content.twin_unheld,
     )
     return weave_person(plan, texts, talk, voice, grouped=content.woven_history)
 

@@ -8,7 +8,7 @@ from dittobench.core.text import phrases_in
 from dittobench.generate.memory.asking import ask_wordings
 from dittobench.generate.memory.draft import Context, Draft
 from dittobench.generate.persona.attribute import Attribute
-from dittobench.generate.persona.model import SELF
+from dittobench.generate.persona.model import NOBODY, SELF, TWIN
 
 DECLINE_DISTRACTORS = 3
 
@@ -120,13 +120,15 @@ def _subject(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
 
 
 def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
-    """Attributes nobody in the haystack holds: the only right answer is a decline."""
-    mentioned = {f.attribute for f in ctx.person.facts}
+    """Attributes nobody in the haystack holds: the only right answer is a decline (bench 2.1:
+    a look-alike of one, nobody's value, is a distractor)."""
+    mentioned = {f.attribute for f in ctx.person.facts if f.role != TWIN}
     unknown = [
         a for a in ctx.library.of_kind("fixed", ctx.person.profession) if a.name not in mentioned
     ]
     drafts = []
     for attribute in ctx.stream.sample(unknown, count):
+        twins = [f.value for f in ctx.facts(attribute.name, NOBODY, TWIN)]
         drafts.append(
             Draft(
                 question_type="abstention_unknown",
@@ -135,7 +137,7 @@ def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
                 expected="",
                 user_id=ctx.person.user_id,
                 items=_subject(ctx, attribute),
-                distractors=ctx.top_up(attribute, (), (), DECLINE_DISTRACTORS)
+                distractors=ctx.top_up(attribute, twins, (), DECLINE_DISTRACTORS)
                 + _other_subjects(ctx, attribute),
             )
         )
@@ -143,12 +145,14 @@ def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
 
 
 def abstention_near_miss(ctx: Context, count: int) -> list[Draft]:
-    """Attributes only someone else holds: their value is the trap."""
+    """Attributes only someone else holds: their value is the trap (and, bench 2.1, the values
+    of the attribute's look-alikes, which are nobody's and no evidence)."""
     own = {f.attribute for f in ctx.person.facts if f.holder == SELF}
+    contacts = {f.attribute for f in ctx.person.facts if f.holder not in (SELF, NOBODY)}
     theirs = [
         a
         for a in ctx.library.of_kind("fixed", ctx.person.profession)
-        if a.name not in own and ctx.others_values(a.name)
+        if a.name not in own and a.name in contacts
     ]
     drafts = []
     for attribute in ctx.stream.sample(theirs, count):
@@ -162,7 +166,7 @@ def abstention_near_miss(ctx: Context, count: int) -> list[Draft]:
                 user_id=ctx.person.user_id,
                 items=_subject(ctx, attribute),
                 distractors=tuple(f.value for f in others) + _other_subjects(ctx, attribute),
-                evidence=tuple(f.key for f in others),
+                evidence=tuple(f.key for f in others if f.holder != NOBODY),
                 clusters=(attribute.name,),
             )
         )

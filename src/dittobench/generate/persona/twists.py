@@ -9,7 +9,10 @@ afterwards, and changes said only by implication.
    list): a value nobody in the history holds for that attribute, said in some session as a
    negation, a plan that fell through, a hypothetical or a contact's claim (a draw of
    ``below(sessions)`` and one contact per twin); with ``mentions`` (bench 2.1
-   ``twin_mentions``) recurring topics too (one or two each), in their mentions' words;
+   ``twin_mentions``) recurring topics too (one or two each), in their mentions' words; with
+   ``unheld`` (bench 2.1 ``twin_unheld``), then, each fixed attribute with ``twin`` the user
+   does not hold, with chance 2/3, one look-alike of form ``rider`` (said inside a turn that
+   already carries facts, ``persona/weave.py``);
 2. with ``woven_history``, **slips**: each own state, change or event, with chance 1/6, is
    first said with a wrong value (another value nobody holds) and corrected later in its
    session;
@@ -38,6 +41,8 @@ from dittobench.generate.persona.plan import Plan
 from dittobench.generate.persona.talk import Talk
 
 TWIN_CHANCE = (3, 5)
+UNHELD_TWIN_CHANCE = (2, 3)
+RIDER = "rider"
 SLIP_CHANCE = (1, 6)
 WITH_CHANCE = (1, 3)
 EVENT_DAY_CHANCE = (1, 4)
@@ -86,12 +91,15 @@ def twist_plan(
     twins: bool,
     woven: bool,
     mentions: bool = False,
+    unheld: bool = False,
 ) -> Plan:
     """``plan`` with the additions of the module docstring (``twins``: look-alikes;
     ``mentions``: of recurring topics too; ``woven``: slips, details and implied changes)."""
     t = _Twisting(plan, library, talk, dates, stream, list(plan.facts))
     if twins:
         _twins(t, MENTION_ROLES if mentions else TWINNED_ROLES)
+        if unheld:
+            _unheld_twins(t)
     if woven:
         _slips(t)
         _details(t)
@@ -111,6 +119,22 @@ def _twins(t: _Twisting, roles: frozenset[str]) -> None:
             session = t.stream.below(len(t.plan.sessions))
             person = t.stream.choice(t.plan.contacts).name
             t.add(name, TWIN_SYMBOL, NOBODY, value, session, person)
+
+
+def _unheld_twins(t: _Twisting) -> None:
+    own = {f.attribute for f in t.facts if f.holder == SELF}
+    for attribute in t.library.attributes:
+        if attribute.kind != "fixed" or attribute.name in own:
+            continue
+        if TWIN_SYMBOL not in attribute.grammar or not t.stream.chance(*UNHELD_TWIN_CHANCE):
+            continue
+        pool = t.unheld(attribute.name)
+        if pool:
+            value = t.stream.choice(pool)
+            session = t.stream.below(len(t.plan.sessions))
+            person = t.stream.choice(t.plan.contacts).name
+            fact = t.add(attribute.name, TWIN_SYMBOL, NOBODY, value, session, person)
+            t.facts[-1] = replace(fact, form=RIDER)
 
 
 def _slips(t: _Twisting) -> None:

@@ -46,6 +46,7 @@ from dittobench.generate.persona.model import (
 )
 from dittobench.generate.persona.plan import Plan
 from dittobench.generate.persona.talk import Talk
+from dittobench.generate.persona.twists import RIDER
 from dittobench.generate.persona.voice import ROLE_SYMBOL, noise_turn, previous_values, say
 from dittobench.generate.texts import Texts
 
@@ -84,6 +85,9 @@ class _Item:
     soon: bool = False
     """Said right after ``after`` (and its other prompt followers), which then ends its turn:
     an afterthought that names nothing of what it is about ("That was with Rel.")."""
+    rider: bool = False
+    """Said first in a turn that carries facts, taking no room of its own (a look-alike of
+    an attribute the user does not hold, ``persona/twists.py``)."""
 
 
 class _References:
@@ -142,7 +146,9 @@ def weave_person(plan: Plan, texts: Texts, talk: Talk, stream: Stream, grouped: 
         items: list[_Item] = []
         for fact in stream.shuffle(by_session[session.index]):
             voicing.items_of(fact, items)
-        grouping = _grouped(items, _placed(items, stream), stream, grouped)
+        order = [i for i in _placed(items, stream) if not items[i].rider]
+        grouping = _grouped(items, order, stream, grouped)
+        _ride(grouping, [item for item in items if item.rider], stream)
         turns = [_render(turn, voicing, references) for turn in grouping]
         afterthought = [turn[0].soon for turn in grouping]
         for _ in range(stream.between(1, 2)):
@@ -197,9 +203,9 @@ class _Voicing:
             stated = keys if fact.role == "other" else ()
             person = fact.holder if fact.role == "other" else fact.detail
             person = person if "{person}" in template else ""
-            items.append(
-                _Item(template, {"value": fact.value}, keys, stated, fact.attribute, person)
-            )
+            item = _Item(template, {"value": fact.value}, keys, stated, fact.attribute, person)
+            item.rider = fact.form == RIDER
+            items.append(item)
             return
         symbol = "implied" if fact.form == "implied" else ROLE_SYMBOL[fact.role]
         values = {
@@ -330,6 +336,24 @@ def _grouped(
         last = [i for i in turn if items[i].reply or i in followed]
         turns.append([items[i] for i in turn if i not in last] + [items[i] for i in last])
     return turns
+
+
+def _ride(turns: list[list[_Item]], riders: list[_Item], stream: Stream) -> None:
+    """Each rider said first in a drawn turn that states a fact of another attribute and
+    opens with no afterthought (a turn of its own when there is none)."""
+    for rider in riders:
+        hosts = [
+            turn
+            for turn in turns
+            if not turn[0].solo
+            and not turn[0].soon
+            and any(item.stated for item in turn)
+            and all(item.cluster != rider.cluster for item in turn)
+        ]
+        if hosts:
+            hosts[stream.below(len(hosts))].insert(0, rider)
+        else:
+            turns.append([rider])
 
 
 def _joins(items: list[_Item], turn: list[int], index: int, followed: set[int]) -> bool:
