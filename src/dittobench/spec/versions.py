@@ -188,6 +188,10 @@ class ContentPolicy:
     """Fixed attributes the user does not hold get look-alikes too (nobody's value, in the
     attribute's own statement words), said inside turns that already carry facts, so a
     decline needs the history read, not a wording found (needs ``look_alikes``)."""
+    twin_suggestions: bool = False
+    """The assistant's recommendations often name, after the pick, a look-alike it did not
+    recommend, in its recommendation words (nobody's value, a distractor of the recall),
+    so the last suggestion said is not always the one made (needs ``look_alikes``)."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -211,6 +215,7 @@ CONTENT_3 = replace(
     wide_counts=True,
     twin_mentions=True,
     twin_unheld=True,
+    twin_suggestions=True,
 )
 """Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""

@@ -88,6 +88,7 @@ def _person(
         woven=content.woven_history,
         mentions=content.twin_mentions,
         unheld=content.twin_unheld,
+        suggestions=content.twin_suggestions,
     )
     return weave_person(plan, texts, talk, voice, grouped=content.woven_history)
 

@@ -9,7 +9,7 @@ from dittobench.generate.memory import combined
 from dittobench.generate.memory.asking import ask_wordings, grammar_wordings
 from dittobench.generate.memory.draft import CANDIDATE_WORDINGS, Context, Draft, superseded
 from dittobench.generate.persona.attribute import Attribute
-from dittobench.generate.persona.model import SELF
+from dittobench.generate.persona.model import NOBODY, SELF, TWIN
 
 FAMILY_SIZE = 3
 
@@ -69,6 +69,7 @@ def assistant_recall(ctx: Context, count: int) -> list[Draft]:
     drafts = []
     for attribute in ctx.stream.sample(ctx.own_attributes("assistant"), count):
         (fact,) = ctx.facts(attribute.name, role="recommend")
+        asides = [f.value for f in ctx.facts(attribute.name, NOBODY, TWIN)]
         drafts.append(
             Draft(
                 question_type="assistant_recall",
@@ -77,7 +78,7 @@ def assistant_recall(ctx: Context, count: int) -> list[Draft]:
                 expected=fact.value,
                 user_id=ctx.person.user_id,
                 accepted=ctx.aliases(attribute, fact.value),
-                distractors=ctx.top_up(attribute, (), [fact.value], 2),
+                distractors=ctx.top_up(attribute, asides, [fact.value], 2),
                 dump_guard=ctx.dump_guard([fact.value]),
                 evidence=(fact.key,),
                 clusters=(attribute.name,),

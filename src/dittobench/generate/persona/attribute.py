@@ -99,8 +99,10 @@ ALLOWED_SLOTS: Final = MappingProxyType(
         # (shared ``twin_denial``, ``twin_negation``, ``twin_plan``, ``twin_hypothetical``,
         # ``twin_reported``, or its own), ``twin_claim`` the clause they wrap ("I live in
         # {value}"); ``implied`` says a change, or an activity given up, only by implication;
-        # ``with_note`` says who was at an event.
+        # ``with_note`` says who was at an event; ``suggest_aside`` (an assistant attribute's)
+        # is said in the reply after a recommendation: a look-alike suggestion not made.
         "twin": {"value", "person"},
+        "suggest_aside": {"value"},
         "twin_claim": {"value"},
         "implied": {"value"},
         "with_note": {"person"},

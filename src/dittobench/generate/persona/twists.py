@@ -12,7 +12,9 @@ afterwards, and changes said only by implication.
    ``twin_mentions``) recurring topics too (one or two each), in their mentions' words; with
    ``unheld`` (bench 2.1 ``twin_unheld``), then, each fixed attribute with ``twin`` the user
    does not hold, with chance 2/3, one look-alike of form ``rider`` (said inside a turn that
-   already carries facts, ``persona/weave.py``);
+   already carries facts, ``persona/weave.py``); with ``suggestions`` (bench 2.1
+   ``twin_suggestions``), then, each recommendation, with chance 2/3, one look-alike of form
+   ``aside`` (said in the assistant's reply after its pick, as a suggestion it does not make);
 2. with ``woven_history``, **slips**: each own state, change or event, with chance 1/6, is
    first said with a wrong value (another value nobody holds) and corrected later in its
    session;
@@ -43,6 +45,7 @@ from dittobench.generate.persona.talk import Talk
 TWIN_CHANCE = (3, 5)
 UNHELD_TWIN_CHANCE = (2, 3)
 RIDER = "rider"
+ASIDE = "aside"
 SLIP_CHANCE = (1, 6)
 WITH_CHANCE = (1, 3)
 EVENT_DAY_CHANCE = (1, 4)
@@ -92,6 +95,7 @@ def twist_plan(
     woven: bool,
     mentions: bool = False,
     unheld: bool = False,
+    suggestions: bool = False,
 ) -> Plan:
     """``plan`` with the additions of the module docstring (``twins``: look-alikes;
     ``mentions``: of recurring topics too; ``woven``: slips, details and implied changes)."""
@@ -100,6 +104,8 @@ def twist_plan(
         _twins(t, MENTION_ROLES if mentions else TWINNED_ROLES)
         if unheld:
             _unheld_twins(t)
+        if suggestions:
+            _suggestion_twins(t)
     if woven:
         _slips(t)
         _details(t)
@@ -135,6 +141,17 @@ def _unheld_twins(t: _Twisting) -> None:
             person = t.stream.choice(t.plan.contacts).name
             fact = t.add(attribute.name, TWIN_SYMBOL, NOBODY, value, session, person)
             t.facts[-1] = replace(fact, form=RIDER)
+
+
+def _suggestion_twins(t: _Twisting) -> None:
+    for fact in list(t.facts):
+        if fact.role != "recommend" or not t.stream.chance(*UNHELD_TWIN_CHANCE):
+            continue
+        pool = t.unheld(fact.attribute)
+        if pool:
+            value = t.stream.choice(pool)
+            twin = t.add(fact.attribute, TWIN_SYMBOL, NOBODY, value, fact.session, fact.key)
+            t.facts[-1] = replace(twin, form=ASIDE)
 
 
 def _slips(t: _Twisting) -> None:

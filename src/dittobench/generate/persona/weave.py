@@ -46,7 +46,7 @@ from dittobench.generate.persona.model import (
 )
 from dittobench.generate.persona.plan import Plan
 from dittobench.generate.persona.talk import Talk
-from dittobench.generate.persona.twists import RIDER
+from dittobench.generate.persona.twists import ASIDE, RIDER
 from dittobench.generate.persona.voice import ROLE_SYMBOL, noise_turn, previous_values, say
 from dittobench.generate.texts import Texts
 
@@ -132,11 +132,11 @@ def weave_person(plan: Plan, texts: Texts, talk: Talk, stream: Stream, grouped: 
     """Every beat of the person's conversation (``grouped``: several facts to a turn)."""
     anchored: dict[str, list[Fact]] = {}
     for fact in plan.facts:
-        if fact.role in ANCHORED_ROLES:
+        if fact.role in ANCHORED_ROLES or fact.form == ASIDE:
             anchored.setdefault(fact.detail, []).append(fact)
     by_session: dict[int, list[Fact]] = {s.index: [] for s in plan.sessions}
     for fact in plan.facts:
-        if fact.role not in ANCHORED_ROLES:
+        if fact.role not in ANCHORED_ROLES and fact.form != ASIDE:
             by_session[fact.session].append(fact)
     voicing = _Voicing(texts, talk, stream, previous_values(plan.facts), anchored)
     references = _References(plan.contacts, talk, stream)
@@ -269,7 +269,8 @@ class _Voicing:
     def _solo(self, fact: Fact) -> _Item:
         """A token, a planted note, a recommendation asked for or a stored code."""
         chatter = self.texts.chatter
-        keys, cluster = (fact.key,), fact.attribute
+        keys: tuple[str, ...] = (fact.key,)
+        cluster = fact.attribute
         if fact.role in ("token", "token_decoy"):
             template = self.template(chatter[fact.role])
             person = fact.holder if fact.role == "token_decoy" else ""
@@ -284,7 +285,10 @@ class _Voicing:
         if fact.role == "recommend":
             template = self.template(grammar, "request")
             reply = say(grammar, self.stream, "recommend", {"value": fact.value})
-            return _Item(template, {}, keys, keys, cluster, reply=reply)
+            for aside in self._anchored.get(fact.key, []):
+                other = say(grammar, self.stream, "suggest_aside", {"value": aside.value})
+                reply, keys = f"{reply} {other}", (*keys, aside.key)
+            return _Item(template, {}, keys, (fact.key,), cluster, reply=reply)
         template = self.template(grammar, "state")  # write_state: an old code
         reply = say(chatter["reply"], self.stream, "origin", {})
         values = {"value": fact.value, "label": fact.detail}
