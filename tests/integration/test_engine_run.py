@@ -275,3 +275,24 @@ def test_postgresql_keeps_a_run_through_a_harness_death_and_resume(
         assert store.get_run("r-pg").status == "done"
         assert store.get_run("r-pg").cases_done == 12
     assert outcome.report.composite >= 0.99
+
+
+def test_the_callers_transport_carries_every_request(store: RunStore, tmp_path: Path) -> None:
+    """The scoring service hands the engine a connection layer that refuses non-public peers
+    (DNS rebinding after the submit-time check); the engine must use it for the harness."""
+    from dittobench.service.ssrf import GuardedTransport
+
+    def loopback(host: str, port: int) -> list[str]:
+        return ["127.0.0.1"]  # the name now points at a private address
+
+    limits = ClientLimits(health_wait_s=0.5, health_interval_s=0.1, run_deadline_s=1.0)
+    with harness("nothing") as url:
+        options = RunOptions(
+            url, 11, "small", "1.1.0", 2, tmp_path / "out", limits,
+            transport=lambda: GuardedTransport(loopback),
+        )  # fmt: skip
+        with pytest.raises(HarnessError, match="non-public"):
+            start_run(store, "r-guarded", options, clock, lambda progress: None)
+        assert store.get_run("r-guarded").status == "failed"
+        plain = run(store, url, tmp_path)  # the same harness without the guard is reached
+    assert store.get_run(plain.run_id).status == "done"

@@ -113,6 +113,12 @@ class HarnessClient:
             timeout=httpx.Timeout(self.limits.run_deadline_s),
         )
 
+    @property
+    def http(self) -> httpx.AsyncClient:
+        """The client's connection pool (its transport included), for side requests such as
+        reading the capabilities ``/health`` declares."""
+        return self._http
+
     async def close(self) -> None:
         await self._http.aclose()
 
@@ -138,11 +144,12 @@ class HarnessClient:
             except TimeoutError:
                 last = f"no complete reply within {budget:.1f} s"
             except httpx.HTTPError as exc:
-                last = type(exc).__name__
+                # The reason, when there is one, says why (e.g. a refused non-public address).
+                last = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             if self._clock() >= give_up:
                 raise HarnessError(
                     f"{self.base_url}/health never answered 2xx within "
-                    f"{self.limits.health_wait_s:.0f} s (last: {last})"
+                    f"{self.limits.health_wait_s:g} s (last: {last})"
                 )
             await asyncio.sleep(min(self.limits.health_interval_s, max(give_up - self._clock(), 0)))
 

@@ -110,7 +110,7 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
     await ctx.client.wait_healthy()
     if ctx.schedule not in SCHEDULES:
         declared = await declared_capabilities(
-            ctx.client.base_url, ctx.client.limits.probe_timeout_s
+            ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http
         )
         ctx.schedule = OVERLAP if SEED_WHILE_RUNNING in declared else SAFE
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running", schedule=ctx.schedule)
@@ -179,17 +179,23 @@ async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running")
 
 
-async def declared_capabilities(base_url: str, timeout_s: float) -> frozenset[str]:
+async def declared_capabilities(
+    base_url: str, timeout_s: float, http: httpx.AsyncClient | None = None
+) -> frozenset[str]:
     """The strings a harness lists under ``capabilities`` in its ``GET /health`` body; none when
-    the body is not a JSON object with such a list, or does not come within ``timeout_s``."""
+    the body is not a JSON object with such a list, or does not come within ``timeout_s``.
+    ``http``: the run's client (so the same connection rules apply); a fresh one when absent."""
 
     async def fetch() -> bytes:
-        async with (
-            httpx.AsyncClient(
-                follow_redirects=False, verify=httpx.URL(base_url).scheme != "http"
-            ) as http,
-            http.stream("GET", f"{base_url}/health") as reply,
-        ):
+        async with contextlib.AsyncExitStack() as stack:
+            if http is None:
+                own = httpx.AsyncClient(
+                    follow_redirects=False, verify=httpx.URL(base_url).scheme != "http"
+                )
+                client = await stack.enter_async_context(own)
+            else:
+                client = http
+            reply = await stack.enter_async_context(client.stream("GET", f"{base_url}/health"))
             if not 200 <= reply.status_code < 300:
                 return b""
             body = b""

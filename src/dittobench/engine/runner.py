@@ -32,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from dittobench.catalog.shown import shown_by
@@ -91,6 +92,9 @@ class RunOptions:
     seed_backoff_s: tuple[float, ...] = SEED_BACKOFF_S
     pack: Pack | None = None
     """The content pack (``--pack``); the version's own public pack when absent."""
+    transport: Callable[[], httpx.AsyncBaseTransport] | None = None
+    """Makes the connection layer of every request to the harness (the scoring service passes
+    one that connects only to the public address it checked); httpx's own when absent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +340,8 @@ async def _run(
     endpoint = ToolEndpoint(dataset, version, ids=ids)
     await endpoint.start()
     try:
-        async with HarnessClient(options.harness_url, options.limits) as client:
+        transport = options.transport() if options.transport else None
+        async with HarnessClient(options.harness_url, options.limits, transport) as client:
             ctx = RunContext(
                 dataset,
                 run_id,

@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from dittobench.core.errors import DittobenchError
@@ -41,7 +43,13 @@ from dittobench.packs import PackError, public_pack
 from dittobench.receipts.sign import build_receipt, case_prompts
 from dittobench.service.events import ProgressHub, Snapshot
 from dittobench.service.settings import ServiceSettings
-from dittobench.service.ssrf import Resolver, UnsafeURLError, check_url, system_resolver
+from dittobench.service.ssrf import (
+    GuardedTransport,
+    Resolver,
+    UnsafeURLError,
+    check_url,
+    system_resolver,
+)
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import get_policy
@@ -293,6 +301,7 @@ class JobQueue:
                 health_wait_s=self.settings.health_wait_s,
             ),
             harness_name=job.harness_url,
+            transport=None if self.settings.allow_private_harness else self._guarded,
         )
         existing = self._run_status(job.run_id)
         if existing == "":
@@ -306,6 +315,16 @@ class JobQueue:
         if job.dataset_sha256 and report.get("dataset_sha256") != job.dataset_sha256:
             raise RunError(f"run {job.run_id} was made on another dataset than the one pinned")
         return report
+
+    def _guarded(self) -> httpx.AsyncBaseTransport:
+        """The run's connection layer: it connects only to the public address it resolved and
+        checks the connected peer again, so a name rebinding to a private address after the
+        submit-time check is refused (docs/service.md, "SSRF guard")."""
+        return GuardedTransport(
+            self.resolver,
+            socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
+            limits=httpx.Limits(max_connections=64),
+        )
 
     def _run_status(self, run_id: str) -> str:
         try:
