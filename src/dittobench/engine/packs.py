@@ -4,21 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dittobench.packs import Pack, PackError, load_pack, public_pack, public_pack_ids
-from dittobench.spec.dataset import PackRef
-from dittobench.spec.versions import get_policy
+from dittobench.packs import Pack, PackError, load_pack, own_pack, public_pack, shipped_pack
 
 
 def run_pack(bench_version: str, pack: Pack | None) -> Pack:
     """The pack a run uses: the one given, else the version's own public pack."""
-    return pack or public_pack(get_policy(bench_version).pack_id)
+    return pack or own_pack(bench_version)
 
 
 def stored_location(pack: Pack) -> str:
     """What the store keeps to find the pack again: empty for a shipped pack (found by id), else
     its folder."""
-    shipped = pack.pack_id in public_pack_ids() and pack.sha256 == public_pack(pack.pack_id).sha256
-    return "" if shipped else str(pack.path.resolve())
+    return "" if shipped_pack(pack.pack_id, pack.sha256) else str(pack.path.resolve())
 
 
 def reopen(bench_version: str, pack_id: str, pack_sha256: str, location: str) -> Pack:
@@ -36,7 +33,3 @@ def reopen(bench_version: str, pack_id: str, pack_sha256: str, location: str) ->
             f"started (sha256 {pack.sha256[:12]}…, the run has {pack_sha256[:12]}…)"
         )
     return pack
-
-
-def ref(pack: Pack) -> PackRef:
-    return PackRef(pack.pack_id, pack.sha256)

@@ -51,7 +51,7 @@ from dittobench.engine.orchestrate import (
     execute_run,
     transcript_of,
 )
-from dittobench.engine.packs import ref, reopen, run_pack, stored_location
+from dittobench.engine.packs import reopen, run_pack, stored_location
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
@@ -293,7 +293,7 @@ def _finish(
 ) -> RunOutcome:
     dataset, data, ids = made
     identity = options.harness_name or options.harness_url
-    pack = ref(run_pack(dataset.bench_version, options.pack))
+    pack = run_pack(dataset.bench_version, options.pack).ref()
     transcript = transcript_of(dataset, sha256_hex(data), identity, records, pack, ids.nonce)
     graded = grade_run(dataset, transcript)
     folder = options.out_dir / run_id

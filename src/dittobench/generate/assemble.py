@@ -6,7 +6,7 @@ from dittobench.core.prng import Stream, check_seed
 from dittobench.generate.memory.build import build_memory
 from dittobench.generate.texts import texts_of
 from dittobench.generate.tools.build import build_tool_cases
-from dittobench.packs import Pack, public_pack
+from dittobench.packs import Pack, own_pack
 from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.versions import BENCHMARK_NAME, CURRENT_VERSION, get_policy
 
@@ -23,7 +23,7 @@ def build_dataset(
     check_seed(seed)
     policy = get_policy(bench_version)
     size = policy.run_size(run_size)
-    default = public_pack(policy.pack_id)
+    default = own_pack(policy.version)
     chosen = pack or default
     texts = texts_of(chosen)
     root = Stream.root(seed, policy.content_version)
@@ -49,4 +49,4 @@ def _named(chosen: Pack, default: Pack, names_own_pack: bool) -> PackRef | None:
     when the version says so (older versions keep their bytes, the version implies the pack)."""
     if chosen.sha256 == default.sha256 and not names_own_pack:
         return None
-    return PackRef(chosen.pack_id, chosen.sha256)
+    return chosen.ref()

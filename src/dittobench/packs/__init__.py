@@ -9,19 +9,25 @@ formatting never changes the identity.
 from dittobench.packs.load import (
     DEFAULT_PACK_ID,
     PACK_FILES,
+    PACK_ID_PATTERN,
     Pack,
     PackError,
     load_pack,
+    own_pack,
     public_pack,
     public_pack_ids,
+    shipped_pack,
 )
 
 __all__ = [
     "DEFAULT_PACK_ID",
     "PACK_FILES",
+    "PACK_ID_PATTERN",
     "Pack",
     "PackError",
     "load_pack",
+    "own_pack",
     "public_pack",
     "public_pack_ids",
+    "shipped_pack",
 ]

@@ -11,6 +11,8 @@ from typing import Any, Final
 from dittobench.core.canonical import CanonicalJSONError
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
+from dittobench.spec.dataset import PackRef
+from dittobench.spec.versions import get_policy
 
 PACK_FORMAT: Final = "dittobench-pack-1"
 """Names the pack layout (``docs/packs.md``); a change to the layout gets a new name."""
@@ -31,7 +33,8 @@ PACK_FILES: Final = (
 DEFAULT_PACK_ID: Final = "public-1.1"
 """The pack of every bench version this build implements unless ``--pack`` names another."""
 
-_PACK_ID = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}", re.ASCII)
+PACK_ID_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}", re.ASCII)
+"""What a ``pack_id`` may be (``pack.json``, receipts' ``pack_id``)."""
 _SHIPPED = Path(__file__).parent
 
 
@@ -69,6 +72,10 @@ class Pack:
                 raise PackError(f"{self.path}: {exc}") from None
         return self._sha256
 
+    def ref(self) -> PackRef:
+        """How a dataset, transcript or report names this pack."""
+        return PackRef(self.pack_id, self.sha256)
+
     def describe(self) -> dict[str, str]:
         """``{"id", "sha256"}``: how datasets, reports and receipts name the pack."""
         return {"id": self.pack_id, "sha256": self.sha256}
@@ -94,7 +101,7 @@ def load_pack(folder: Path | str) -> Pack:
     if head.get("format") != PACK_FORMAT:
         raise PackError(f"{root / 'pack.json'}: key 'format' must be {PACK_FORMAT!r}")
     pack_id = head.get("pack_id")
-    if not isinstance(pack_id, str) or not _PACK_ID.fullmatch(pack_id):
+    if not isinstance(pack_id, str) or not PACK_ID_PATTERN.fullmatch(pack_id):
         raise PackError(f"{root / 'pack.json'}: key 'pack_id' must be 1-64 of a-z, 0-9, '.', '-'")
     pack.pack_id = pack_id
     return pack
@@ -140,3 +147,17 @@ def public_pack(pack_id: str = DEFAULT_PACK_ID) -> Pack:
         known = ", ".join(public_pack_ids())
         raise PackError(f"no shipped pack {pack_id!r}; this build ships: {known}")
     return load_pack(_SHIPPED / pack_id)
+
+
+def own_pack(bench_version: str) -> Pack:
+    """The shipped pack ``bench_version`` generates from unless another is given. Raises
+    ``UnknownVersionError`` for a version this build lacks."""
+    return public_pack(get_policy(bench_version).pack_id)
+
+
+def shipped_pack(pack_id: str, sha256: str) -> Pack | None:
+    """The pack this build ships under ``pack_id`` if its SHA-256 is ``sha256``, else None."""
+    if pack_id not in public_pack_ids():
+        return None
+    pack = public_pack(pack_id)
+    return pack if pack.sha256 == sha256 else None

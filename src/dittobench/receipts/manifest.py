@@ -16,6 +16,7 @@ from typing import Any, Final
 from dittobench.core.canonical import MAX_SAFE_INTEGER, canonical_bytes
 from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import SeedError, parse_seed
+from dittobench.packs import PACK_ID_PATTERN
 from dittobench.receipts.merkle import format_score
 
 RECEIPT_FORMAT_3: Final = "dittobench-receipt-3"
@@ -54,7 +55,6 @@ _RFC3339 = re.compile(
 _SCORE = re.compile(r"-?\d+\.\d{6}", re.ASCII)
 _HEX64 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 _KEY_ID = re.compile(r"[0-9a-f]{16}", re.ASCII)
-_PACK_ID = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}", re.ASCII)  # as ``pack.json`` (docs/packs.md)
 
 
 class ManifestError(DittobenchError, ValueError):
@@ -210,7 +210,7 @@ def _check_fields(data: Any) -> None:
     for name in (h for h in hashes if h in expected):
         if not _HEX64.fullmatch(data[name]):
             raise ManifestError(f"manifest.{name}: expected 64 lowercase hex digits")
-    if "pack_id" in expected and not _PACK_ID.fullmatch(data["pack_id"]):
+    if "pack_id" in expected and not PACK_ID_PATTERN.fullmatch(data["pack_id"]):
         raise ManifestError("manifest.pack_id: expected 1-64 of a-z, 0-9, '.', '-'")
     if not _KEY_ID.fullmatch(data["key_id"]):
         raise ManifestError("manifest.key_id: expected 16 lowercase hex digits")

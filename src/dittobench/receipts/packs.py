@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from dittobench.core.errors import DittobenchError
-from dittobench.packs import Pack, public_pack, public_pack_ids
+from dittobench.packs import Pack, own_pack, public_pack, public_pack_ids, shipped_pack
 from dittobench.receipts.manifest import Manifest
 from dittobench.spec.dataset import PackRef
-from dittobench.spec.versions import get_policy
 
 
 class PackMismatchError(DittobenchError):
@@ -27,8 +26,7 @@ class PackMismatchError(DittobenchError):
 def implied_pack(bench_version: str) -> PackRef:
     """The bench version's own public pack: what a format-1 manifest or a transcript without
     ``pack`` stands for. Raises ``UnknownVersionError`` for a version this build lacks."""
-    pack = public_pack(get_policy(bench_version).pack_id)
-    return PackRef(pack.pack_id, pack.sha256)
+    return own_pack(bench_version).ref()
 
 
 def manifest_pack(manifest: Manifest) -> PackRef:
@@ -52,11 +50,11 @@ def regrade_pack(manifest: Manifest, given: Pack | None) -> Pack:
                 "folder of the pack the receipt names"
             )
         return given
+    shipped = shipped_pack(want.id, want.sha256)
+    if shipped is not None:
+        return shipped
     if want.id in public_pack_ids():
-        shipped = public_pack(want.id)
-        if shipped.sha256 == want.sha256:
-            return shipped
-        why = f"the pack {want.id!r} this build ships has sha256 {shipped.sha256}"
+        why = f"the pack {want.id!r} this build ships has sha256 {public_pack(want.id).sha256}"
     else:
         why = "this build does not ship it"
     raise PackMismatchError(

@@ -39,7 +39,7 @@ from dittobench.engine.client import ClientLimits, HarnessError
 from dittobench.engine.orchestrate import Progress
 from dittobench.engine.runner import LeaseLost, RunError, RunOptions, resume_run, start_run
 from dittobench.generate.assemble import build_dataset
-from dittobench.packs import PackError, public_pack
+from dittobench.packs import PackError, own_pack
 from dittobench.receipts.sign import build_receipt, case_prompts
 from dittobench.service.events import ProgressHub, Snapshot
 from dittobench.service.settings import ServiceSettings
@@ -52,7 +52,6 @@ from dittobench.service.ssrf import (
 )
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
-from dittobench.spec.versions import get_policy
 from dittobench.store import StoreError
 from dittobench.store.jobs import ACTIVE, JobRow, ServiceStore
 
@@ -360,7 +359,7 @@ class JobQueue:
         if stored is None:
             raise RunError(f"run {job.run_id} has no transcript")
         transcript = Transcript.from_json(stored)
-        pack = public_pack(get_policy(job.bench_version).pack_id)
+        pack = own_pack(job.bench_version)
         dataset = build_dataset(job.seed, job.bench_version, job.run_size, pack)
         receipt = build_receipt(
             report, transcript, case_prompts(dataset), self.key, "verified", now(), job.harness_url

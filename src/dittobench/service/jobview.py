@@ -18,10 +18,10 @@ from typing import Any
 from dittobench.core.prng import seed_text
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import GradeInputError, grade_run
-from dittobench.packs import public_pack
+from dittobench.packs import own_pack
 from dittobench.service.events import ProgressHub
 from dittobench.spec.codec import DecodeError, decode
-from dittobench.spec.dataset import Dataset, PackRef
+from dittobench.spec.dataset import Dataset
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.versions import get_policy
 from dittobench.store import RunRow, StoreError
@@ -67,7 +67,6 @@ class PartialScores:
         except (StoreError, DecodeError):
             return []
         dataset = self._dataset(job)
-        pack = public_pack(get_policy(job.bench_version).pack_id)
         transcript = Transcript(
             dataset.benchmark,
             dataset.bench_version,
@@ -76,7 +75,7 @@ class PartialScores:
             row.dataset_sha256,
             job.harness_url,
             cases,
-            PackRef(pack.pack_id, pack.sha256),
+            own_pack(job.bench_version).ref(),
             row.wire_nonce,
         )
         try:
@@ -95,7 +94,7 @@ class PartialScores:
             kept = self._datasets.get(job.run_id)
         if kept is not None:
             return kept
-        pack = public_pack(get_policy(job.bench_version).pack_id)
+        pack = own_pack(job.bench_version)
         dataset = build_dataset(job.seed, job.bench_version, job.run_size, pack)
         with self._lock:
             self._datasets[job.run_id] = dataset

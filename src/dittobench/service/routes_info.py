@@ -14,7 +14,7 @@ from dittobench.core.canonical import canonical_bytes
 from dittobench.core.hashing import sha256_hex
 from dittobench.core.prng import MAX_SEED
 from dittobench.generate.assemble import build_dataset
-from dittobench.packs import public_pack, public_pack_ids
+from dittobench.packs import own_pack, public_pack, public_pack_ids
 from dittobench.service.auth import Principal
 from dittobench.service.context import (
     ServiceState,
@@ -161,7 +161,7 @@ def dataset(
     version = bench_version(service, bench_version_)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
-    pack = public_pack(get_policy(version).pack_id)
+    pack = own_pack(version)
     made = build_dataset(seed, version, run_size, pack)
     return dataset_view(made, shown_by(pack).system_prompt, pack.pack_id, pack.sha256, n)
 
@@ -212,7 +212,7 @@ def catalog(
     """The 34 tools in the words of the version's content pack, as every ``POST /run``
     carries them; ``X-Bench-Version`` repeats the version."""
     version = bench_version(service, bench_version_)
-    pack = public_pack(get_policy(version).pack_id)
+    pack = own_pack(version)
     response.headers["X-Bench-Version"] = version
     return {
         "bench_version": version,

@@ -12,7 +12,7 @@ from dittobench.core.canonical import canonical_bytes
 from dittobench.core.hashing import sha256_hex
 from dittobench.core.prng import seed_text
 from dittobench.generate.assemble import build_dataset
-from dittobench.packs import public_pack
+from dittobench.packs import own_pack
 from dittobench.service.auth import Principal
 from dittobench.service.context import (
     ApiError,
@@ -37,7 +37,6 @@ from dittobench.service.models import (
 )
 from dittobench.service.routes_info import errors
 from dittobench.service.ssrf import UnsafeURLError, check_url
-from dittobench.spec.versions import get_policy
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow
 
@@ -144,7 +143,7 @@ def score(request: Request, body: ScoreRequest, service: Service, principal: Cal
     exact cases before anything runs."""
     limited(service.submit_limit, client_key(request, principal))
     version = bench_version(service, body.bench_version)
-    pack = public_pack(get_policy(version).pack_id)
+    pack = own_pack(version)
     made = build_dataset(body.seed, version, body.run_size, pack)
     actual = sha256_hex(canonical_bytes(made.to_json()))
     if actual != body.dataset_sha256:

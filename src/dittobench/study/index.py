@@ -17,9 +17,8 @@ from types import MappingProxyType
 from dittobench.generate.memory.asking import ASIDE, ASKING, FAMILIES, parse_asking
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.texts import Texts, texts_of
-from dittobench.packs import Pack, PackError, public_pack
+from dittobench.packs import Pack, PackError, own_pack, public_pack
 from dittobench.spec.dataset import Dataset
-from dittobench.spec.versions import get_policy
 from dittobench.study.patterns import Wording, compile_symbol
 
 STATEMENT_ROLES: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -94,7 +93,7 @@ def pack_of(dataset: Dataset) -> Pack:
     """The shipped public pack a dataset was generated from: the one it names, or its bench
     version's own. A pack that is not shipped cannot be read by the study."""
     if dataset.pack is None:
-        return public_pack(get_policy(dataset.bench_version).pack_id)
+        return own_pack(dataset.bench_version)
     pack = public_pack(dataset.pack.id)
     if pack.sha256 != dataset.pack.sha256:
         raise PackError(
