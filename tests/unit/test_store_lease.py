@@ -101,9 +101,11 @@ def test_a_store_made_before_the_lease_gains_its_columns(tmp_path: Path) -> None
     path = tmp_path / "old.db"
     with RunStore(RunStore.sqlite_url(path)) as store:
         store.create_run(make_run())
-    with sqlite3.connect(path) as conn:  # as an earlier version left it
+    with sqlite3.connect(path) as conn:  # as an earlier version left it: no migrations yet
         for column in ("schedule", "lease_owner", "lease_until"):
             conn.execute(f"ALTER TABLE runs DROP COLUMN {column}")
+        for table in ("alembic_version", "workers", "suites", "service_jobs"):
+            conn.execute(f"DROP TABLE {table}")
     conn.close()
     with RunStore(RunStore.sqlite_url(path)) as store:
         row = store.get_run("run-1")

@@ -5,8 +5,8 @@ stands (``queued`` until a place is free, then the run's stages, then ``done``, 
 ``cancelled``), why it failed, and the receipt the service signed for it. The job's id is the
 engine's run id, so the run's row, case records and report (``store.runs``) are found by it.
 
-``ServiceStore`` is a ``RunStore`` with one more table, ``service_jobs``, created on open after
-the run tables (so an empty database becomes a run store first). Jobs survive a restart: the
+``ServiceStore`` is a ``RunStore`` that also reads and writes ``service_jobs`` (made by the
+store's migrations with the run tables). Jobs survive a restart: the
 service starts ``queued`` jobs again and resumes the ones that were running
 (``service.jobs``). Like the rest of the store it never reads the clock: callers pass RFC 3339
 UTC strings.
@@ -61,6 +61,9 @@ jobs_table = sa.Table(
     sa.Column("created_at", sa.Text, nullable=False),
     sa.Column("updated_at", sa.Text, nullable=False),
     sa.Column("receipt_json", sa.Text, nullable=False),
+    # Added by migration 0003: the worker driving (or that drove) the job, and its suite.
+    sa.Column("worker", sa.Text, nullable=False, server_default=""),
+    sa.Column("suite_id", sa.Text, nullable=False, server_default=""),
 )
 
 
@@ -86,6 +89,10 @@ class JobRow:
     created_at: str
     updated_at: str
     receipt_json: str
+    worker: str = ""
+    """The worker that drives (or drove) it: ``host:pid`` of a Celery worker, ``""`` in-process."""
+    suite_id: str = ""
+    """The multi-seed suite it belongs to, or ``""``."""
 
 
 class ActiveJobError(StoreError):
@@ -98,18 +105,6 @@ class ActiveJobError(StoreError):
 
 class ServiceStore(RunStore):
     """A run store that also keeps the service's jobs (``service_jobs``)."""
-
-    def __init__(self, url: str, *, create: bool = True) -> None:
-        super().__init__(url, create=create)
-        try:
-            with self._writing() as conn:
-                if conn.dialect.name == "postgresql":
-                    key = 0x6469_7474_6F6A  # another process creating the table at once waits
-                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
-                _metadata.create_all(conn)
-        except BaseException:
-            self.close()
-            raise
 
     # -- writes ---------------------------------------------------------------------------------
 

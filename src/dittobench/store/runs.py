@@ -25,6 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from dittobench.core.private_files import create_private_file, make_private_dirs
 from dittobench.core.prng import seed_text
 from dittobench.store.errors import BadContentError, NoStoreError, RunBusyError, StoreError
+from dittobench.store.migrations import current_revision
 from dittobench.store.rows import (
     RUN_ID_EXAMPLE,
     RUN_ID_PATTERN,
@@ -65,8 +66,10 @@ class RunStore:
     connection and every write is one transaction, so the engine's run and its lease keeper can
     call it from their two threads."""
 
-    def __init__(self, url: str, *, create: bool = True) -> None:
-        """Open (and with ``create``, make) the store at ``url``. A new SQLite file and the
+    def __init__(self, url: str, *, create: bool = True, migrate: bool = True) -> None:
+        """Open (and with ``create``, make) the store at ``url``, bringing its schema to the
+        newest revision (``store.migrations``; ``migrate=False`` leaves it as it is, to read
+        ``schema_revision`` only). A new SQLite file and the
         folders made for it are owner-only (0600 and 0700) whatever the umask; SQLite gives its
         -wal and -shm files the database file's mode. ``create=False`` raises NoStoreError for a
         SQLite file that does not exist, creating nothing."""
@@ -98,6 +101,8 @@ class RunStore:
             ) from None
         if parsed.get_backend_name() == "sqlite":
             configure_sqlite(self._engine)
+        if not migrate:
+            return
         try:
             with self._engine.connect() as conn:
                 conn.execution_options(**{WRITE_OPTION: True})
@@ -373,6 +378,11 @@ class RunStore:
         if text is None:
             return None
         return loads_object(text, f"run {run_id!r} in {self._where}: column {column.name}")
+
+    def schema_revision(self) -> str | None:
+        """The store's schema revision (``store.migrations``); None before any migration."""
+        with self._reading() as conn:
+            return current_revision(conn)
 
     # -- lifecycle ------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from dittobench.store import migrations
 from dittobench.store.errors import StoreError
 
 # Execution option marking a connection that will write: on SQLite its transaction starts with
@@ -45,7 +46,7 @@ runs_table = sa.Table(
     sa.Column("composite_stderr", sa.Float, nullable=True),
     sa.Column("transcript_sha256", sa.Text, nullable=False),
     sa.Column("waves_seeded", sa.Integer, nullable=False),
-    # Added later; a store made before them gains them on open (``_ADDED_COLUMNS``).
+    # Added later; a store made before them gains them on open (migration 0001).
     sa.Column("schedule", sa.Text, nullable=False, server_default=""),
     sa.Column("lease_owner", sa.Text, nullable=False, server_default=""),
     sa.Column("lease_until", sa.Text, nullable=False, server_default=""),
@@ -55,19 +56,6 @@ runs_table = sa.Table(
     # The run's wire nonce (hex): keys every id its harness is shown. Empty for a run made before.
     sa.Column("wire_nonce", sa.Text, nullable=False, server_default=""),
 )
-
-_ADDED_COLUMNS = {
-    "runs": (
-        "schedule",
-        "lease_owner",
-        "lease_until",
-        "pack_id",
-        "pack_sha256",
-        "pack_path",
-        "wire_nonce",
-    )
-}
-"""Columns a store created by an older version may lack: added as empty text when opened."""
 
 cases_table = sa.Table(
     "cases",
@@ -129,31 +117,43 @@ def _use_wal(cursor: Any) -> None:
 
 
 def prepare_schema(conn: Connection, where: str, *, sqlite: bool) -> None:
-    """Create missing tables, but refuse a database whose tables are not ours: writing runs into
-    another program's database (or an incompatible layout) would corrupt both."""
+    """Bring the store to the newest revision (``store.migrations``), but refuse a database
+    whose tables are not ours (writing runs into another program's database, or an incompatible
+    layout, would corrupt both) and one a newer dittobench has migrated past what this one knows."""
     if conn.dialect.name == "postgresql":
-        # Processes opening an empty database at once would race to create the same tables
-        # (SQLite's write transaction already serialises them).
+        # Processes opening an empty database at once would race to migrate it (SQLite's write
+        # transaction already serialises them).
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
-    inspector = sa.inspect(conn)
-    existing = set(inspector.get_table_names())
-    ours = set(_metadata.tables)
-    if sqlite and existing and not existing & ours:
+    existing = set(sa.inspect(conn).get_table_names())
+    if sqlite and existing and not existing & (set(_metadata.tables) | {migrations.VERSION_TABLE}):
         raise StoreError(
             f"{where} is not a dittobench run store (it holds other tables: "
             f"{', '.join(sorted(existing))})"
         )
-    for name in sorted(existing & ours):
-        have = {column["name"] for column in inspector.get_columns(name)}
-        missing = [c.name for c in _metadata.tables[name].columns if c.name not in have]
-        added = [c for c in missing if c in _ADDED_COLUMNS.get(name, ())]
-        for column in added:
-            conn.execute(
-                sa.text(f"ALTER TABLE {name} ADD COLUMN {column} TEXT NOT NULL DEFAULT ''")
+    revision = migrations.current_revision(conn)
+    if revision != migrations.HEAD:
+        if revision is not None and revision not in migrations.known_revisions():
+            raise StoreError(
+                f"{where} is at schema revision {revision!r}, which this version of dittobench "
+                "does not know (a newer one migrated it): upgrade dittobench to use it"
             )
-        missing = [c for c in missing if c not in added]
+        _check_columns(conn, where)
+        migrations.upgrade(conn)
+    _check_columns(conn, where)
+
+
+def _check_columns(conn: Connection, where: str) -> None:
+    """Every column of the run tables is there (those a migration adds are, once it ran)."""
+    inspector = sa.inspect(conn)
+    existing = set(inspector.get_table_names())
+    for name in sorted(existing & set(_metadata.tables)):
+        have = {column["name"] for column in inspector.get_columns(name)}
+        missing = [
+            c.name
+            for c in _metadata.tables[name].columns
+            if c.name not in have and c.server_default is None
+        ]
         if missing:
             raise StoreError(
                 f"{where} is not a dittobench run store: table {name!r} lacks {', '.join(missing)}"
             )
-    _metadata.create_all(conn)

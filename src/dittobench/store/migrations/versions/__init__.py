@@ -1,0 +1,1 @@
+"""The run store's migrations, oldest first (``down_revision`` chains them)."""
