@@ -1,0 +1,203 @@
+"""A stored run as the views read it: its row, its report, and for one case everything that
+explains its score (the question or prompt, the evidence pairs and their waves, the answer as
+graded, observed / reported / expected calls, attempts). The dataset is regenerated from the
+run's seed, version, size and pack (fast, and cached by dataset hash), never stored twice."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dittobench.core.errors import DittobenchError
+from dittobench.engine.packs import reopen
+from dittobench.generate.assemble import build_dataset
+from dittobench.packs import PackError
+from dittobench.spec.codec import DecodeError
+from dittobench.spec.dataset import Dataset
+from dittobench.spec.memory import MemoryCase
+from dittobench.spec.report import CaseScore, ScoreReport
+from dittobench.store import RunRow, RunStore, StoreError
+from dittobench.store.rows import is_run_id
+from dittobench.views.explain import Why, explain
+
+
+class ViewError(DittobenchError):
+    """A run or case that cannot be shown; ``missing`` when it does not exist (a 404)."""
+
+    def __init__(self, message: str, *, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRun:
+    row: RunRow
+    report: ScoreReport | None
+
+
+def load_run(store: RunStore, run_id: str) -> StoredRun:
+    """The run's row and report; ``ViewError`` (missing) naming an unknown id."""
+    if not is_run_id(run_id):
+        raise ViewError(f"{run_id!r} is not a run id (r-YYYYMMDD-HHMMSS-xxxxxx)", missing=True)
+    try:
+        row = store.get_run(run_id)
+    except StoreError:
+        raise ViewError(f"no run {run_id} in {store.where}", missing=True) from None
+    try:
+        data = store.report(run_id)
+        report = ScoreReport.from_json(data) if data is not None else None
+    except (StoreError, DecodeError) as exc:
+        raise ViewError(f"run {run_id}: its stored report cannot be read: {exc}") from None
+    return StoredRun(row, report)
+
+
+_CACHE_SIZE = 8
+_datasets: OrderedDict[str, Dataset] = OrderedDict()
+_datasets_lock = threading.Lock()
+
+
+def dataset_of(row: RunRow) -> Dataset:
+    """The run's dataset, regenerated (the last few kept by hash): ``ViewError`` when its pack
+    is gone or changed."""
+    key = row.dataset_sha256 or f"{row.seed}/{row.bench_version}/{row.run_size}/{row.pack_sha256}"
+    with _datasets_lock:
+        if key in _datasets:
+            _datasets.move_to_end(key)
+            return _datasets[key]
+    try:
+        pack = reopen(row.bench_version, row.pack_id, row.pack_sha256, row.pack_path)
+        made = build_dataset(row.seed, row.bench_version, row.run_size, pack)
+    except (PackError, DittobenchError) as exc:
+        raise ViewError(f"run {row.run_id}: its dataset cannot be rebuilt: {exc}") from None
+    with _datasets_lock:
+        _datasets[key] = made
+        while len(_datasets) > _CACHE_SIZE:
+            _datasets.popitem(last=False)
+    return made
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    pair_id: str
+    wave: int
+    user_id: str
+    timestamp: str
+    prompt: str
+    response: str
+
+
+@dataclass(frozen=True, slots=True)
+class CaseDetail:
+    score: CaseScore
+    text: str
+    """The question (memory) or the prompt (tool)."""
+    why: Why
+    memory: MemoryCase | None = None
+    evidence: tuple[Evidence, ...] = ()
+    answer: str = ""
+    prose: str = ""
+    abstain: bool | None = None
+    reported: tuple[str, ...] = ()
+    """Tool calls the reply reported, ``name(args)``."""
+    observed: tuple[str, ...] = ()
+    """Tool calls the endpoint observed, ``name(args)``."""
+    expected: tuple[str, ...] = ()
+    attempts: tuple[str, ...] = ()
+    outcome: str = ""
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def _call(call: Any) -> str:
+    if not isinstance(call, dict):
+        return str(call)
+    args = call.get("args")
+    shown = json.dumps(args, ensure_ascii=False, sort_keys=True) if args is not None else ""
+    return f"{call.get('name', '?')}({shown})"
+
+
+def case_detail(
+    store: RunStore, stored: StoredRun, case_id: str, dataset: Dataset | None = None
+) -> CaseDetail:
+    """Everything about one graded case; ``ViewError`` (missing) for a case the run lacks."""
+    report = stored.report
+    if report is None:
+        raise ViewError(f"run {stored.row.run_id} has no report yet", missing=True)
+    score = next((c for c in report.per_case if c.case_id == case_id), None)
+    if score is None:
+        raise ViewError(f"run {stored.row.run_id} has no case {case_id!r}", missing=True)
+    data = dataset if dataset is not None else dataset_of(stored.row)
+    try:
+        record: dict[str, Any] = store.recorded_cases(stored.row.run_id).get(case_id) or {}
+    except StoreError:
+        record = {}
+    response = record.get("response") if isinstance(record.get("response"), dict) else None
+    answer = str((response or {}).get("answer") or "")
+    prose = str((response or {}).get("final_text") or "")
+    execution = record.get("execution") if isinstance(record.get("execution"), dict) else {}
+    attempts = tuple(
+        f"#{a.get('attempt')}: {a.get('outcome')} in {a.get('duration_ms')} ms"
+        + (f" (HTTP {a.get('http_status')})" if a.get("http_status") else "")
+        for a in (execution or {}).get("attempts") or []
+        if isinstance(a, dict)
+    )
+    base = CaseDetail(
+        score,
+        "",
+        explain(score.reason),
+        answer=answer,
+        prose=prose,
+        abstain=(response or {}).get("abstain"),
+        reported=tuple(_call(c) for c in (response or {}).get("tool_calls") or []),
+        observed=tuple(_call(c) for c in record.get("observed") or []),
+        attempts=attempts,
+        outcome=str((execution or {}).get("outcome") or ("none" if not record else "")),
+    )
+    memory = next((m for m in data.memory_cases if m.id == case_id), None)
+    if memory is not None:
+        why = explain(score.reason, memory, f"{answer}\n{prose}")
+        return replace(
+            base, text=memory.question, why=why, memory=memory, evidence=_evidence(data, memory)
+        )
+    tool = next((t for t in data.tool_cases if t.id == case_id), None)
+    if tool is None:
+        return base
+    expected = tuple(
+        f"{e.name}({', '.join(f'{k}={v!r}' for k, v in e.required_args)})"
+        for e in tool.expected_tools
+    )
+    return replace(base, text=tool.prompt, expected=expected)
+
+
+def _evidence(data: Dataset, case: MemoryCase) -> tuple[Evidence, ...]:
+    wanted = set(case.evidence_pair_ids)
+    if not wanted:
+        return ()
+    found = []
+    for wave in data.memory_waves:
+        for pair in wave.pairs:
+            if pair.pair_id in wanted:
+                found.append(
+                    Evidence(
+                        pair.pair_id,
+                        wave.wave,
+                        wave.user_id,
+                        pair.timestamp,
+                        pair.prompt,
+                        pair.response,
+                    )
+                )
+    return tuple(found)
+
+
+__all__ = [
+    "CaseDetail",
+    "Evidence",
+    "StoredRun",
+    "ViewError",
+    "case_detail",
+    "dataset_of",
+    "load_run",
+]
