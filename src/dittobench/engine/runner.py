@@ -118,6 +118,11 @@ class LeaseLost(RunError):
     """Another process took the run over while this one was driving it."""
 
 
+class RunHeld(RunError):
+    """Another live process holds the run's lease: nothing was changed (a second ``--resume``,
+    or a job delivered twice)."""
+
+
 def _chosen_schedule(options: RunOptions) -> str:
     if options.strict_order and options.overlap:
         raise RunError("choose one of --strict-order and --overlap")
@@ -429,13 +434,13 @@ class _Lease:
             self._store.claim_run(self._run_id, self.owner, now=stamp, until=until)
         except RunBusyError as busy:
             if not _gone(busy.owner):
-                raise RunError(str(busy)) from None
+                raise RunHeld(str(busy)) from None
             try:  # its holder died without letting go: take it over, unless someone was quicker
                 self._store.claim_run(
                     self._run_id, self.owner, now=stamp, until=until, take_over=busy.owner
                 )
             except RunBusyError as again:
-                raise RunError(str(again)) from None
+                raise RunHeld(str(again)) from None
         self._keeper.start()
         return self
 

@@ -2,10 +2,11 @@
 
 Jobs live in the run store (``store.jobs``), so nothing is lost when the service stops. A
 dispatcher thread starts the oldest queued job whenever fewer than ``max_active_runs`` are being
-driven; each runs in a worker thread of its own through the engine (``engine.runner``:
+driven; each runs in a worker thread of its own through ``workers.driver.JobDriver`` (the engine's
 ``start_run``, or ``resume_run`` for a run that was interrupted), which writes every case the
-moment it finishes. When the run is done the service signs its receipt with the operator's key
-(trust tier ``verified``).
+moment it finishes and signs the finished run's receipt with the operator's key (trust tier
+``verified``). With ``queue = "celery"`` the dispatcher drives nothing: it hands each queued job
+to the broker (``workers.broker``) and Celery workers drive it with the same ``JobDriver``.
 
 On start-up (``recover``): jobs still ``queued`` wait their turn again, in order; jobs that were
 being driven are resumed first: the engine keeps every recorded case and runs only the rest (a
@@ -14,90 +15,49 @@ run already scored is only signed). A job that cannot be resumed fails with the 
 Cancelling a queued job ends it at once. A running one is stopped at the engine's next progress
 report (after a case or a ``/seed``); if none comes within ``LEASE_STEAL_AFTER_S`` (a slow case, a
 harness not yet healthy), the service takes the run's lease, which the engine notices within its
-renewal period and stops. Either way the cases recorded so far stay in the store.
+renewal period and stops. Either way the cases recorded so far stay in the store. A job on a
+Celery worker sees its cancellation in the store at its next report (``workers.tasks``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
-import os
 import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from dittobench.core.errors import DittobenchError
-from dittobench.engine.client import ClientLimits, HarnessError
 from dittobench.engine.orchestrate import Progress
-from dittobench.engine.runner import LeaseLost, RunError, RunOptions, resume_run, start_run
-from dittobench.generate.assemble import build_dataset
-from dittobench.packs import PackError, own_pack
-from dittobench.receipts.sign import build_receipt, case_prompts
+from dittobench.engine.runner import LeaseLost, RunError
 from dittobench.service.events import ProgressHub, Snapshot
 from dittobench.service.settings import ServiceSettings
 from dittobench.service.ssrf import (
     GuardedTransport,
     Resolver,
-    UnsafeURLError,
     check_url,
     system_resolver,
 )
-from dittobench.spec.report import ScoreReport
-from dittobench.spec.transcript import Transcript
 from dittobench.store import StoreError
-from dittobench.store.jobs import ACTIVE, JobRow, ServiceStore
+from dittobench.store.jobs import ACTIVE, TERMINAL, JobRow, ServiceStore
+from dittobench.workers.driver import (
+    CANCEL_OWNER,
+    DriveSettings,
+    Failure,
+    JobCancelled,
+    JobDriver,
+    ServiceStopping,
+    classify,
+    new_run_id,
+    now,
+)
 
 log = logging.getLogger("dittobench.service.jobs")
 
 LEASE_STEAL_AFTER_S = 2.0
-CANCEL_OWNER = "service-cancel"
-STAGE_STATUS = {
-    "generating": "generating",
-    "seeding": "seeding",
-    "running": "running",
-    "scoring": "scoring",
-}
-"""Engine stages (``Progress.stage``) and the job status each one means."""
-
-
-class JobCancelled(DittobenchError, RuntimeError):
-    """Raised inside a run's progress report to stop it: its job was cancelled."""
-
-    exit_code = 1
-
-
-class ServiceStopping(DittobenchError, RuntimeError):
-    """Raised inside a run's progress report when the service shuts down: the job is left to be
-    resumed on the next start."""
-
-    exit_code = 1
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    """Why a job failed: ``kind`` (``unsafe_url``, ``harness``, ``dataset``, ``run``, ``store``,
-    ``internal``), whether submitting again may succeed, and a one-line message."""
-
-    kind: str
-    retryable: bool
-    message: str
-
-
-def now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def new_run_id() -> str:
-    """A run id of the command line's shape (``store.runs.RUN_ID_PATTERN``)."""
-    return "r-" + datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(3).hex()
 
 
 @dataclass
@@ -107,7 +67,8 @@ class _Active:
 
 
 class JobQueue:
-    """Starts queued jobs in order, at most ``settings.max_active_runs`` at once."""
+    """Starts queued jobs in order, at most ``settings.max_active_runs`` at once; or, with
+    ``enqueue`` (the Celery broker's send), hands every queued job to the workers."""
 
     def __init__(
         self,
@@ -117,15 +78,22 @@ class JobQueue:
         runs_dir: Path,
         hub: ProgressHub,
         resolver: Resolver = system_resolver,
+        enqueue: Callable[[str], None] | None = None,
     ) -> None:
-        self.store, self.settings, self.key, self.runs_dir, self.hub = (
+        self.store, self.settings, self.hub = store, settings, hub
+        self.resolver = resolver
+        self.driver = JobDriver(
             store,
-            settings,
+            DriveSettings(
+                settings.run_concurrency, settings.case_timeout_s, settings.health_wait_s
+            ),
             key,
             runs_dir,
-            hub,
+            check_url=self._check,
+            transport=None if settings.allow_private_harness else self._guarded,
         )
-        self.resolver = resolver
+        self._enqueue = enqueue
+        self._sent: set[str] = set()
         self._active: dict[str, _Active] = {}
         self._resume: list[str] = []
         self._lock = threading.Lock()
@@ -150,9 +118,16 @@ class JobQueue:
             worker.join(wait_s)
 
     def recover(self) -> None:
-        """Queue for resumption every job a previous process was driving."""
+        """Queue for resumption every job a previous process was driving. With workers, hand
+        every unfinished job to the broker again: a task is idempotent, and the broker may have
+        lost what it held (Redis as run here keeps nothing on disk)."""
         with self._lock:
             self._resume = [job.run_id for job in self.store.jobs_in(ACTIVE)]
+        if self._enqueue is not None:
+            self._resume = []
+            for job in self.store.jobs_in(ACTIVE | {"queued"}):
+                self._send(job.run_id)
+            return
         if self._resume:
             log.info("resuming %d job(s) left running: %s", len(self._resume), self._resume)
 
@@ -168,7 +143,7 @@ class JobQueue:
     def cancel(self, job: JobRow, by: str) -> str:
         """``cancelled`` (it was queued and is now cancelled), ``requested`` (it is being driven
         and will stop shortly), ``terminal`` (already over) or ``scoring`` (too late)."""
-        if job.status in ("done", "failed", "cancelled"):
+        if job.status in TERMINAL:
             return "terminal"
         if job.status == "scoring":
             return "scoring"
@@ -187,7 +162,9 @@ class JobQueue:
             ):
                 return "cancelled"
             fresh = self.store.get_job(job.run_id)  # started or ended meanwhile
-            return "terminal" if fresh is None else self.cancel(fresh, by)
+            if fresh is None or fresh.status in TERMINAL or self._enqueue is None:
+                return "terminal" if fresh is None else self.cancel(fresh, by)
+        # Kept in the store too: a worker driving it sees it there at its next report.
         self.store.update_job(job.run_id, updated_at=now(), cancelled_by=by)
         timer = threading.Timer(LEASE_STEAL_AFTER_S, self._take_lease, args=(job.run_id,))
         timer.daemon = True
@@ -197,9 +174,12 @@ class JobQueue:
     def _take_lease(self, run_id: str) -> None:
         """Make the engine stop a run that has not reported since it was cancelled."""
         with self._lock:
-            if run_id not in self._active:
+            if run_id not in self._active and self._enqueue is None:
                 return
         try:
+            job = self.store.get_job(run_id)
+            if job is None or job.status in TERMINAL:
+                return
             row = self.store.get_run(run_id)
             if row.status == "done":
                 return
@@ -223,9 +203,27 @@ class JobQueue:
             if self._stopping.is_set():
                 return
             try:
-                self._fill()
+                if self._enqueue is not None:
+                    self._hand_over()
+                else:
+                    self._fill()
             except StoreError as exc:  # a busy or unreachable store: try again shortly
                 log.warning("job queue: %s", exc)
+
+    def _hand_over(self) -> None:
+        """Send every queued job this process has not sent yet to the workers."""
+        for job in self.store.jobs_in(frozenset({"queued"})):
+            if job.run_id not in self._sent:
+                self._send(job.run_id)
+
+    def _send(self, run_id: str) -> None:
+        assert self._enqueue is not None
+        try:
+            self._enqueue(run_id)
+        except Exception as exc:  # the broker is down: the job stays queued; sent again later
+            log.warning("could not hand run %s to the workers: %s", run_id, exc)
+            return
+        self._sent.add(run_id)
 
     def _fill(self) -> None:
         while True:
@@ -271,49 +269,43 @@ class JobQueue:
         with self._lock:
             active = self._active[run_id]
         try:
-            report = self._drive(job, resuming, self._reporter(run_id, active))
-            self._sign(job, report)
+            if resuming and self.driver.run_status(run_id) not in ("", "done"):
+                self.store.update_job(run_id, updated_at=now(), status="generating")
+            reporter = self.driver.reporter(
+                run_id, lambda: self._should_stop(active), lambda p: self._publish(run_id, p)
+            )
+            report = self.driver.drive(job, reporter)
+            self.driver.sign(job, report)
         except ServiceStopping:
             log.info("run %s stops with the service; it resumes on the next start", run_id)
         except Exception as exc:
-            self._ended(job, active, exc)
+            cancelled = active.cancelled_by if active.cancel.is_set() else ""
+            if cancelled and not isinstance(exc, (JobCancelled, LeaseLost, RunError)):
+                cancelled = ""
+            if self.driver.ended(job, exc, cancelled) == "failed" and (
+                classify(exc).kind == "internal"
+            ):
+                log.exception("run %s failed unexpectedly", run_id, exc_info=exc)
         finally:
             with self._lock:
                 self._active.pop(run_id, None)
             self.hub.drop(run_id)
             self._wake.set()
 
-    def _drive(
-        self, job: JobRow, resuming: bool, reporter: Callable[[Progress], None]
-    ) -> dict[str, Any]:
-        """Run (or resume) the job; the run's report as stored."""
-        check_url(job.harness_url, self.resolver, allow_private=self.settings.allow_private_harness)
-        options = RunOptions(
-            harness_url=job.harness_url,
-            seed=job.seed,
-            run_size=job.run_size,
-            bench_version=job.bench_version,
-            concurrency=self.settings.run_concurrency,
-            out_dir=self.runs_dir,
-            limits=ClientLimits(
-                run_deadline_s=self.settings.case_timeout_s,
-                health_wait_s=self.settings.health_wait_s,
-            ),
-            harness_name=job.harness_url,
-            transport=None if self.settings.allow_private_harness else self._guarded,
+    def _should_stop(self, active: _Active) -> None:
+        if active.cancel.is_set():
+            raise JobCancelled(f"cancelled by {active.cancelled_by or 'the operator'}")
+        if self._stopping.is_set():
+            raise ServiceStopping("the service is stopping")
+
+    def _publish(self, run_id: str, progress: Progress) -> None:
+        self.hub.put(
+            run_id,
+            Snapshot(progress.stage, progress.done, progress.total, progress.failed, progress.note),
         )
-        existing = self._run_status(job.run_id)
-        if existing == "":
-            start_run(self.store, job.run_id, options, now, reporter)
-        elif existing != "done":
-            self.store.update_job(job.run_id, updated_at=now(), status="generating")
-            resume_run(self.store, job.run_id, options, now, reporter)
-        report = self.store.report(job.run_id)
-        if report is None:
-            raise RunError(f"run {job.run_id} ended without a report")
-        if job.dataset_sha256 and report.get("dataset_sha256") != job.dataset_sha256:
-            raise RunError(f"run {job.run_id} was made on another dataset than the one pinned")
-        return report
+
+    def _check(self, url: str) -> None:
+        check_url(url, self.resolver, allow_private=self.settings.allow_private_harness)
 
     def _guarded(self) -> httpx.AsyncBaseTransport:
         """The run's connection layer: it connects only to the public address it resolved and
@@ -324,92 +316,6 @@ class JobQueue:
             socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
             limits=httpx.Limits(max_connections=64),
         )
-
-    def _run_status(self, run_id: str) -> str:
-        try:
-            return self.store.get_run(run_id).status
-        except StoreError:
-            return ""
-
-    def _reporter(self, run_id: str, active: _Active) -> Callable[[Progress], None]:
-        last = [""]
-
-        def report(progress: Progress) -> None:
-            if active.cancel.is_set():
-                raise JobCancelled(f"cancelled by {active.cancelled_by or 'the operator'}")
-            if self._stopping.is_set():
-                raise ServiceStopping("the service is stopping")
-            self.hub.put(
-                run_id,
-                Snapshot(
-                    progress.stage, progress.done, progress.total, progress.failed, progress.note
-                ),
-            )
-            status = STAGE_STATUS.get(progress.stage, "")
-            if status and status != last[0]:
-                last[0] = status
-                self.store.update_job(run_id, updated_at=now(), status=status, only_from=ACTIVE)
-
-        return report
-
-    def _sign(self, job: JobRow, stored_report: dict[str, Any]) -> None:
-        """Sign the finished run (trust tier ``verified``), keep the receipt and mark it done."""
-        report = ScoreReport.from_json(stored_report)
-        stored = self.store.transcript(job.run_id)
-        if stored is None:
-            raise RunError(f"run {job.run_id} has no transcript")
-        transcript = Transcript.from_json(stored)
-        pack = own_pack(job.bench_version)
-        dataset = build_dataset(job.seed, job.bench_version, job.run_size, pack)
-        receipt = build_receipt(
-            report, transcript, case_prompts(dataset), self.key, "verified", now(), job.harness_url
-        )
-        text = json.dumps(receipt, indent=2, ensure_ascii=False) + "\n"
-        folder = self.runs_dir / job.run_id
-        with contextlib.suppress(OSError):  # the store keeps it either way
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / "receipt.json").write_text(text, encoding="utf-8")
-        self.store.update_job(job.run_id, updated_at=now(), status="done", receipt_json=text)
-
-    def _ended(self, job: JobRow, active: _Active, exc: Exception) -> None:
-        """Record how a job that raised ended: cancelled, or failed with a reason."""
-        if active.cancel.is_set() and isinstance(exc, (JobCancelled, LeaseLost, RunError)):
-            self._cancelled(job.run_id, active.cancelled_by)
-            return
-        failure = classify(exc)
-        if failure.kind == "internal":
-            log.exception("run %s failed unexpectedly", job.run_id, exc_info=exc)
-        self.store.update_job(
-            job.run_id,
-            updated_at=now(),
-            status="failed",
-            failure=(failure.kind, failure.retryable, failure.message),
-        )
-
-    def _cancelled(self, run_id: str, by: str) -> None:
-        self.store.update_job(run_id, updated_at=now(), status="cancelled")
-        with contextlib.suppress(StoreError):
-            if self.store.get_run(run_id).status == "running":
-                self.store.update_run(
-                    run_id, updated_at=now(), status="failed", error=f"cancelled by {by}"
-                )
-            self.store.release_run(run_id, CANCEL_OWNER)
-
-
-def classify(exc: Exception) -> Failure:
-    """The failure object of an exception a run raised."""
-    message = " ".join(str(exc).split())[:500]
-    if isinstance(exc, UnsafeURLError):
-        return Failure("unsafe_url", False, message)
-    if isinstance(exc, HarnessError):
-        return Failure("harness", True, message)
-    if isinstance(exc, PackError):
-        return Failure("dataset", False, message)
-    if isinstance(exc, RunError):
-        return Failure("run", False, message)
-    if isinstance(exc, StoreError):
-        return Failure("store", True, message)
-    return Failure("internal", False, "internal error; the operator's log has the details")
 
 
 __all__ = [

@@ -1,0 +1,270 @@
+"""Driving one job, the same way in the service's own threads and on a Celery worker.
+
+``JobDriver`` starts a job's run through the engine (``start_run``), or resumes it from the store
+(``resume_run``: recorded cases are kept, the rest run) when its run already exists, signs the
+finished run's receipt with the operator's key (trust tier ``verified``), and records how a job
+that raised ended: cancelled, failed with a reason, or left alone because another driver holds
+the run (a duplicate delivery) or took it over. Who calls it decides only where it runs: the
+service's ``JobQueue`` (in-process) or ``workers.tasks`` (a Celery task).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from dittobench.core.errors import DittobenchError
+from dittobench.engine.client import ClientLimits, HarnessError
+from dittobench.engine.orchestrate import Progress
+from dittobench.engine.runner import (
+    LeaseLost,
+    RunError,
+    RunHeld,
+    RunOptions,
+    resume_run,
+    start_run,
+)
+from dittobench.generate.assemble import build_dataset
+from dittobench.packs import PackError, own_pack
+from dittobench.receipts.sign import build_receipt, case_prompts
+from dittobench.spec.report import ScoreReport
+from dittobench.spec.transcript import Transcript
+from dittobench.store import StoreError
+from dittobench.store.jobs import ACTIVE, JobRow, ServiceStore
+
+CANCEL_OWNER = "service-cancel"
+"""The lease owner a cancel writes to stop a run that does not report (``service.jobs``)."""
+STAGE_STATUS = {
+    "generating": "generating",
+    "seeding": "seeding",
+    "running": "running",
+    "scoring": "scoring",
+}
+"""Engine stages (``Progress.stage``) and the job status each one means."""
+
+
+class JobCancelled(DittobenchError, RuntimeError):
+    """Raised inside a run's progress report to stop it: its job was cancelled."""
+
+    exit_code = 1
+
+
+class ServiceStopping(DittobenchError, RuntimeError):
+    """Raised inside a run's progress report when the service (or worker) shuts down: the job
+    is left to be resumed."""
+
+    exit_code = 1
+
+
+class UnsafeHarness(DittobenchError, ValueError):
+    """The harness URL was refused by the caller's guard when the run started."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why a job failed: ``kind`` (``unsafe_url``, ``harness``, ``dataset``, ``run``, ``store``,
+    ``internal``), whether submitting again may succeed, and a one-line message."""
+
+    kind: str
+    retryable: bool
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class DriveSettings:
+    """What a driver needs of the operator's settings."""
+
+    run_concurrency: int = 8
+    case_timeout_s: float = 120.0
+    health_wait_s: float = 180.0
+
+
+URLCheck = Callable[[str], None]
+"""Raises when a harness URL must not be dialled (the service's SSRF guard); the message says
+why."""
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def new_run_id() -> str:
+    """A run id of the command line's shape (``store.runs.RUN_ID_PATTERN``)."""
+    return "r-" + datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(3).hex()
+
+
+class JobDriver:
+    """Runs, signs and closes jobs against one store with the operator's key."""
+
+    def __init__(
+        self,
+        store: ServiceStore,
+        settings: DriveSettings,
+        key: Ed25519PrivateKey,
+        runs_dir: Path,
+        *,
+        check_url: URLCheck = lambda _url: None,
+        transport: Callable[[], httpx.AsyncBaseTransport] | None = None,
+    ) -> None:
+        self.store, self.settings, self.key, self.runs_dir = store, settings, key, runs_dir
+        self._check_url, self._transport = check_url, transport
+
+    def drive(self, job: JobRow, reporter: Callable[[Progress], None]) -> dict[str, Any]:
+        """Run the job, or resume its run when one exists; the run's report as stored. A run
+        another live driver holds raises ``RunHeld`` before anything changes."""
+        try:
+            self._check_url(job.harness_url)
+        except (ValueError, DittobenchError) as exc:
+            raise UnsafeHarness(str(exc)) from None
+        options = RunOptions(
+            harness_url=job.harness_url,
+            seed=job.seed,
+            run_size=job.run_size,
+            bench_version=job.bench_version,
+            concurrency=self.settings.run_concurrency,
+            out_dir=self.runs_dir,
+            limits=ClientLimits(
+                run_deadline_s=self.settings.case_timeout_s,
+                health_wait_s=self.settings.health_wait_s,
+            ),
+            harness_name=job.harness_url,
+            transport=self._transport,
+        )
+        existing = self.run_status(job.run_id)
+        if existing == "":
+            start_run(self.store, job.run_id, options, now, reporter)
+        elif existing != "done":
+            resume_run(self.store, job.run_id, options, now, reporter)
+        report = self.store.report(job.run_id)
+        if report is None:
+            raise RunError(f"run {job.run_id} ended without a report")
+        if job.dataset_sha256 and report.get("dataset_sha256") != job.dataset_sha256:
+            raise RunError(f"run {job.run_id} was made on another dataset than the one pinned")
+        return report
+
+    def run_status(self, run_id: str) -> str:
+        """The run's status, ``""`` while it has no row."""
+        try:
+            return self.store.get_run(run_id).status
+        except StoreError:
+            return ""
+
+    def reporter(
+        self,
+        run_id: str,
+        should_stop: Callable[[], None],
+        publish: Callable[[Progress], None] = lambda _p: None,
+    ) -> Callable[[Progress], None]:
+        """The engine's progress callback: ``should_stop`` raises to stop the run (cancelled,
+        shutting down), ``publish`` shows the progress, and the job's status follows the stage."""
+        last = [""]
+
+        def report(progress: Progress) -> None:
+            should_stop()
+            publish(progress)
+            status = STAGE_STATUS.get(progress.stage, "")
+            if status and status != last[0]:
+                last[0] = status
+                self.store.update_job(run_id, updated_at=now(), status=status, only_from=ACTIVE)
+
+        return report
+
+    def sign(self, job: JobRow, stored_report: dict[str, Any]) -> str:
+        """Sign the finished run (trust tier ``verified``), keep the receipt and mark the job
+        done; the receipt's text."""
+        report = ScoreReport.from_json(stored_report)
+        stored = self.store.transcript(job.run_id)
+        if stored is None:
+            raise RunError(f"run {job.run_id} has no transcript")
+        transcript = Transcript.from_json(stored)
+        pack = own_pack(job.bench_version)
+        dataset = build_dataset(job.seed, job.bench_version, job.run_size, pack)
+        receipt = build_receipt(
+            report, transcript, case_prompts(dataset), self.key, "verified", now(), job.harness_url
+        )
+        text = json.dumps(receipt, indent=2, ensure_ascii=False) + "\n"
+        folder = self.runs_dir / job.run_id
+        with contextlib.suppress(OSError):  # the store keeps it either way
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "receipt.json").write_text(text, encoding="utf-8")
+        self.store.update_job(job.run_id, updated_at=now(), status="done", receipt_json=text)
+        return text
+
+    def ended(self, job: JobRow, exc: Exception, cancelled_by: str = "") -> str:
+        """Record how a job that raised ended; what happened: ``held`` (another driver has the
+        run: nothing changed), ``cancelled``, or ``failed``. ``cancelled_by`` is who cancelled
+        it, when the caller knows; else the store says."""
+        if isinstance(exc, RunHeld):
+            return "held"
+        by = cancelled_by or self._cancelled_by(job.run_id)
+        if by and isinstance(exc, (JobCancelled, LeaseLost, RunError)):
+            self.cancelled(job.run_id, by)
+            return "cancelled"
+        if isinstance(exc, LeaseLost):
+            return "held"  # taken over by another driver after a stall: the run is its now
+        failure = classify(exc)
+        self.store.update_job(
+            job.run_id,
+            updated_at=now(),
+            status="failed",
+            failure=(failure.kind, failure.retryable, failure.message),
+        )
+        return "failed"
+
+    def _cancelled_by(self, run_id: str) -> str:
+        try:
+            job = self.store.get_job(run_id)
+        except StoreError:
+            return ""
+        return "" if job is None else job.cancelled_by
+
+    def cancelled(self, run_id: str, by: str) -> None:
+        self.store.update_job(run_id, updated_at=now(), status="cancelled")
+        with contextlib.suppress(StoreError):
+            if self.store.get_run(run_id).status == "running":
+                self.store.update_run(
+                    run_id, updated_at=now(), status="failed", error=f"cancelled by {by}"
+                )
+            self.store.release_run(run_id, CANCEL_OWNER)
+
+
+def classify(exc: Exception) -> Failure:
+    """The failure object of an exception a run raised."""
+    message = " ".join(str(exc).split())[:500]
+    if isinstance(exc, UnsafeHarness):
+        return Failure("unsafe_url", False, message)
+    if isinstance(exc, HarnessError):
+        return Failure("harness", True, message)
+    if isinstance(exc, PackError):
+        return Failure("dataset", False, message)
+    if isinstance(exc, RunError):
+        return Failure("run", False, message)
+    if isinstance(exc, StoreError):
+        return Failure("store", True, message)
+    return Failure("internal", False, "internal error; the operator's log has the details")
+
+
+__all__ = [
+    "CANCEL_OWNER",
+    "STAGE_STATUS",
+    "DriveSettings",
+    "Failure",
+    "JobCancelled",
+    "JobDriver",
+    "ServiceStopping",
+    "UnsafeHarness",
+    "classify",
+    "new_run_id",
+    "now",
+]
