@@ -62,6 +62,16 @@ PrivateOpt = Annotated[
     ),
 ]
 
+PublicPagesOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--public-pages/--no-public-pages",
+        help="Serve the read-only web pages (runs, cases, leaderboard, receipts) to anyone; "
+        "without it the pages ask for a sign-in with a control token.",
+        show_default=False,
+    ),
+]
+
 
 @app.command()
 def serve(
@@ -72,12 +82,14 @@ def serve(
     token_file: TokenFileOpt = None,
     auth_mode: AuthModeOpt = None,
     allow_private_harness: PrivateOpt = None,
+    public_pages: PublicPagesOpt = None,
 ) -> None:
     """Run the scoring service: an HTTP API to score harnesses, with durable jobs.
 
     Routes: GET /health, /v1/capabilities, /v1/dataset, /v1/catalog; POST /v1/submit,
     /v2/score; GET /v1/runs, /v1/runs/ID (and /transcript, /receipt, /events); DELETE
-    /v1/runs/ID. The API document is at /openapi.json (and /docs). Jobs live in the run store
+    /v1/runs/ID. Web pages at / (runs, leaderboard, compare, datasets; docs/web.md). The API
+    document is at /openapi.json (and /docs). Jobs live in the run store
     and survive a restart. Receipts are signed with the service's key (keys/ beside the store,
     made once), trust tier verified. Every other setting (rate limits, body cap, runs at once,
     trusted proxies) comes from --settings FILE or DITTOBENCH_<NAME>: see docs/service.md.
@@ -96,6 +108,7 @@ def serve(
             token_file=token_file,
             auth_mode=auth_mode,
             allow_private_harness=allow_private_harness,
+            public_pages=public_pages,
         )
     except DittobenchError as exc:
         raise fail(str(exc)) from None

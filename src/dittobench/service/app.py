@@ -29,7 +29,7 @@ from dittobench.receipts.keys import (
     load_private_key,
     save_keypair,
 )
-from dittobench.service import routes_info, routes_runs
+from dittobench.service import routes_info, routes_pages, routes_runs
 from dittobench.service.auth import AuthMiddleware, TokenTable, required_tokens, unclassified
 from dittobench.service.context import ApiError, ServiceState
 from dittobench.service.events import ProgressHub, StreamSlots
@@ -39,6 +39,7 @@ from dittobench.service.settings import ServiceSettings, SettingsError
 from dittobench.service.ssrf import Resolver, system_resolver
 from dittobench.spec.versions import POLICIES
 from dittobench.store.jobs import ServiceStore
+from dittobench.views.trust import ReceiptChecks
 
 log = logging.getLogger("dittobench.service")
 
@@ -97,9 +98,17 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
         lifespan=lifespan,
     )
     app.state.service = service
+    app.state.pages = routes_pages.PagesState(
+        tokens,
+        ReceiptChecks(key.public_key()),
+        public=settings.public_pages,
+        shadow=settings.auth_mode == "shadow",
+    )
     app.include_router(routes_info.router)
     app.include_router(routes_runs.router)
+    app.include_router(routes_pages.router)
     _handlers(app)
+    routes_pages.handlers(app)
     app.add_middleware(
         BodyGuard,
         max_bytes=settings.max_body_bytes,

@@ -58,6 +58,30 @@ PROTECTED: frozenset[tuple[str, str]] = frozenset(
     }
 )
 """Served with any good token (submitter or admin); what a submitter sees is its own."""
+PAGES: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("GET", "/"),
+        ("GET", "/runs/{run_id}"),
+        ("GET", "/runs/{run_id}/cases/{case_id}"),
+        ("GET", "/runs/{run_id}/receipt.json"),
+        ("GET", "/runs/{run_id}/events"),
+        ("GET", "/compare"),
+        ("GET", "/datasets"),
+        ("GET", "/leaderboard"),
+        ("GET", "/sign-in"),
+        ("POST", "/sign-in"),
+        ("POST", "/sign-out"),
+        ("GET", "/static/live.js"),
+    }
+)
+"""The web pages (docs/web.md): the middleware lets them through, and each page decides who
+may see it (a session cookie, a bearer token, or public pages); ``service/sessions.py``."""
+_PAGE_PATHS = frozenset({"/", "/compare", "/datasets", "/leaderboard", "/sign-in", "/sign-out"})
+
+
+def is_page(path: str) -> bool:
+    """A path the web pages serve (they check their viewer themselves)."""
+    return path in _PAGE_PATHS or path.startswith(("/runs/", "/static/"))
 
 
 class AuthError(DittobenchError):
@@ -193,7 +217,7 @@ class AuthMiddleware:
         state: dict[str, Any] = scope.setdefault("state", {})
         token = bearer(scope["headers"])
         principal = self.table.match(token) if token is not None else None
-        if (method, scope["path"]) in self.public:
+        if (method, scope["path"]) in self.public or is_page(scope["path"]):
             state["principal"] = principal
             await self.app(scope, receive, send)
             return
@@ -231,12 +255,13 @@ async def _unauthorized(send: Send) -> None:
 
 def unclassified(routes: list[tuple[str, str]]) -> list[str]:
     """The routes (method, path) that are neither public, docs nor protected."""
-    known = PUBLIC | DOCS | PROTECTED
+    known = PUBLIC | DOCS | PROTECTED | PAGES
     return sorted(f"{m} {p}" for m, p in routes if (m, p) not in known and m != "HEAD")
 
 
 __all__ = [
     "DOCS",
+    "PAGES",
     "PROTECTED",
     "PUBLIC",
     "AuthError",
@@ -244,6 +269,7 @@ __all__ = [
     "Principal",
     "TokenTable",
     "bearer",
+    "is_page",
     "required_tokens",
     "unclassified",
 ]

@@ -82,6 +82,9 @@ class ServiceSettings(BaseSettings):
         description="Proxy addresses whose X-Forwarded-For is believed (empty: none).",
     )
     public_docs: bool = Field(True, description="Serve /docs and /openapi.json without a token.")
+    public_pages: bool = Field(
+        False, description="Serve the read-only web pages (runs, leaderboard) without sign-in."
+    )
     source_revision: str = Field(
         "", description="The source revision to report when the package cannot tell."
     )

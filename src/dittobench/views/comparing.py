@@ -83,10 +83,18 @@ def _delta(delta: Delta) -> dict[str, float]:
 def comparison_json(made: RunComparison) -> dict[str, Any]:
     r = made.result
     return {
-        "a": {"run_id": made.a_id, "composite": made.a.composite,
-              "composite_stderr": made.a.composite_stderr, "seed": str(made.a.seed)},
-        "b": {"run_id": made.b_id, "composite": made.b.composite,
-              "composite_stderr": made.b.composite_stderr, "seed": str(made.b.seed)},
+        "a": {
+            "run_id": made.a_id,
+            "composite": made.a.composite,
+            "composite_stderr": made.a.composite_stderr,
+            "seed": str(made.a.seed),
+        },
+        "b": {
+            "run_id": made.b_id,
+            "composite": made.b.composite,
+            "composite_stderr": made.b.composite_stderr,
+            "seed": str(made.b.seed),
+        },
         "paired": r.paired,
         "why": made.why,
         "wins": r.wins,
@@ -96,11 +104,17 @@ def comparison_json(made: RunComparison) -> dict[str, Any]:
         "only_b": r.only_b,
         "composite_delta": _delta(r.composite),
         "categories": [
-            {"category": c.category, "kind": c.kind, "count": c.count,
-             "mean_a": round(c.mean_a, 6), "mean_b": round(c.mean_b, 6), **_delta(c.delta)}
+            {
+                "category": c.category,
+                "kind": c.kind,
+                "count": c.count,
+                "mean_a": round(c.mean_a, 6),
+                "mean_b": round(c.mean_b, 6),
+                **_delta(c.delta),
+            }
             for c in r.categories
         ],
-    }  # fmt: skip
+    }
 
 
 __all__ = ["RunComparison", "compare_reports", "comparison_json", "side_of"]

@@ -27,8 +27,9 @@ class CaseText:
     why: Why
 
 
-def case_texts(dataset: Dataset | None, records: Mapping[str, dict[str, object]],
-               report: ScoreReport) -> dict[str, CaseText]:  # fmt: skip
+def case_texts(
+    dataset: Dataset | None, records: Mapping[str, dict[str, object]], report: ScoreReport
+) -> dict[str, CaseText]:
     """case id -> question or prompt, the graded answer, and the rule in words with the values
     that decided it."""
     asked: dict[str, str] = {}
@@ -144,8 +145,16 @@ def case_rows(
     return rows, attrs
 
 
-CASE_HEADERS = ["Case", "Kind", "Category", "Score", "Result", "Rule that decided it",
-                "Question or prompt", "Answer as graded"]  # fmt: skip
+CASE_HEADERS = [
+    "Case",
+    "Kind",
+    "Category",
+    "Score",
+    "Result",
+    "Rule that decided it",
+    "Question or prompt",
+    "Answer as graded",
+]
 
 
 def _clip(text: str, limit: int = 400) -> str:

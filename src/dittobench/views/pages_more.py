@@ -1,0 +1,257 @@
+"""The served pages beyond one run: compare two runs, a dataset as a harness sees it beside its
+answer keys, and the leaderboard of a bench version."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dittobench.spec.dataset import Dataset
+from dittobench.store.listing import Listed
+from dittobench.views.comparing import RunComparison
+from dittobench.views.frame import Chrome, page
+from dittobench.views.html import esc, plus_minus, table
+from dittobench.views.pages import run_link
+from dittobench.views.ranking import Ranked
+from dittobench.views.trust import ReceiptCheck
+
+
+def _run_options(runs: Sequence[Listed], chosen: str) -> str:
+    return "".join(
+        f'<option value="{esc(r.run_id)}"{" selected" if r.run_id == chosen else ""}>'
+        f"{esc(r.run_id)} · {esc(r.harness)} · {esc(r.run_size)} · seed {r.seed} · "
+        f"{plus_minus(r.composite, r.composite_stderr)}</option>"
+        for r in runs
+    )
+
+
+def compare_page(
+    runs: Sequence[Listed], a: str, b: str, made: RunComparison | None, chrome: Chrome
+) -> str:
+    """The form (two finished runs) and, when both are chosen, the comparison."""
+    form = (
+        '<form class=filters method=get action="/compare" aria-label="Choose two runs">'
+        f'<label for=run-a>Run A<select id=run-a name=a required><option value="">choose…'
+        f"</option>{_run_options(runs, a)}</select></label>"
+        f'<label for=run-b>Run B<select id=run-b name=b required><option value="">choose…'
+        f"</option>{_run_options(runs, b)}</select></label>"
+        "<button type=submit>Compare</button></form>"
+    )
+    parts = ["<h1>Compare two runs</h1>", form]
+    if made is not None:
+        r = made.result
+        d = r.composite
+        verdict = (
+            "B is higher" if d.low > 0 else "B is lower" if d.high < 0 else "no clear difference"
+        )
+        parts += [
+            f'<p id=pairing class="{"ok" if r.paired else "warn"}">{esc(made.why)}</p>',
+            table(
+                ["", "Run", "Composite ± SE"],
+                [
+                    [
+                        "A",
+                        f'<a href="{run_link(made.a_id)}">{esc(made.a_id)}</a>',
+                        plus_minus(made.a.composite, made.a.composite_stderr, 4),
+                    ],
+                    [
+                        "B",
+                        f'<a href="{run_link(made.b_id)}">{esc(made.b_id)}</a>',
+                        plus_minus(made.b.composite, made.b.composite_stderr, 4),
+                    ],
+                ],
+            ),
+            f"<p id=delta>Composite delta (B − A): <strong>{d.value:+.4f}</strong> ± "
+            f"{d.std_err:.4f}, 95% CI [{d.low:+.4f}, {d.high:+.4f}]: {verdict}.</p>",
+        ]
+        if r.paired:
+            parts.append(
+                f"<p id=wlt>Per case, B against A: <strong>{r.wins}</strong> wins, "
+                f"<strong>{r.losses}</strong> losses, <strong>{r.ties}</strong> ties.</p>"
+            )
+        rows = [
+            [
+                esc(c.category),
+                esc(c.kind),
+                str(c.count),
+                f"{c.mean_a:.3f}",
+                f"{c.mean_b:.3f}",
+                f"{c.delta.value:+.3f}",
+                f"[{c.delta.low:+.3f}, {c.delta.high:+.3f}]",
+            ]
+            for c in r.categories
+        ]
+        parts += [
+            "<h2>Per category (B − A), worst first</h2>",
+            table(
+                ["Category", "Kind", "Cases", "A", "B", "Delta", "95% CI"],
+                rows,
+                numeric=frozenset({2, 3, 4, 5, 6}),
+                table_id="category-deltas",
+            ),
+        ]
+    return page("Compare", "".join(parts), chrome)
+
+
+def dataset_page(
+    dataset: Dataset | None,
+    seed: str,
+    size: str,
+    version: str,
+    versions: Sequence[str],
+    chrome: Chrome,
+    problem: str = "",
+) -> str:
+    """A form (seed, size, version) and the dataset: each case as the harness sees it beside
+    its answer key, and the history waves."""
+    sizes = "".join(
+        f"<option{' selected' if s == size else ''}>{s}</option>"
+        for s in ("small", "medium", "full")
+    )
+    vers = "".join(
+        f"<option{' selected' if v == version else ''}>{esc(v)}</option>" for v in versions
+    )
+    form = (
+        '<form class=filters method=get action="/datasets" aria-label="Choose a dataset">'
+        f"<label for=d-seed>Seed<input id=d-seed name=seed inputmode=numeric required "
+        f'value="{esc(seed)}"></label>'
+        f"<label for=d-size>Run size<select id=d-size name=run_size>{sizes}</select></label>"
+        f"<label for=d-version>Bench version<select id=d-version name=bench_version>{vers}"
+        "</select></label><button type=submit>Show</button></form>"
+    )
+    parts = ["<h1>Datasets</h1>", form]
+    if problem:
+        parts.append(f"<p class=bad role=alert>{esc(problem)}</p>")
+    if dataset is not None:
+        parts.append(_dataset_body(dataset))
+    return page("Datasets", "".join(parts), chrome)
+
+
+def _dataset_body(dataset: Dataset) -> str:
+    tools = [
+        [
+            f"<code>{esc(t.id)}</code>",
+            esc(t.prompt),
+            esc(t.category),
+            esc(", ".join(e.name for e in t.expected_tools) or "no call"),
+            esc(t.expected_behavior),
+        ]
+        for t in dataset.tool_cases
+    ]
+    memory = [
+        [
+            f"<code>{esc(m.id)}</code>",
+            esc(m.user_id),
+            str(m.run_after_wave),
+            esc(m.question),
+            esc(m.question_type),
+            esc(m.expected_answer or ", ".join(m.answer_items) or "–"),
+            esc(", ".join(m.distractors) or "–"),
+        ]
+        for m in dataset.memory_cases
+    ]
+    waves = []
+    for wave in dataset.memory_waves:
+        pairs = [
+            [esc(p.pair_id), esc(p.timestamp), esc(p.prompt), esc(p.response)] for p in wave.pairs
+        ]
+        waves.append(
+            f"<details><summary>Wave {wave.wave}, user {esc(wave.user_id)}: {len(pairs)} pairs"
+            "</summary>"
+            + table(["Pair", "When", "User said", "Assistant said"], pairs)
+            + "</details>"
+        )
+    return (
+        f"<p>Seed {dataset.seed} · {esc(dataset.run_size)} · bench {esc(dataset.bench_version)}"
+        f" · pack {esc(dataset.pack.id if dataset.pack else '–')}. What the harness is shown "
+        "(left) beside the answer key it is never shown (right).</p>"
+        f"<h2>Tool cases ({len(tools)})</h2>"
+        + table(
+            ["Case", "Prompt (shown)", "Category", "Expected tools", "Expected behaviour"], tools
+        )
+        + f"<h2>Memory cases ({len(memory)})</h2>"
+        + table(
+            ["Case", "User", "After wave", "Question (shown)", "Type", "Expected", "Distractors"],
+            memory,
+        )
+        + f"<h2>History ({len(dataset.memory_waves)} waves, sent with POST /seed)</h2>"
+        + "".join(waves)
+    )
+
+
+def leaderboard_page(
+    version: str,
+    versions: Sequence[str],
+    ranked: Sequence[Ranked],
+    tiers: dict[str, str],
+    checks: dict[str, ReceiptCheck | None],
+    chrome: Chrome,
+) -> str:
+    options = "".join(
+        f"<option{' selected' if v == version else ''}>{esc(v)}</option>" for v in versions
+    )
+    form = (
+        '<form class=filters method=get action="/leaderboard" aria-label="Choose a version">'
+        f"<label for=l-version>Bench version<select id=l-version name=bench_version>{options}"
+        "</select></label><button type=submit>Show</button></form>"
+    )
+    rows, attrs = [], []
+    for entry in ranked:
+        run = entry.run
+        check = checks.get(run.run_id)
+        if check is None:
+            receipt = "<span class=muted>no receipt</span>"
+        else:
+            mark = "<span class=ok>✓ verifies</span>" if check.ok else "<span class=bad>✗</span>"
+            receipt = (
+                f'<a href="{run_link(run.run_id)}/receipt.json" download>receipt</a> '
+                f"{mark} <span class=muted>{esc(check.summary)}</span>"
+            )
+        tie = "<span class=warn>tied with the row above</span>" if entry.tied_with_above else ""
+        rows.append(
+            [
+                str(entry.rank),
+                esc(run.harness),
+                f'<a href="{run_link(run.run_id)}">{esc(run.run_id)}</a>',
+                plus_minus(run.composite, run.composite_stderr, 4),
+                f"{entry.gap:.4f}" if entry.gap else "–",
+                tie,
+                esc(tiers.get(run.run_id, "")),
+                esc(run.run_size),
+                str(entry.runs_of_harness),
+                receipt,
+            ]
+        )
+        attrs.append(" class=tied" if entry.tied_with_above else "")
+    body = (
+        f"<h1>Leaderboard · bench {esc(version)}</h1>{form}"
+        "<p>The best finished run of each harness. A row is tied with the row above when their "
+        "gap is within the standard error of the gap, √(SE₁² + SE₂²); tied rows share a rank. "
+        "Trust tiers: <strong>receipt-verified</strong> (run by this service, receipt checked "
+        "against the operator's key), <strong>operator-run</strong> (run by this service, no "
+        "receipt that verifies), <strong>self-reported</strong> (a run this service did not "
+        "drive).</p>"
+        + table(
+            [
+                "Rank",
+                "Harness",
+                "Best run",
+                "Composite ± SE",
+                "Gap",
+                "Tie",
+                "Trust tier",
+                "Size",
+                "Runs",
+                "Receipt",
+            ],
+            rows,
+            numeric=frozenset({0, 3, 4, 8}),
+            row_attrs=attrs,
+            table_id="leaderboard",
+        )
+    )
+    if not ranked:
+        body += "<p>No finished runs under this version yet.</p>"
+    return page(f"Leaderboard {version}", body, chrome)
+
+
+__all__ = ["compare_page", "dataset_page", "leaderboard_page"]
