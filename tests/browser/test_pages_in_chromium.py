@@ -1,0 +1,186 @@
+"""The web pages in a real browser: Playwright driving Debian's Chromium (``/usr/bin/chromium``;
+never a downloaded browser) against a real ``dittobench serve`` process and real harness
+processes. A run is submitted through the API and its progress bar moves without a reload; a
+failed case shows its rule; two runs are compared; the leaderboard lists a verified receipt,
+which is downloaded and verified; ``report --html`` renders from disk with every case and
+without a single network request. Screenshots of each page go to ``tests/artifacts/browser``
+(or ``$DITTOBENCH_ARTIFACTS``)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dittobench.engine.launcher import builtin_harness
+from dittobench.receipts.keys import TrustedKeys, load_public_key, trusted_entry
+from tests.helpers.cli import dittobench
+from tests.helpers.harness_process import harness
+from tests.helpers.service_process import ADMIN, ServiceProcess, start_service
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = (
+    Path(os.environ.get("DITTOBENCH_ARTIFACTS", Path(__file__).resolve().parents[1] / "artifacts"))
+    / "browser"
+)
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "Debian's chromium is not installed (/usr/bin/chromium): apt-get install chromium",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots: {ARTIFACTS}")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("browser") / "svc"
+
+
+@pytest.fixture(scope="module")
+def service(folder: Path) -> Iterator[ServiceProcess]:
+    slow = {"DITTOBENCH_RUN_CONCURRENCY": "1"}
+    started = start_service(folder, "--allow-private-harness", env=slow)
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def _signed_in(browser: Any, service: ServiceProcess) -> Any:
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page.goto(service.url + "/")
+    assert "/sign-in" in page.url
+    page.get_by_label("Control token").fill(ADMIN)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(service.url + "/")
+    return page
+
+
+def _submit(service: ServiceProcess, url: str, seed: int) -> str:
+    status, accepted = service.json(
+        "POST", "/v1/submit", ADMIN, {"harness_url": url, "seed": seed, "run_size": "small"}
+    )
+    assert status == 202, accepted
+    return str(accepted["run_id"])
+
+
+def test_the_pages_in_chromium(
+    browser: Any, service: ServiceProcess, folder: Path, tmp_path: Path
+) -> None:
+    page = _signed_in(browser, service)
+    with harness("slow", "--delay-ms", "250") as url:
+        slow_run = _submit(service, url, 31)
+        page.goto(f"{service.url}/runs/{slow_run}")
+        page.evaluate("() => { window.__notReloaded = true; }")
+        bar = page.locator("#live-bar")
+        assert bar.is_visible()
+        # The bar moves while the page stays loaded (SSE, no reload) ...
+        page.wait_for_function(
+            # a function, not a string: the page's CSP forbids eval
+            "() => window.__notReloaded === true && document.getElementById('live-bar').value >= 4",
+            timeout=60_000,
+        )
+        page.screenshot(path=str(ARTIFACTS / "run-live.png"))
+        # ... and at the end the page reloads itself into the summary.
+        page.wait_for_selector(".cards", timeout=60_000)
+    assert page.evaluate("() => window.__notReloaded") is None
+    page.screenshot(path=str(ARTIFACTS / "run-page.png"), full_page=False)
+    job = service.wait_for(slow_run, lambda j: j["status"] == "done")
+    rows = page.locator("#case-table tbody tr")
+    assert rows.count() == len(job["report"]["per_case"])
+
+    failed = page.locator('#case-table tbody tr[data-passed="no"] a').first
+    case_id = failed.inner_text()
+    failed.click()
+    page.wait_for_url(f"**/cases/{case_id}")
+    reason = next(c["reason"] for c in job["report"]["per_case"] if c["case_id"] == case_id)
+    assert page.locator("#why").inner_text().startswith(f"{reason or 'ok'}:")
+    page.screenshot(path=str(ARTIFACTS / "case-page.png"), full_page=True)
+
+    with builtin_harness(tmp_path / "harness.db") as url:
+        second = _submit(service, url, 31)
+        service.wait_for(second, lambda j: j["status"] == "done", timeout=120)
+    page.goto(service.url + "/compare")
+    page.get_by_label("Run A").select_option(slow_run)
+    page.get_by_label("Run B").select_option(second)
+    page.get_by_role("button", name="Compare").click()
+    assert page.locator("#pairing").inner_text().startswith("Paired")
+    assert "95% CI" in page.locator("#delta").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
+
+    page.get_by_role("link", name="Leaderboard").click()
+    board = page.locator("#leaderboard tbody tr")
+    assert board.count() == 2  # the slow harness and the built-in one
+    assert page.locator("#leaderboard").get_by_text("receipt-verified").count() == 2
+    page.screenshot(path=str(ARTIFACTS / "leaderboard.png"), full_page=True)
+
+    page.goto(f"{service.url}/runs/{second}")
+    with page.expect_download() as waiting:
+        page.get_by_role("link", name="download the receipt").click()
+    receipt = tmp_path / "receipt.json"
+    waiting.value.save_as(str(receipt))
+    _verify(folder / "keys" / "dittobench-ed25519.pub.pem", receipt, tmp_path)
+
+    page.goto(f"{service.url}/datasets?seed=31&run_size=small")
+    assert page.locator("h2", has_text="Tool cases").count() == 1
+    page.screenshot(path=str(ARTIFACTS / "dataset.png"))
+    page.get_by_role("link", name="Runs").click()
+    page.screenshot(path=str(ARTIFACTS / "runs.png"))
+    page.close()
+
+
+def _verify(public_key: Path, receipt: Path, tmp: Path) -> None:
+    """``dittobench verify`` with the service's own key as the one trusted key."""
+    trusted = TrustedKeys((trusted_entry(load_public_key(public_key), "2000-01-01T00:00:00Z"),))
+    (tmp / "trusted.json").write_text(json.dumps(trusted.to_json()), encoding="utf-8")
+    made = dittobench("verify", str(receipt), "--trusted-keys", str(tmp / "trusted.json"))
+    assert made.returncode == 0, made.stdout + made.stderr
+
+
+def test_report_html_renders_from_disk_with_every_case(
+    browser: Any, service: ServiceProcess, folder: Path, tmp_path: Path
+) -> None:
+    listed = service.json("GET", "/v1/runs?status=done", ADMIN)[1]["runs"]
+    assert listed, "the first test leaves finished runs"
+    run_id = listed[0]["run_id"]
+    report = service.json("GET", f"/v1/runs/{run_id}", ADMIN)[1]["report"]
+    store = folder / "runs.db"
+    out = tmp_path / "report.html"
+    made = dittobench("report", run_id, "--html", str(out), "--db", str(store))
+    assert made.returncode == 0, made.stderr
+    page = browser.new_page(java_script_enabled=False)
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(out.as_uri())
+    assert page.locator("#case-table tbody tr").count() == len(report["per_case"])
+    assert page.locator("svg.chart g").count() == len(report["per_category"])
+    assert requests == [out.as_uri()]  # nothing else was fetched
+    page.screenshot(path=str(ARTIFACTS / "report-html.png"))
+    page.close()
