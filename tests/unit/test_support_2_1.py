@@ -137,17 +137,29 @@ def check_combined(history: History, case: MemoryCase) -> bool:
     return True
 
 
+def named_events(history: History, case: MemoryCase) -> list[Fact]:
+    """The user's events the question names (stated by the evidence): by their value, or by
+    the one contact who came along to them (``companion_labels``), a ``with`` fact the
+    evidence states too, its contact along to no other event of that kind."""
+    stated = [f for f, _text in history.stated(case.evidence_pair_ids) if f.holder == SELF]
+    events = {f.key: f for f in stated if f.role == "event"}
+    named = [f for f in events.values() if contains_phrase(case.question, f.value)]
+    for company in stated:
+        event = events.get(company.detail) if company.role == "with" else None
+        if event is None or event in named or not contains_phrase(case.question, company.value):
+            continue
+        along = history.own(event.attribute, frozenset({"with"}))
+        assert [f.detail for f in along if f.value == company.value] == [event.key]
+        named.append(event)
+    return list(dict.fromkeys(named))
+
+
 def asked_day(history: History, case: MemoryCase, fact: Fact) -> date:
     """The day a point-in-time question asks about: its printed date, or (bench 2.1) the day
     of the user's event it names, which the evidence states too."""
     if _DATE.search(case.question):
         return asked_date(case.question)
-    events = [
-        f
-        for f, _text in history.stated(case.evidence_pair_ids)
-        if f.role == "event" and f.attribute != fact.attribute
-    ]
-    (event,) = [f for f in events if contains_phrase(case.question, f.value)]
+    (event,) = [f for f in named_events(history, case) if f.attribute != fact.attribute]
     return history.date[event.session]
 
 
@@ -195,12 +207,8 @@ def check_count(history: History, case: MemoryCase) -> None:
 
 
 def check_duration(history: History, case: MemoryCase) -> None:
-    events = [
-        f
-        for f, _t in history.stated(case.evidence_pair_ids)
-        if f.role == "event" and f.holder == SELF and contains_phrase(case.question, f.value)
-    ]
-    first, second = sorted(dict.fromkeys(events), key=lambda f: history.date[f.session])
+    events = named_events(history, case)
+    first, second = sorted(events, key=lambda f: history.date[f.session])
     days = (history.date[second.session] - history.date[first.session]).days
     assert days == int(case.expected_answer)
 

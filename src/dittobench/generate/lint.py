@@ -37,6 +37,7 @@ from dittobench.core.text import phrases_in, words
 from dittobench.generate.grammar import Grammar, strip_slots
 from dittobench.generate.memory.asking import (
     ASKING,
+    EVENT_WITH,
     FAMILIES,
     FAMILY_OF,
     SUBJECTS,
@@ -337,7 +338,7 @@ def _asking_problems(texts: Texts, questions: Mapping[str, object]) -> Iterator[
         yield Problem(file, ASKING, str(exc))
         return
     grammar = dict(asking.grammar)
-    yield from _symbol_problems(file, ASKING, grammar, FAMILIES, set(grammar))
+    yield from _symbol_problems(file, ASKING, grammar, (*FAMILIES, EVENT_WITH), set(grammar))
     asked = {kind for kind, _symbol in FAMILY_OF}
     names = {a.name for a in texts.library.attributes}
     for attribute in texts.library.attributes:

@@ -192,6 +192,14 @@ class ContentPolicy:
     """The assistant's recommendations often name, after the pick, a look-alike it did not
     recommend, in its recommendation words (nobody's value, a distractor of the recall),
     so the last suggestion said is not always the one made (needs ``look_alikes``)."""
+    companion_labels: bool = False
+    """A duration question names one of its events, and a point-in-time question the event it
+    is anchored on, when a single contact came along to it, by its kind and that contact ("the
+    one of my trips that Zeno came along to") instead of its own label."""
+    twins_after: bool = False
+    """A held attribute gets a look-alike with chance 7/10 (not 3/5), said in a session after
+    the user's last statement of it (when one follows), so the last wording of the attribute
+    found in the history is the look-alike more often than the fact (needs ``look_alikes``)."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -216,6 +224,8 @@ CONTENT_3 = replace(
     twin_mentions=True,
     twin_unheld=True,
     twin_suggestions=True,
+    twins_after=True,
+    companion_labels=True,
 )
 """Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""

@@ -34,6 +34,9 @@ from dittobench.generate.texts import Texts
 ASKING = "asking"
 SUBJECTS = "subjects"
 ASIDE = "aside"
+EVENT_WITH = "event_with"
+"""A noun phrase for an event by who came along (``{things}``, ``{companion}``): needed only by
+a version with ``companion_labels``."""
 
 FAMILY_OF: Mapping[tuple[str, str], tuple[str, str]] = MappingProxyType(
     {

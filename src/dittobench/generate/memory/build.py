@@ -89,6 +89,7 @@ def _person(
         mentions=content.twin_mentions,
         unheld=content.twin_unheld,
         suggestions=content.twin_suggestions,
+        after=content.twins_after,
     )
     return weave_person(plan, texts, talk, voice, grouped=content.woven_history)
 

@@ -10,6 +10,9 @@ With ``shared_questions``:
 - **Two facts combined**: who came along to an event (``with``), the weekday an event fell on
   (``on``), which event of a kind a contact came along to, and a changing value on the day of
   an event (the point in time given by an event instead of a date).
+- **Events named by who came along** (``event_with``, with ``companion_labels``): in a
+  duration or point-in-time question, an event a contact came along to is named by its kind
+  and that contact ("the one of my trips that Zeno came along to"), not by its own label.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from dittobench.core.dates import spoken_date
-from dittobench.generate.memory.asking import asking_of, family_wordings
+from dittobench.generate.grammar import expand, fill, tidy
+from dittobench.generate.memory.asking import EVENT_WITH, asking_of, family_wordings
 from dittobench.generate.memory.draft import Context, Draft, event_label
 from dittobench.generate.persona.model import ON, SELF, WITH, Fact
 
@@ -170,6 +174,29 @@ def _weekday(ctx: Context, event: Fact, on: Fact) -> Combo:
         (event.attribute,),
         distractors=wrong,
     )
+
+
+def sole_companion(ctx: Context, event: Fact) -> Fact | None:
+    """The fact saying who came along to ``event``, when one contact did and came along to no
+    other event of its kind; else None (no draws)."""
+    company = [f for f in ctx.facts(event.attribute, role=WITH)]
+    own = [f for f in company if f.detail == event.key]
+    if len(own) != 1:
+        return None
+    (fact,) = own
+    if any(f.value == fact.value and f.detail != event.key for f in company):
+        return None
+    return fact
+
+
+def companion_label(ctx: Context, event: Fact, company: Fact) -> str:
+    """``event`` named by its kind and who came along ("the one of my trips that Zeno came
+    along to"): ``choice(subjects)``, then one expansion of ``event_with``."""
+    asking = asking_of(ctx.texts)
+    things = ctx.stream.choice(asking.subjects_of(event.attribute))
+    template = tidy(expand(asking.grammar, ctx.stream, EVENT_WITH))
+    phrase = fill(template, {"things": things, "companion": company.value})
+    return phrase[:1].lower() + phrase[1:]  # said mid-sentence
 
 
 def combo_draft(ctx: Context, combo: Combo, count: int) -> Draft:

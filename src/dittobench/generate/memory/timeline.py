@@ -94,8 +94,13 @@ def _then_wordings(
     if ctx.content.shared_questions and ctx.stream.chance(*EVENT_ANCHOR_CHANCE):
         event = combined.event_between(ctx, start, end)
         if event is not None:
-            label = {"event": event_label(ctx, event)}
-            return ask_wordings(ctx, attribute, "ask_then", label, then="then_event"), (event.key,)
+            label, evidence = event_label(ctx, event), (event.key,)
+            company = combined.sole_companion(ctx, event) if ctx.content.companion_labels else None
+            if company is not None:
+                label = combined.companion_label(ctx, event, company)
+                evidence = (*evidence, company.key)
+            wordings = ask_wordings(ctx, attribute, "ask_then", {"event": label}, then="then_event")
+            return wordings, evidence
     return ask_wordings(ctx, attribute, "ask_then", values), ()
 
 
@@ -214,6 +219,9 @@ def temporal_duration(ctx: Context, count: int) -> list[Draft]:
         first, second = spread[index] if spread else _distinct_days(ctx, events, 2, seen)
         days = (ctx.date_of(second) - ctx.date_of(first)).days
         values = {"a": _label(ctx, first), "b": _label(ctx, second)}
+        evidence = (first.key, second.key)
+        if ctx.content.companion_labels:
+            values, evidence = _by_companion(ctx, (first, second), values, evidence)
         asks = ctx.texts.questions
         grammar = asks.days_ask if spread else asks.duration_ask
         drafts.append(
@@ -223,11 +231,28 @@ def temporal_duration(ctx: Context, count: int) -> list[Draft]:
                 answer_kind="duration",
                 expected=str(days),
                 user_id=ctx.person.user_id,
-                evidence=(first.key, second.key),
+                evidence=evidence,
                 clusters=tuple(dict.fromkeys((first.attribute, second.attribute))),
             )
         )
     return drafts
+
+
+def _by_companion(
+    ctx: Context, pair: tuple[Fact, Fact], values: dict[str, str], evidence: tuple[str, ...]
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """One of the two events (drawn among those a single contact came along to) named by that
+    contact instead of its label, with the fact saying who came as evidence too."""
+    named = [
+        (slot, event, company)
+        for slot, event in zip(("a", "b"), pair, strict=True)
+        if (company := combined.sole_companion(ctx, event)) is not None
+    ]
+    if not named:
+        return values, evidence
+    slot, event, company = ctx.stream.choice(named)
+    label = combined.companion_label(ctx, event, company)
+    return {**values, slot: label}, (*evidence, company.key)
 
 
 def _activity(ctx: Context, count: int, role: str, kind: str, question_type: str) -> list[Draft]:

@@ -8,7 +8,9 @@ afterwards, and changes said only by implication.
    fact) whose grammar has ``twin``, with chance 3/5, one look-alike (one or two for an event
    list): a value nobody in the history holds for that attribute, said in some session as a
    negation, a plan that fell through, a hypothetical or a contact's claim (a draw of
-   ``below(sessions)`` and one contact per twin); with ``mentions`` (bench 2.1
+   ``below(sessions)`` and one contact per twin; with ``after`` (bench 2.1 ``twins_after``)
+   chance 7/10, and the session drawn among those after the user's last statement of the
+   attribute when there is one); with ``mentions`` (bench 2.1
    ``twin_mentions``) recurring topics too (one or two each), in their mentions' words; with
    ``unheld`` (bench 2.1 ``twin_unheld``), then, each fixed attribute with ``twin`` the user
    does not hold, with chance 2/3, one look-alike of form ``rider`` (said inside a turn that
@@ -43,6 +45,7 @@ from dittobench.generate.persona.plan import Plan
 from dittobench.generate.persona.talk import Talk
 
 TWIN_CHANCE = (3, 5)
+AFTER_TWIN_CHANCE = (7, 10)
 UNHELD_TWIN_CHANCE = (2, 3)
 RIDER = "rider"
 ASIDE = "aside"
@@ -96,12 +99,13 @@ def twist_plan(
     mentions: bool = False,
     unheld: bool = False,
     suggestions: bool = False,
+    after: bool = False,
 ) -> Plan:
     """``plan`` with the additions of the module docstring (``twins``: look-alikes;
     ``mentions``: of recurring topics too; ``woven``: slips, details and implied changes)."""
     t = _Twisting(plan, library, talk, dates, stream, list(plan.facts))
     if twins:
-        _twins(t, MENTION_ROLES if mentions else TWINNED_ROLES)
+        _twins(t, MENTION_ROLES if mentions else TWINNED_ROLES, after)
         if unheld:
             _unheld_twins(t)
         if suggestions:
@@ -113,16 +117,24 @@ def twist_plan(
     return replace(plan, facts=tuple(t.facts))
 
 
-def _twins(t: _Twisting, roles: frozenset[str]) -> None:
-    held = dict.fromkeys(f.attribute for f in t.plan.facts if f.holder == SELF and f.role in roles)
-    for name in held:
+def _twins(t: _Twisting, roles: frozenset[str], after: bool) -> None:
+    last: dict[str, int] = {}
+    for fact in t.plan.facts:
+        if fact.holder == SELF and fact.role in roles:
+            last[fact.attribute] = max(last.get(fact.attribute, 0), fact.session)
+    for name in last:
         attribute = t.library.get(name)
-        if TWIN_SYMBOL not in attribute.grammar or not t.stream.chance(*TWIN_CHANCE):
+        chance = AFTER_TWIN_CHANCE if after else TWIN_CHANCE
+        if TWIN_SYMBOL not in attribute.grammar or not t.stream.chance(*chance):
             continue
         count = t.stream.between(1, 2) if attribute.kind in ("event_list", "recurring") else 1
         pool = t.unheld(name)
         for value in t.stream.sample(pool, min(count, len(pool))):
-            session = t.stream.below(len(t.plan.sessions))
+            later = len(t.plan.sessions) - last[name] - 1
+            if after and later > 0:
+                session = last[name] + 1 + t.stream.below(later)
+            else:
+                session = t.stream.below(len(t.plan.sessions))
             person = t.stream.choice(t.plan.contacts).name
             t.add(name, TWIN_SYMBOL, NOBODY, value, session, person)
 
