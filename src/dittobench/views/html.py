@@ -35,6 +35,8 @@ font-weight:600}.warn{color:var(--warn);font-weight:600}
 padding:0 .5rem;font-size:.85em;background:var(--soft)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.3rem 0 1rem}
 dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+dl.facts.two{grid-template-columns:max-content 1fr max-content 1fr}
+dl.facts dd code{word-break:break-all}
 .cards{display:flex;gap:1rem;flex-wrap:wrap;margin:.5rem 0 1rem}
 .card{border:1px solid var(--line);border-radius:6px;padding:.6rem .9rem;min-width:10rem}
 .card .big{font-size:1.5rem;font-weight:700;font-variant-numeric:tabular-nums}
@@ -98,9 +100,11 @@ def table(
     )
 
 
-def facts(pairs: Iterable[tuple[str, str]]) -> str:
-    """A definition list of (label, escaped value)."""
-    return "<dl class=facts>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in pairs) + "</dl>"
+def facts(pairs: Iterable[tuple[str, str]], *, two: bool = False) -> str:
+    """A definition list of (label, escaped value); ``two`` lays it out in two columns."""
+    css = "facts two" if two else "facts"
+    items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in pairs)
+    return f'<dl class="{css}">{items}</dl>'
 
 
 def document(title: str, body: str, *, header: str = "", head_extra: str = "") -> str:

@@ -89,7 +89,8 @@ def run_facts(row: RunRow, report: ScoreReport | None, tier: str) -> str:
             ("Cases", f"{row.cases_done} of {row.cases_total}"),
             ("Dataset", f"<code>{esc(row.dataset_sha256)}</code>"),
             ("Transcript", f"<code>{esc(row.transcript_sha256 or '–')}</code>"),
-        ]
+        ],
+        two=True,
     )
 
 
@@ -103,9 +104,13 @@ def weakest(report: ScoreReport, count: int = WEAKEST) -> str:
 
 def chart(report: ScoreReport) -> str:
     ordered = sorted(report.per_category, key=lambda c: (c.kind, c.category))
-    return category_chart(
-        ordered, f"Mean score per category, with standard errors ({len(ordered)})"
+    legend = (
+        '<p class=muted><span style="color:#6b4fa3">■</span> memory categories, '
+        '<span style="color:#2f6fb3">■</span> tool categories; whiskers: ± one standard error '
+        "of the category's mean.</p>"
     )
+    title = f"Mean score per category, with standard errors ({len(ordered)})"
+    return legend + category_chart(ordered, title)
 
 
 def case_rows(
