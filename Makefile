@@ -36,7 +36,7 @@ imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section
 unit: $(STAMP) ## pytest
 	$(BIN)/pytest -q
 
-bench: $(STAMP) ## Print generator, grader, engine, baseline, service, start-up and content figures (benchmarks/)
+bench: $(STAMP) ## Print generator, grader, engine, baseline, service, web page, start-up and content figures (benchmarks/)
 	$(BIN)/python benchmarks/cli_startup.py
 	$(BIN)/python benchmarks/generate_speed.py
 	$(BIN)/python benchmarks/grade_speed.py
@@ -44,6 +44,7 @@ bench: $(STAMP) ## Print generator, grader, engine, baseline, service, start-up 
 	$(BIN)/python benchmarks/baseline_speed.py
 	$(BIN)/python benchmarks/content_study.py
 	$(BIN)/python benchmarks/service_polls.py
+	$(BIN)/python benchmarks/web_pages.py
 
 format: $(STAMP) ## Apply ruff formatting and safe fixes
 	$(BIN)/ruff check --fix src tests benchmarks
