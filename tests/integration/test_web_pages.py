@@ -158,6 +158,16 @@ def test_compare_leaderboard_datasets_and_the_receipt(served: Any, tmp_path: Pat
     assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
+def test_report_html_of_a_service_run_names_its_trust_tier(served: Any, tmp_path: Path) -> None:
+    """The receipt is checked against the key kept beside the store (the service's own)."""
+    _, jobs = served
+    out = tmp_path / "report.html"
+    store = jobs["folder"] / "svc" / "runs.db"
+    made = dittobench("report", jobs["alice"]["run_id"], "--html", str(out), "--db", str(store))
+    assert made.returncode == 0, made.stderr
+    assert "<dd>receipt-verified</dd>" in out.read_text(encoding="utf-8")
+
+
 def test_public_pages_need_no_sign_in(tmp_path: Path) -> None:
     service = start_service(tmp_path / "svc", "--public-pages")
     try:

@@ -47,9 +47,11 @@ def report(
     from dittobench.views.report import case_texts, standalone_report
 
     check_out_file(html_out, "--html")
-    store = open_store(store_location(db)[0], create=False)
+    url, home = store_location(db)
+    store = open_store(url, create=False)
     try:
         stored = _stored(store, run_id)
+        tier = _tier(store, run_id, home)
         if stored.report is None:
             raise fail(f"run {run_id} has no report yet (it is {stored.row.status})")
         try:
@@ -61,12 +63,26 @@ def report(
     finally:
         store.close()
     texts = case_texts(dataset, records, stored.report)
-    page = standalone_report(stored.row, stored.report, texts, "self-reported")
+    page = standalone_report(stored.row, stored.report, texts, tier)
     try:
         html_out.write_text(page, encoding="utf-8")
     except OSError as exc:
         raise fail(f"cannot write {html_out}: {exc.strerror}") from None
     typer.echo(f"wrote {html_out} ({len(stored.report.per_case)} cases)", err=True)
+
+
+def _tier(store: RunStore, run_id: str, home: Path) -> str:
+    """The run's trust tier: a service job's receipt is checked against the key kept beside
+    the store (the service's own when it shares the store's folder)."""
+    from dittobench.receipts.keys import PUBLIC_KEY_NAME, KeyFileError, load_public_key
+    from dittobench.store.listing import job_receipt
+    from dittobench.views.trust import stored_tier
+
+    try:
+        key = load_public_key(home / "keys" / PUBLIC_KEY_NAME)
+    except (KeyFileError, OSError):
+        key = None
+    return stored_tier(job_receipt(store, run_id), key, run_id)
 
 
 @app.command()

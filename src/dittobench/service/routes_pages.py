@@ -5,108 +5,48 @@ Out of the OpenAPI document (they are pages, not API)."""
 
 from __future__ import annotations
 
-import asyncio
-import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from importlib.resources import files
 from typing import Annotated, Any
-from urllib.parse import parse_qs, quote
+from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from fastapi import APIRouter, Query
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
 from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import parse_seed
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import own_pack
-from dittobench.service.auth import TokenTable
-from dittobench.service.context import ServiceState, state
+from dittobench.service import routes_signin
+from dittobench.service.context import ServiceState
 from dittobench.service.events import stream
 from dittobench.service.jobview import progress
-from dittobench.service.sessions import (
-    SESSION_COOKIE,
-    SESSION_S,
-    SIGN_IN_COOKIE,
-    Sessions,
-    Viewer,
-    check_token,
-    same,
-    same_origin,
-    set_cookie,
-    viewer_of,
+from dittobench.service.pagekit import (
+    SECURITY_HEADERS,
+    Looker,
+    PageError,
+    Pages,
+    PagesState,
+    Service,
+    chrome,
+    handlers,
+    html,
 )
+from dittobench.service.sessions import Viewer
 from dittobench.spec.versions import POLICIES
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL
 from dittobench.store.listing import Listed, list_all, reports_of
 from dittobench.views.comparing import compare_reports
-from dittobench.views.frame import Chrome, error_page, sign_in_page
 from dittobench.views.model import ViewError, case_detail, dataset_of, load_run
 from dittobench.views.pages import CaseFilter, ListedRow, case_page, run_page, runs_page
 from dittobench.views.pages_more import compare_page, dataset_page, leaderboard_page
 from dittobench.views.ranking import RunFilter, filtered, leaderboard
 from dittobench.views.report import CaseText, case_texts
-from dittobench.views.trust import ReceiptCheck, ReceiptChecks, tier
+from dittobench.views.trust import ReceiptCheck, tier
 
 router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 50
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
-    "script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; "
-    "frame-ancestors 'none'; base-uri 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",  # "no-referrer" would make form posts say Origin: null
-    "X-Frame-Options": "DENY",
-    "Cache-Control": "no-store",
-}
-
-
-@dataclass
-class PagesState:
-    """What the pages need beyond the API's state."""
-
-    tokens: TokenTable
-    checks: ReceiptChecks
-    public: bool
-    shadow: bool
-    sessions: Sessions = field(default_factory=Sessions)
-
-
-class PageError(DittobenchError):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status, self.message = status, message
-
-
-class SignInNeeded(DittobenchError):
-    """The page needs a signed-in viewer; the handler redirects to the sign-in form."""
-
-
-def pages_state(request: Request) -> PagesState:
-    found: PagesState = request.app.state.pages
-    return found
-
-
-Service = Annotated[ServiceState, Depends(state)]
-Pages = Annotated[PagesState, Depends(pages_state)]
-
-
-def viewer(request: Request, pages: Pages) -> Viewer:
-    found = viewer_of(request, pages.sessions, public=pages.public, shadow=pages.shadow)
-    if found is None:
-        raise SignInNeeded(request.url.path)
-    return found
-
-
-Looker = Annotated[Viewer, Depends(viewer)]
-
-
-def chrome(who: Viewer) -> Chrome:
-    return Chrome(who.name, who.session.csrf if who.session else "")
-
-
-def html(body: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(body, status, headers=SECURITY_HEADERS)
 
 
 def _visible(service: ServiceState, who: Viewer, run_id: str | None = None) -> list[Listed]:
@@ -343,63 +283,6 @@ def board(service: Service, pages: Pages, who: Looker, bench_version: str = "") 
     return html(leaderboard_page(version, versions, ranked, tiers, checks, chrome(who)))
 
 
-@router.get("/sign-in", response_class=HTMLResponse)
-def sign_in_form(request: Request, next: str = "/") -> HTMLResponse:
-    token = _fresh_token()
-    response = html(sign_in_page(token, _local(next)))
-    set_cookie(response, request, SIGN_IN_COOKIE, token, 600)
-    return response
-
-
-def _fresh_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def _local(path: str) -> str:
-    """Only a path on this site may be a redirect target."""
-    return path if path.startswith("/") and not path.startswith("//") and "\\" not in path else "/"
-
-
-async def _form(request: Request) -> dict[str, str]:
-    body = (await request.body()).decode("utf-8", "replace")
-    return {k: v[0] for k, v in parse_qs(body, max_num_fields=10).items()}
-
-
-@router.post("/sign-in", response_class=HTMLResponse)
-async def sign_in(request: Request, pages: Pages) -> Response:
-    form = await _form(request)
-    if not same_origin(request) or not same(
-        form.get("csrf", ""), request.cookies.get(SIGN_IN_COOKIE, "")
-    ):
-        raise PageError(403, "the sign-in form expired or came from another site; load it again")
-    principal = await asyncio.to_thread(check_token, pages.tokens, form.get("token", ""))
-    if principal is None:
-        fresh = _fresh_token()
-        refused = html(
-            sign_in_page(fresh, _local(form.get("next", "/")), "That token is not valid."), 401
-        )
-        set_cookie(refused, request, SIGN_IN_COOKIE, fresh, 600)
-        return refused
-    sid, _session = pages.sessions.create(principal)
-    response = RedirectResponse(_local(form.get("next", "/")), 303)
-    set_cookie(response, request, SESSION_COOKIE, sid, SESSION_S)
-    response.delete_cookie(SIGN_IN_COOKIE, path="/")
-    return response
-
-
-@router.post("/sign-out")
-async def sign_out(request: Request, pages: Pages) -> Response:
-    form = await _form(request)
-    sid = request.cookies.get(SESSION_COOKIE, "")
-    session = pages.sessions.get(sid) if sid else None
-    if session is None or not same_origin(request) or not same(form.get("csrf", ""), session.csrf):
-        raise PageError(403, "sign-out needs the form of a signed-in page")
-    pages.sessions.drop(sid)
-    response = RedirectResponse("/sign-in", 303)
-    response.delete_cookie(SESSION_COOKIE, path="/")
-    return response
-
-
 _SCRIPT = files("dittobench.views").joinpath("static/live.js").read_bytes()
 
 
@@ -412,23 +295,6 @@ def live_script() -> Response:
     )
 
 
-def handlers(app: Any) -> None:
-    """Pages answer errors as pages; a page that needs a sign-in redirects to the form."""
-
-    async def page_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, PageError)
-        pages = pages_state(request)
-        who = viewer_of(request, pages.sessions, public=pages.public, shadow=pages.shadow)
-        return html(
-            error_page(exc.status, exc.message, chrome(who) if who else Chrome()), exc.status
-        )
-
-    async def sign_in_needed(request: Request, exc: Exception) -> Response:
-        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-        return RedirectResponse(f"/sign-in?next={quote(target, safe='')}", 303)
-
-    app.add_exception_handler(PageError, page_error)
-    app.add_exception_handler(SignInNeeded, sign_in_needed)
-
+router.include_router(routes_signin.router)
 
 __all__ = ["PagesState", "handlers", "router"]

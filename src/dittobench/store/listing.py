@@ -148,4 +148,16 @@ def reports_of(store: RunStore, run_ids: Sequence[str]) -> dict[str, dict[str, A
     }
 
 
-__all__ = ["Listed", "list_all", "reports_of"]
+def job_receipt(store: RunStore, run_id: str) -> str | None:
+    """The receipt the service signed for ``run_id`` ("" while it has none), or None when the
+    run is not a service job (or the store keeps no jobs)."""
+    with store._reading() as conn:
+        if not sa.inspect(conn).has_table(jobs_table.name):
+            return None
+        found = conn.execute(
+            sa.select(jobs_table.c.receipt_json).where(jobs_table.c.run_id == run_id)
+        ).first()
+    return None if found is None else str(found[0])
+
+
+__all__ = ["Listed", "job_receipt", "list_all", "reports_of"]

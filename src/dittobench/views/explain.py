@@ -24,6 +24,7 @@ RULES: dict[str, str] = {
     "self_reported": "no call was observed; graded on the reply's own report, capped",
     "wrong_tools": "called tools, but not the expected ones",
     "no_call": "made no tool call",
+    "called_in_restraint": "called a tool where the right move was to call none",
     "arguments": "right tools, some arguments wrong or missing",
     "order": "calls out of the expected order",
     "extra_or_missing_calls": "calls beyond the budget or expected calls missing",
@@ -44,10 +45,13 @@ class Why:
     expected: str = ""
 
     def line(self) -> str:
-        """One line: ``distractor: named someone else's ... ('Lisbon')``."""
+        """One line: ``distractor: named someone else's ... ('Lisbon')``; a failed typed check
+        names what was expected."""
         head = f"{self.rule or 'ok'}: {self.says}"
         if self.named:
             head += " (" + ", ".join(repr(v) for v in self.named) + ")"
+        elif self.expected and self.rule in ("typed", "partial", "wrongful_decline"):
+            head += f" (expected {self.expected!r})"
         return head
 
 

@@ -67,4 +67,22 @@ def tier(job: bool, check: ReceiptCheck | None) -> str:
     return VERIFIED if check is not None and check.ok else OPERATOR
 
 
-__all__ = ["OPERATOR", "SELF", "VERIFIED", "ReceiptCheck", "ReceiptChecks", "tier"]
+def stored_tier(receipt: str | None, operator_key: Ed25519PublicKey | None, run_id: str) -> str:
+    """The tier of a stored run for a reader without the service (``report --html``): the
+    service job's ``receipt`` (None: not a job), checked against ``operator_key`` when known."""
+    if receipt is None:
+        return SELF
+    if not receipt or operator_key is None:
+        return OPERATOR
+    return tier(True, ReceiptChecks(operator_key).check(run_id, receipt))
+
+
+__all__ = [
+    "OPERATOR",
+    "SELF",
+    "VERIFIED",
+    "ReceiptCheck",
+    "ReceiptChecks",
+    "stored_tier",
+    "tier",
+]

@@ -1,0 +1,112 @@
+"""What every page route shares: the pages' state (tokens, sessions, receipt checks, whether
+pages are public), the viewer dependency, the page errors and their handlers (an error is a
+page; a page that needs a sign-in redirects to the form), and the security headers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from dittobench.core.errors import DittobenchError
+from dittobench.service.auth import TokenTable
+from dittobench.service.context import ServiceState, state
+from dittobench.service.sessions import Sessions, Viewer, viewer_of
+from dittobench.views.frame import Chrome, error_page
+from dittobench.views.trust import ReceiptChecks
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+    "script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",  # "no-referrer" would make form posts say Origin: null
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+@dataclass
+class PagesState:
+    """What the pages need beyond the API's state."""
+
+    tokens: TokenTable
+    checks: ReceiptChecks
+    public: bool
+    shadow: bool
+    sessions: Sessions = field(default_factory=Sessions)
+
+
+class PageError(DittobenchError):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+class SignInNeeded(DittobenchError):
+    """The page needs a signed-in viewer; the handler redirects to the sign-in form."""
+
+
+def pages_state(request: Request) -> PagesState:
+    found: PagesState = request.app.state.pages
+    return found
+
+
+Service = Annotated[ServiceState, Depends(state)]
+Pages = Annotated[PagesState, Depends(pages_state)]
+
+
+def viewer(request: Request, pages: Pages) -> Viewer:
+    found = viewer_of(request, pages.sessions, public=pages.public, shadow=pages.shadow)
+    if found is None:
+        raise SignInNeeded(request.url.path)
+    return found
+
+
+Looker = Annotated[Viewer, Depends(viewer)]
+
+
+def chrome(who: Viewer) -> Chrome:
+    return Chrome(who.name, who.session.csrf if who.session else "")
+
+
+def html(body: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(body, status, headers=SECURITY_HEADERS)
+
+
+def handlers(app: Any) -> None:
+    """Pages answer errors as pages; a page that needs a sign-in redirects to the form."""
+
+    async def page_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, PageError)
+        pages = pages_state(request)
+        who = viewer_of(request, pages.sessions, public=pages.public, shadow=pages.shadow)
+        return html(
+            error_page(exc.status, exc.message, chrome(who) if who else Chrome()), exc.status
+        )
+
+    async def sign_in_needed(request: Request, exc: Exception) -> Response:
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"/sign-in?next={quote(target, safe='')}", 303)
+
+    app.add_exception_handler(PageError, page_error)
+    app.add_exception_handler(SignInNeeded, sign_in_needed)
+
+
+__all__ = [
+    "SECURITY_HEADERS",
+    "Looker",
+    "PageError",
+    "Pages",
+    "PagesState",
+    "Service",
+    "SignInNeeded",
+    "chrome",
+    "handlers",
+    "html",
+    "pages_state",
+    "viewer",
+]
