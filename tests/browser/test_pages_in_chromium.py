@@ -153,7 +153,24 @@ def test_the_pages_in_chromium(
     page.screenshot(path=str(ARTIFACTS / "dataset.png"))
     page.get_by_role("link", name="Runs").click()
     page.screenshot(path=str(ARTIFACTS / "runs.png"))
+    _keyboard_and_labels(page, service, slow_run)
     page.close()
+
+
+UNLABELLED = """() => Array.from(document.querySelectorAll('input, select, textarea'))
+    .filter(c => c.type !== 'hidden' && c.labels.length === 0).map(c => c.name)"""
+
+
+def _keyboard_and_labels(page: Any, service: ServiceProcess, run_id: str) -> None:
+    """The first Tab reaches the skip link, which moves focus to the content; every form
+    control of every page has a label."""
+    for path in ("/", f"/runs/{run_id}", "/compare", "/datasets", "/leaderboard"):
+        page.goto(service.url + path)
+        assert page.evaluate(UNLABELLED) == [], path
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent") == "Skip to content"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "main"
 
 
 def _verify(public_key: Path, receipt: Path, tmp: Path) -> None:

@@ -82,11 +82,12 @@ def runs(
     harness: str = "",
     sort: str = "created",
     order: str = "desc",
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> HTMLResponse:
     everything = _visible(service, who)
     chosen = RunFilter(status, bench_version, run_size, harness[:200], sort, order != "asc")
     kept = filtered(everything, chosen)
-    shown = kept[:PAGE_SIZE]
+    shown = kept[offset : offset + PAGE_SIZE]
     reports = reports_of(service.store, [i.run_id for i in shown])
     rows = [
         ListedRow(
@@ -102,7 +103,8 @@ def runs(
         "bench_version": sorted({i.bench_version for i in everything}),
         "run_size": sorted({i.run_size for i in everything}),
     }
-    return html(runs_page(rows, chosen, choices, chrome(who), len(kept)))
+    page = runs_page(rows, chosen, choices, chrome(who), len(kept), offset, PAGE_SIZE)
+    return html(page)
 
 
 def _texts(service: ServiceState, stored: Any) -> dict[str, CaseText]:

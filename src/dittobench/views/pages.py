@@ -70,9 +70,11 @@ def runs_page(
     choices: Mapping[str, Sequence[str]],
     chrome: Chrome,
     total: int,
+    offset: int = 0,
+    page_size: int = 50,
 ) -> str:
-    """The runs list; ``choices`` are the values the filters offer (statuses, versions,
-    sizes)."""
+    """The runs list from ``offset`` of ``total``; ``choices`` are the values the filters offer
+    (statuses, versions, sizes)."""
     form = (
         '<form class=filters method=get action="/" aria-label="Filter and sort runs">'
         + _select(
@@ -134,11 +136,29 @@ def runs_page(
                 _duration(item),
             ]
         )
-    shown = f"{len(rows)} of {total} runs" if total != len(rows) else f"{total} runs"
+    shown = f"{offset + 1}–{offset + len(rows)} of {total} runs" if rows else "no runs"
     listing = table(
         headers, body_rows, numeric=frozenset({2, 3, 4}), caption=shown, table_id="runs"
     )
-    return page("Runs", f"<h1>Runs</h1>{form}{listing}", chrome)
+    return page("Runs", f"<h1>Runs</h1>{form}{listing}{_pager(chosen, offset, page_size, total)}",
+                chrome)  # fmt: skip
+
+
+def _pager(chosen: RunFilter, offset: int, size: int, total: int) -> str:
+    """Links to the previous and next pages, keeping the filters."""
+    query = {
+        "status": chosen.status, "bench_version": chosen.bench_version,
+        "run_size": chosen.run_size, "harness": chosen.harness, "sort": chosen.sort,
+        "order": "desc" if chosen.descending else "asc",
+    }  # fmt: skip
+    links = []
+    if offset > 0:
+        back = urlencode({**query, "offset": max(0, offset - size)})
+        links.append(f'<a href="/?{esc(back)}" rel=prev>← previous {size}</a>')
+    if offset + size < total:
+        forward = urlencode({**query, "offset": offset + size})
+        links.append(f'<a href="/?{esc(forward)}" rel=next>next {size} →</a>')
+    return f'<nav aria-label="Pages of runs"><p>{" · ".join(links)}</p></nav>' if links else ""
 
 
 def _status(status: str) -> str:
