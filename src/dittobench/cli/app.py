@@ -198,6 +198,7 @@ from dittobench.cli import (  # noqa: E402, F401
     serving,
     studying,
     viewing,
+    working,
 )
 
 

@@ -229,6 +229,30 @@ KeyOpt = Annotated[
     Path | None,
     typer.Option(help="Ed25519 PEM key that signs the receipt (default: this installation's)."),
 ]
+QueueOpt = Annotated[
+    str,
+    typer.Option(
+        "--queue",
+        help="local: drive the run here; celery: hand it to `dittobench worker` processes "
+        "through --broker (with a --db they share), wait, and print the same summary.",
+    ),
+]
+BrokerOpt = Annotated[
+    str,
+    typer.Option(envvar="DITTOBENCH_BROKER", help="The Celery broker (Redis URL), --queue celery."),
+]
+SeedsOpt = Annotated[
+    int,
+    typer.Option(
+        help="A suite: this many runs on fresh seeds, reported with the mean composite and its "
+        "95% confidence interval from the spread between seeds.",
+        min=1,
+        max=1000,
+    ),
+]
+ParallelOpt = Annotated[
+    int, typer.Option(help="With --seeds and no --queue celery: runs at once here.", min=1, max=16)
+]
 
 
 @app.command()
@@ -249,32 +273,33 @@ def run(
     wait: WaitOpt = 180.0,
     key: KeyOpt = None,
     pack: PackOpt = None,
+    queue: QueueOpt = "local",
+    broker: BrokerOpt = "redis://127.0.0.1:6379/0",
+    seeds: SeedsOpt = 1,
+    parallel: ParallelOpt = 2,
 ) -> None:
     """Run the benchmark against a harness: generate, seed, run every case, grade, store.
 
     Progress goes to stderr; the summary, the run id and the file paths to stdout. Ctrl-C
     leaves a run that `--resume RUN_ID` finishes without redoing finished cases.
     """
-    from dittobench.cli.inputs import check_run_options, refuse_overwriting
+    from dittobench.cli.inputs import refuse_overwriting
     from dittobench.engine.client import ClientLimits
     from dittobench.engine.runner import RunOptions
 
-    if strict_order and overlap:
-        raise fail("--strict-order and --overlap contradict each other: choose one")
-    check_run_options(
-        seed=seed,
-        run_size=run_size,
-        bench_version=bench_version,
-        case_timeout=run_deadline,
-        wait=wait,
-        harness=harness,
-        resume=resume,
-        out_dir=out_dir,
-        json_out=json_out,
-        key=key,
-    )
+    paths = (harness, resume, out_dir, json_out, key)
+    _check_run(strict_order, overlap, seed, run_size, bench_version, run_deadline, wait, paths)
     chosen_pack = open_pack_option(pack)
     warn_if_draft(bench_version)
+    if queue != "local" or seeds != 1:
+        _refuse_on_workers(queue, seeds, seed, resume, strict_order or overlap or no_reseed, pack)
+        os.umask(0o077)
+        from dittobench.cli.suites import Plan, many_runs
+
+        many_runs(Plan(harness or BUILTIN, seed, seeds, run_size, bench_version, db, broker,
+                       queue, parallel, concurrency, run_deadline, wait, key, out_dir,
+                       json_out))  # fmt: skip
+        return
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
     url, home = store_location(db)
@@ -306,6 +331,54 @@ def run(
     name = harness or stored_harness or BUILTIN
     outcome = _drive(store, run_id, options, name, home, resumed=resume is not None)
     _print_outcome(outcome, json_out)
+
+
+def _check_run(
+    strict_order: bool,
+    overlap: bool,
+    seed: int | None,
+    run_size: str,
+    bench_version: str,
+    case_timeout: float,
+    wait: float,
+    paths: tuple[str | None, str | None, Path, Path | None, Path | None],
+) -> None:
+    """Every option checked before anything starts; ``paths`` is (harness, resume, out_dir,
+    json_out, key)."""
+    from dittobench.cli.inputs import check_run_options
+
+    if strict_order and overlap:
+        raise fail("--strict-order and --overlap contradict each other: choose one")
+    harness, resume, out_dir, json_out, key = paths
+    check_run_options(
+        seed=seed,
+        run_size=run_size,
+        bench_version=bench_version,
+        case_timeout=case_timeout,
+        wait=wait,
+        harness=harness,
+        resume=resume,
+        out_dir=out_dir,
+        json_out=json_out,
+        key=key,
+    )
+
+
+def _refuse_on_workers(
+    queue: str, seeds: int, seed: int | None, resume: str | None, schedule: bool, pack: Path | None
+) -> None:
+    """What a suite (``--seeds``) or ``--queue celery`` cannot honour."""
+    if queue not in ("local", "celery"):
+        raise fail(f"--queue must be local or celery, got {queue!r}")
+    if resume is not None:
+        raise fail("--resume finishes one run here; not with --seeds or --queue celery")
+    if seeds != 1 and seed is not None:
+        raise fail("--seeds draws a fresh seed for every run: drop --seed")
+    if schedule or pack is not None:
+        raise fail(
+            "--strict-order, --overlap, --no-reseed and --pack apply to a single local run; "
+            "not with --seeds or --queue celery (docs/deploy.md)"
+        )
 
 
 def _prepare(

@@ -72,6 +72,20 @@ PublicPagesOpt = Annotated[
     ),
 ]
 
+QueueOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--queue",
+        help="local (the default): runs are driven in this process; celery: they are handed to "
+        "`dittobench worker` processes through --broker.",
+        show_default=False,
+    ),
+]
+BrokerOpt = Annotated[
+    str | None,
+    typer.Option(help="The Celery broker's URL (redis://host:6379/0), with --queue celery."),
+]
+
 
 @app.command()
 def serve(
@@ -82,6 +96,8 @@ def serve(
     token_file: TokenFileOpt = None,
     auth_mode: AuthModeOpt = None,
     allow_private_harness: PrivateOpt = None,
+    queue: QueueOpt = None,
+    broker: BrokerOpt = None,
     public_pages: PublicPagesOpt = None,
 ) -> None:
     """Run the scoring service: an HTTP API to score harnesses, with durable jobs.
@@ -96,6 +112,8 @@ def serve(
     """
     if auth_mode is not None and auth_mode not in ("enforce", "shadow"):
         raise fail(f"--auth-mode must be enforce or shadow, got {auth_mode!r}")
+    if queue is not None and queue not in ("local", "celery"):
+        raise fail(f"--queue must be local or celery, got {queue!r}")
     from dittobench.core.errors import DittobenchError
     from dittobench.service.settings import load_settings
 
@@ -108,6 +126,8 @@ def serve(
             token_file=token_file,
             auth_mode=auth_mode,
             allow_private_harness=allow_private_harness,
+            queue=queue,
+            broker=broker,
             public_pages=public_pages,
         )
     except DittobenchError as exc:

@@ -40,6 +40,7 @@ from dittobench.service.ssrf import Resolver, system_resolver
 from dittobench.spec.versions import POLICIES
 from dittobench.store.jobs import ServiceStore
 from dittobench.views.trust import ReceiptChecks
+from dittobench.workers.broker import Broker, BrokerError
 
 log = logging.getLogger("dittobench.service")
 
@@ -69,7 +70,9 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
         store.close()
         raise SettingsError(f"signing key: {exc}") from None
     hub = ProgressHub()
-    queue = JobQueue(store, settings, key, data_dir / "service-runs", hub, resolver)
+    broker = _broker(settings, store)
+    send = None if broker is None else broker.send
+    queue = JobQueue(store, settings, key, data_dir / "service-runs", hub, resolver, send)
     service = ServiceState(
         settings=settings,
         store=store,
@@ -90,6 +93,8 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
         finally:
             queue.stop()
             store.close()
+            if broker is not None:
+                broker.close()
 
     app = FastAPI(
         title="dittobench scoring service",
@@ -140,6 +145,22 @@ def _data_dir(settings: ServiceSettings) -> Path:
     if "://" not in settings.db:
         return Path(settings.db).expanduser().resolve().parent
     raise SettingsError("setting data_dir: needed when the run store is a database URL")
+
+
+def _broker(settings: ServiceSettings, store: ServiceStore) -> Broker | None:
+    """With ``queue = "celery"``, the broker runs are handed to, checked reachable."""
+    if settings.queue != "celery":
+        return None
+    if not settings.broker:
+        store.close()
+        raise SettingsError("setting broker: needed with queue = celery (redis://host:6379/0)")
+    try:
+        broker = Broker(settings.broker)
+        broker.check()
+    except BrokerError as exc:
+        store.close()
+        raise SettingsError(f"setting broker: {exc}") from None
+    return broker
 
 
 def operator_key(given: Path | None, data_dir: Path) -> Ed25519PrivateKey:

@@ -89,6 +89,14 @@ class ServiceSettings(BaseSettings):
         "", description="The source revision to report when the package cannot tell."
     )
     default_bench_version: str = Field(CURRENT_VERSION, description="Used when none is given.")
+    queue: Literal["local", "celery"] = Field(
+        "local",
+        description="local: runs are driven in this process; celery: they are handed to "
+        "workers (dittobench worker) through the broker.",
+    )
+    broker: str = Field(
+        "", description="The Celery broker's URL (redis://host:6379/0), for queue = celery."
+    )
 
     @field_validator("source_revision")
     @classmethod

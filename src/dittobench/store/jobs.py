@@ -21,8 +21,11 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from dittobench.core.prng import parse_seed, seed_text
+from dittobench.store import fleet, suites
 from dittobench.store.errors import BadContentError, StoreError
+from dittobench.store.fleet import WorkerRow
 from dittobench.store.runs import RunStore
+from dittobench.store.suites import SuiteRow
 
 JOB_STATUSES = (
     "queued",
@@ -139,6 +142,7 @@ class ServiceStore(RunStore):
         failure: tuple[str, bool, str] | None = None,
         cancelled_by: str | None = None,
         receipt_json: str | None = None,
+        worker: str | None = None,
         only_from: frozenset[str] | None = None,
     ) -> bool:
         """Change the fields given. With ``only_from`` the change happens only while the job's
@@ -158,6 +162,8 @@ class ServiceStore(RunStore):
             values["cancelled_by"] = cancelled_by
         if receipt_json is not None:
             values["receipt_json"] = receipt_json
+        if worker is not None:
+            values["worker"] = worker
         where = jobs_table.c.run_id == run_id
         if only_from is not None:
             where = where & jobs_table.c.status.in_(sorted(only_from))
@@ -166,6 +172,42 @@ class ServiceStore(RunStore):
             if not changed and only_from is None:
                 raise StoreError(f"no job {run_id!r} in {self.where}")
         return bool(changed)
+
+    # -- workers (distributed mode) -------------------------------------------------------------
+
+    def beat_worker(self, worker: WorkerRow) -> None:
+        """A worker's heartbeat (``store.fleet``)."""
+        with self._writing() as conn:
+            fleet.beat(conn, worker)
+
+    def worker_finished_run(self, name: str) -> None:
+        with self._writing() as conn:
+            fleet.count_done(conn, name)
+
+    def workers_seen_since(self, since: str) -> list[WorkerRow]:
+        with self._reading() as conn:
+            return fleet.seen_since(conn, since)
+
+    def count_jobs(self, status: str) -> int:
+        """How many jobs have ``status`` (``queued``: the queue's depth)."""
+        query = sa.select(sa.func.count()).select_from(jobs_table)
+        with self._reading() as conn:
+            return int(conn.execute(query.where(jobs_table.c.status == status)).scalar() or 0)
+
+    # -- suites ---------------------------------------------------------------------------------
+
+    def create_suite(self, suite: SuiteRow) -> None:
+        with self._writing() as conn:
+            suites.insert(conn, suite, self.where)
+
+    def get_suite(self, suite_id: str) -> SuiteRow | None:
+        with self._reading() as conn:
+            return suites.select(conn, suite_id)
+
+    def set_suite_receipt(self, suite_id: str, receipt_json: str, *, updated_at: str) -> bool:
+        """Keep the suite's receipt unless it has one; whether this one was kept."""
+        with self._writing() as conn:
+            return suites.set_receipt(conn, suite_id, receipt_json, updated_at)
 
     # -- reads ----------------------------------------------------------------------------------
 

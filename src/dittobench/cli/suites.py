@@ -1,0 +1,257 @@
+"""`dittobench run --seeds N` and `run --queue celery`: several runs (or one) driven here with
+bounded parallelism, or handed to workers; then each run's summary, and for a suite the mean
+composite with its between-seed interval and the signed suite receipt (``receipts.suite``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from dittobench.cli.common import fail
+from dittobench.cli.running import (
+    BarProgress,
+    PlainProgress,
+    _harness_url,
+    _print_outcome,
+    installation_key,
+    new_run_id,
+    now,
+    store_location,
+)
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from dittobench.engine.runner import RunOutcome
+    from dittobench.store.jobs import ServiceStore
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    harness: str
+    seed: int | None
+    seeds: int
+    run_size: str
+    bench_version: str
+    db: str | None
+    broker: str
+    queue: str
+    parallel: int
+    concurrency: int
+    case_timeout: float
+    wait: float
+    key: Path | None
+    out_dir: Path
+    json_out: Path | None
+
+
+def many_runs(plan: Plan) -> None:
+    """Run the plan; exit 1 when a run did not finish (the others are reported)."""
+    from dittobench.receipts.keys import KeyFileError
+    from dittobench.store import StoreError
+    from dittobench.store.jobs import ServiceStore
+    from dittobench.store.suites import SuiteRow, new_suite_id
+
+    url, home = store_location(plan.db)
+    try:
+        store = ServiceStore(url)
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    try:
+        key = installation_key(plan.key, home)
+    except (KeyFileError, OSError) as exc:
+        store.close()
+        raise fail(f"signing key: {exc}") from None
+    seeds = _seeds(plan)
+    run_ids = _run_ids(len(seeds))
+    suite_id = new_suite_id() if plan.seeds > 1 else ""
+    try:
+        if suite_id:
+            stamp = now()
+            row = SuiteRow(suite_id, "cli", plan.harness, plan.run_size, plan.bench_version,
+                           stamp, stamp, tuple(run_ids))  # fmt: skip
+            store.create_suite(row)
+            typer.echo(f"suite {suite_id}: {len(seeds)} runs on fresh seeds", err=True)
+        if plan.queue == "celery":
+            outcomes = _on_workers(store, plan, run_ids, seeds, suite_id, home)
+        else:
+            outcomes = _here(store, plan, run_ids, seeds, home, key)
+        if suite_id:
+            _report_suite(store, suite_id, outcomes, key, plan.out_dir)
+        elif outcomes:
+            _print_outcome(outcomes[0], plan.json_out)
+    except StoreError as exc:
+        raise fail(str(exc)) from None
+    finally:
+        store.close()
+    if len(outcomes) < len(seeds):
+        raise typer.Exit(1)
+
+
+def _seeds(plan: Plan) -> list[int]:
+    if plan.seeds == 1 and plan.seed is not None:
+        return [plan.seed]
+    return [int.from_bytes(os.urandom(8), "little") >> 1 for _ in range(plan.seeds)]
+
+
+def _run_ids(count: int) -> list[str]:
+    made: list[str] = []
+    while len(made) < count:
+        run_id = new_run_id()
+        if run_id not in made:
+            made.append(run_id)
+    return made
+
+
+def _display() -> BarProgress | PlainProgress:
+    return BarProgress() if sys.stderr.isatty() else PlainProgress()
+
+
+def _on_workers(
+    store: ServiceStore,
+    plan: Plan,
+    run_ids: list[str],
+    seeds: list[int],
+    suite_id: str,
+    home: Path,
+) -> list[RunOutcome]:
+    """Queue the runs for the workers, wait, write each run's files from the store. A built-in
+    harness is started here (workers on this machine reach it, with --allow-private-harness)."""
+    from dittobench.cli import queued
+
+    hint = f" --db {plan.db}" if plan.db else ""
+    with (
+        _harness_url(plan.harness, home, run_ids[0]) as harness_url,
+        queued.interrupt_leaves_runs(run_ids, hint),
+    ):
+        runs = list(zip(run_ids, seeds, strict=True))
+        queued.queue_jobs(
+            store, plan.broker, runs, harness_url, plan.run_size, plan.bench_version, suite_id
+        )
+        typer.echo(f"queued {' '.join(run_ids)} for the workers at {plan.broker}", err=True)
+        with _display() as display:
+            jobs = queued.wait_for_jobs(store, run_ids, display)
+    outcomes = []
+    for run_id in run_ids:
+        job = jobs[run_id]
+        if job.status != "done":
+            typer.echo(f"error: {queued.failed_line(job)}", err=True)
+            continue
+        outcomes.append(queued.write_outcome(store, job, plan.out_dir))
+    return outcomes
+
+
+def _here(
+    store: ServiceStore,
+    plan: Plan,
+    run_ids: list[str],
+    seeds: list[int],
+    home: Path,
+    key: Ed25519PrivateKey,
+) -> list[RunOutcome]:
+    """Drive the runs in this process, ``plan.parallel`` at once, each against a harness of its
+    own when the harness is the built-in one. Ctrl-C leaves them resumable (``--resume``)."""
+    from dittobench.cli import queued
+    from dittobench.engine.client import ClientLimits
+    from dittobench.engine.runner import RunOptions, start_run
+
+    limits = ClientLimits(run_deadline_s=plan.case_timeout, health_wait_s=plan.wait)
+    places = threading.BoundedSemaphore(plan.parallel)
+    results: dict[str, RunOutcome | str] = {}
+
+    def one(run_id: str, seed: int) -> None:
+        with places:
+            try:
+                with _harness_url(plan.harness, home, run_id) as url:
+                    options = RunOptions(url, seed, plan.run_size, plan.bench_version,
+                                         plan.concurrency, plan.out_dir, limits, key,
+                                         harness_name=plan.harness)  # fmt: skip
+                    results[run_id] = start_run(store, run_id, options, now, lambda _p: None)
+            except Exception as exc:  # reported with the run; the others go on
+                results[run_id] = " ".join(str(exc).split()) or type(exc).__name__
+
+    # Daemon threads: Ctrl-C ends the process at once, leaving each run resumable.
+    threads = [
+        threading.Thread(target=one, args=pair, daemon=True)
+        for pair in zip(run_ids, seeds, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        with _display() as display:
+            while any(thread.is_alive() for thread in threads):
+                display(queued.progress_of(store, run_ids, f"{len(results)}/{len(run_ids)}"))
+                time.sleep(queued.POLL_S)
+            display(queued.progress_of(store, run_ids, f"{len(results)}/{len(run_ids)}"))
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted; finish each with: dittobench run --resume RUN_ID", err=True)
+        raise typer.Exit(130) from None
+    outcomes = []
+    for run_id in run_ids:
+        outcome = results.get(run_id, "it never ended")
+        if isinstance(outcome, str):
+            typer.echo(f"error: run {run_id}: {outcome}", err=True)
+        else:
+            outcomes.append(outcome)
+    return outcomes
+
+
+def _report_suite(
+    store: ServiceStore,
+    suite_id: str,
+    outcomes: list[RunOutcome],
+    key: Ed25519PrivateKey,
+    out_dir: Path,
+) -> None:
+    """Print each run beside the suite's mean and interval; sign and keep the suite receipt once
+    every run is done."""
+    from dittobench.receipts.suite import SuiteRun, build_suite_receipt, summarise
+
+    suite = store.get_suite(suite_id)
+    runs = [
+        SuiteRun(o.run_id, o.report.seed, o.report.composite, o.report.composite_stderr)
+        for o in outcomes
+    ]
+    for run in runs:
+        typer.echo(
+            f"{run.run_id}  seed {run.seed:<20} composite {run.composite:.4f} "
+            f"± {run.composite_stderr:.4f}"
+        )
+    if not runs:
+        return
+    summary = summarise(runs)
+    typer.echo("")
+    typer.echo(f"suite       {suite_id}  ({summary.runs} runs)")
+    typer.echo(
+        f"composite   {summary.mean:.4f}   95% CI [{summary.low:.4f}, {summary.high:.4f}] from "
+        f"the spread between seeds (sd {summary.stdev:.4f}, t with {summary.runs - 1} df)"
+    )
+    folder = out_dir / suite_id
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "suite.json").write_text(
+        json.dumps({"suite_id": suite_id, **summary.to_json()}, indent=2) + "\n", "utf-8"
+    )
+    if suite is None or len(runs) < len(suite.run_ids):
+        typer.echo("no suite receipt: not every run finished", err=True)
+        return
+    receipts: list[tuple[SuiteRun, dict[str, Any]]] = []
+    for run, outcome in zip(runs, outcomes, strict=True):
+        if outcome.receipt_path is None:
+            typer.echo(f"no suite receipt: run {run.run_id} has none", err=True)
+            return
+        receipts.append((run, json.loads(outcome.receipt_path.read_text(encoding="utf-8"))))
+    text = json.dumps(build_suite_receipt(suite_id, receipts, key, now()), indent=2) + "\n"
+    store.set_suite_receipt(suite_id, text, updated_at=now())
+    (folder / "suite-receipt.json").write_text(text, encoding="utf-8")
+    typer.echo(f"receipt     {folder / 'suite-receipt.json'}")
+
+
+__all__ = ["Plan", "many_runs"]

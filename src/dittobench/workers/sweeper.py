@@ -1,0 +1,104 @@
+"""Every worker's keeper thread: its heartbeat, and the search for runs nobody drives.
+
+The heartbeat writes the worker's row (``store.fleet``) every ``BEAT_S``. The sweep, every
+``sweep_s``, looks at every job being driven: one whose run's lease is free or ran out, or whose
+holder is a process of this machine that is gone, lost its worker (killed, or stopped); so does
+one taken from the queue whose run was never made. Such a job is handed to the workers again (its
+task is idempotent: of several deliveries one resumes it). The broker's own redelivery of an
+unacknowledged task only comes after hours (``broker.VISIBILITY_TIMEOUT_S``); the lease finds a
+dead worker within seconds on one machine and within the lease's 60 s across machines.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable
+
+from dittobench.engine.runner import LEASE_S, held_by_another
+from dittobench.store import StoreError
+from dittobench.store.fleet import WorkerRow
+from dittobench.store.jobs import ACTIVE, JobRow
+from dittobench.workers.driver import now
+from dittobench.workers.logs import event
+from dittobench.workers.tasks import Runtime, older_than
+
+BEAT_S = 5.0
+RESEND_AFTER_S = 60.0
+"""A job handed over again waits this long before it is handed over again (it may sit in the
+queue behind busy workers meanwhile)."""
+
+
+class Keeper(threading.Thread):
+    """Beats and sweeps until ``stop``."""
+
+    def __init__(
+        self, rt: Runtime, send: Callable[[str], None], concurrency: int, sweep_s: float
+    ) -> None:
+        super().__init__(name="dittobench-keeper", daemon=True)
+        self.rt, self.send, self.concurrency, self.sweep_s = rt, send, concurrency, sweep_s
+        self.started_at = now()
+        self._halt = threading.Event()
+        self._sent: dict[str, float] = {}
+
+    def run(self) -> None:
+        next_beat = next_sweep = 0.0
+        while not self._halt.is_set():
+            moment = time.monotonic()
+            try:
+                if moment >= next_beat:
+                    self.beat()
+                    next_beat = moment + BEAT_S
+                if moment >= next_sweep:
+                    self.sweep()
+                    next_sweep = moment + self.sweep_s
+            except StoreError as exc:  # a busy or unreachable store: try again next time
+                event(self.rt.log, "keeper_error", error=str(exc))
+            self._halt.wait(min(1.0, self.sweep_s))
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join(5.0)
+
+    def beat(self) -> None:
+        self.rt.store.beat_worker(
+            WorkerRow(
+                name=self.rt.name,
+                host=socket.gethostname(),
+                pid=os.getpid(),
+                concurrency=self.concurrency,
+                started_at=self.started_at,
+                seen_at=now(),
+                active=self.rt.driving(),
+                runs_done=0,
+            )
+        )
+
+    def sweep(self) -> None:
+        mine = set(self.rt.driving())
+        for job in self.rt.store.jobs_in(ACTIVE):
+            if job.run_id in mine or not self._abandoned(job):
+                continue
+            last = self._sent.get(job.run_id)
+            if last is not None and time.monotonic() - last < RESEND_AFTER_S:
+                continue
+            try:
+                self.send(job.run_id)
+            except Exception as exc:  # the broker is down: try at the next sweep
+                event(self.rt.log, "requeue_error", job.run_id, error=str(exc))
+                continue
+            self._sent[job.run_id] = time.monotonic()
+            event(self.rt.log, "run_requeued", job.run_id, reason="no live driver holds it")
+
+    def _abandoned(self, job: JobRow) -> bool:
+        try:
+            return held_by_another(self.rt.store, job.run_id, now) == "" and older_than(
+                job.updated_at, 2 * BEAT_S
+            )
+        except StoreError:  # taken from the queue, no run made yet
+            return older_than(job.updated_at, LEASE_S)
+
+
+__all__ = ["BEAT_S", "Keeper"]

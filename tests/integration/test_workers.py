@@ -1,0 +1,227 @@
+"""Runs on Celery workers for real: two ``dittobench worker`` processes on loopback, a real Redis
+broker and a real PostgreSQL store, harness processes of the test's own (the oracle harness,
+each case held 120 ms so a run can be caught midway).
+
+A suite of four runs is spread over both workers; one worker is SIGKILLed mid-run, the other
+resumes its run from the store, which ends with the per-case scores of an undisturbed
+``dittobench run`` of that seed, and no case reaches the harness twice but the one in flight
+when the worker died. A task delivered three times (one through ``serve --queue celery``, two
+sent again by hand) drives its run once: the others find it held or over. Skipped only where
+Redis or PostgreSQL cannot be reached or started.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.store.jobs import TERMINAL, JobRow, ServiceStore
+from dittobench.workers.broker import Broker
+from dittobench.workers.driver import new_run_id, now
+from tests.helpers import redis_service
+from tests.helpers.cli import dittobench
+from tests.helpers.harness_process import HarnessProcess, start_harness
+from tests.helpers.service_process import ADMIN, start_service
+from tests.helpers.worker_process import WorkerProcess, start_worker
+
+PAUSE_MS = "120"
+
+
+@pytest.fixture
+def broker_url() -> Iterator[str]:
+    reason = redis_service.why_no_redis()
+    if reason is not None:
+        pytest.skip(reason)
+    db = redis_service.database_index()
+    redis_service.flush(db)
+    yield redis_service.broker_url(db)
+    redis_service.flush(db)
+
+
+@pytest.fixture
+def key(tmp_path: Path) -> Path:
+    made = dittobench("keys", "generate", "--out", str(tmp_path / "keys"))
+    assert made.returncode == 0, made.stderr
+    return tmp_path / "keys" / "dittobench-ed25519.pem"
+
+
+def oracle(tmp: Path, seed: int) -> tuple[HarnessProcess, Path]:
+    """An oracle harness for ``seed``'s small dataset, recording every request it gets."""
+    answers, record = tmp / f"dataset-{seed}.json", tmp / f"requests-{seed}.jsonl"
+    made = dittobench("generate", "--seed", str(seed), "--run-size", "small", "--out", str(answers))
+    assert made.returncode == 0, made.stderr
+    args = ("--answers", str(answers), "--pause-ms", PAUSE_MS, "--record", str(record))
+    return start_harness("oracle", *args), record
+
+
+def runs_per_case(record: Path) -> Counter[str]:
+    """How many ``/run`` requests the harness got for each (wire) case id."""
+    counts: Counter[str] = Counter()
+    for line in record.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry["path"] == "/run":
+            counts[entry["body"]["case_id"]] += 1
+    return counts
+
+
+def queue_run(store: ServiceStore, broker: Broker, harness_url: str, seed: int) -> str:
+    run_id, stamp = new_run_id(), now()
+    job = JobRow(
+        run_id, 0, "test", "submit", harness_url, seed, "small", CURRENT_VERSION, "", "queued",
+        "", False, "", "", stamp, stamp, "",
+    )  # fmt: skip
+    store.create_job(job, one_per_submitter=False)
+    broker.send(run_id)
+    return run_id
+
+
+def wait_until(check: Any, timeout: float, what: str) -> Any:
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def scores(report: dict[str, Any]) -> dict[str, float]:
+    return {case["case_id"]: case["score"] for case in report["per_case"]}
+
+
+def undisturbed(tmp: Path, url: str, seed: int) -> dict[str, Any]:
+    out = tmp / f"undisturbed-{seed}.json"
+    result = dittobench(
+        "run", "--harness", url, "--seed", str(seed), "--db", str(tmp / "local.db"),
+        "--out-dir", str(tmp / "local-out"), "--json", str(out), cwd=tmp,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return report
+
+
+def victim_of(store: ServiceStore, run_ids: list[str], worker: str) -> str:
+    """A run ``worker`` is driving that has recorded at least 4 of its cases, or ""."""
+    for run_id in run_ids:
+        job = store.get_job(run_id)
+        if job is None or job.worker != worker or job.status in TERMINAL:
+            continue
+        try:
+            if store.get_run(run_id).cases_done >= 4:
+                return run_id
+        except Exception:  # not made yet
+            continue
+    return ""
+
+
+def test_a_suite_spreads_over_two_workers_and_survives_a_sigkill(
+    tmp_path: Path, broker_url: str, postgres_database: str, key: Path
+) -> None:
+    seeds = [101, 102, 103, 104]
+    harnesses = {seed: oracle(tmp_path, seed) for seed in seeds}
+    workers: dict[str, WorkerProcess] = {}
+    store = ServiceStore(postgres_database)
+    broker = Broker(broker_url)
+    try:
+        for name in ("worker-a", "worker-b"):
+            workers[name] = start_worker(
+                tmp_path / name, broker_url, postgres_database, key, name,
+                "--run-concurrency", "1", "--sweep-every", "1",
+            )  # fmt: skip
+        by_run = {queue_run(store, broker, harnesses[s][0].url, s): s for s in seeds}
+        run_ids = list(by_run)
+        victim = wait_until(lambda: victim_of(store, run_ids, "worker-a"), 60, "a run on a")
+        workers["worker-a"].kill()
+        jobs = wait_until(
+            lambda: (
+                all(j is not None and j.status in TERMINAL for j in js) and js
+                if (js := [store.get_job(r) for r in run_ids])
+                else None
+            ),
+            90,
+            "every run to end",
+        )
+        assert [j.status for j in jobs] == ["done"] * 4, [
+            (j.status, j.failure_message) for j in jobs
+        ]
+        survivor = workers["worker-b"]
+        assert survivor.events("run_resumed", victim), survivor.lines[-20:]
+        assert survivor.events("run_requeued", victim)  # its sweep found the run abandoned
+        started_by = {
+            name: {e["run_id"] for e in w.events("run_started")} for name, w in workers.items()
+        }
+        assert started_by["worker-a"] and started_by["worker-b"]  # spread over both
+        assert started_by["worker-a"] | started_by["worker-b"] == set(run_ids)
+        # The victim's run: the same per-case scores as an undisturbed run of its seed, and no
+        # case asked twice but the one in flight when its worker died.
+        seed = by_run[victim]
+        report = store.report(victim)
+        assert report is not None and len(report["per_case"]) == 12
+        counts = runs_per_case(harnesses[seed][1])
+        assert len(counts) == 12 and sum(counts.values()) <= 13, counts
+        assert scores(report) == scores(undisturbed(tmp_path, harnesses[seed][0].url, seed))
+        for run_id, other in by_run.items():
+            if run_id != victim:
+                assert set(runs_per_case(harnesses[other][1]).values()) == {1}
+    finally:
+        for handle in workers.values():
+            handle.stop()
+        for harness, _ in harnesses.values():
+            harness.stop()
+        broker.close()
+        store.close()
+
+
+def test_a_task_delivered_three_times_runs_once(
+    tmp_path: Path, broker_url: str, postgres_database: str, key: Path
+) -> None:
+    harness, record = oracle(tmp_path, 105)
+    workers = [
+        start_worker(tmp_path / n, broker_url, postgres_database, key, n, "--run-concurrency", "1")
+        for n in ("worker-c", "worker-d")
+    ]
+    service = start_service(
+        tmp_path / "svc", "--allow-private-harness", "--queue", "celery", "--broker", broker_url,
+        "--db", postgres_database,
+        env={"DITTOBENCH_DATA_DIR": str(tmp_path / "svc-data"), "DITTOBENCH_SIGNING_KEY": str(key)},
+    )  # fmt: skip
+    broker = Broker(broker_url)
+    try:
+        status, accepted = service.json(
+            "POST", "/v1/submit", ADMIN, {"harness_url": harness.url, "seed": 105}
+        )
+        assert status == 202, accepted
+        run_id = accepted["run_id"]
+        broker.send(run_id)  # delivered again while it is queued or being driven
+        job = service.wait_for(run_id, lambda j: j["status"] in TERMINAL, timeout=60)
+        broker.send(run_id)  # and once it is over
+        wait_until(
+            lambda: (
+                sum(len(w.events(n, run_id)) for w in workers for n in ("run_over", "run_held"))
+                >= 2
+            ),
+            20,
+            "both duplicates to be turned away",
+        )
+        assert job["status"] == "done", job
+        assert job["receipt"] is not None
+        drives = [
+            e for w in workers for e in w.events(run_id=run_id) if e["event"].startswith("run_")
+        ]
+        assert [e["event"] for e in drives].count("run_started") == 1, drives
+        assert not [e for e in drives if e["event"] == "run_resumed"], drives
+        assert set(runs_per_case(record).values()) == {1}  # no case asked twice
+        assert len(runs_per_case(record)) == 12
+    finally:
+        service.stop()
+        for handle in workers:
+            handle.stop()
+        harness.stop()
+        broker.close()
