@@ -18,6 +18,8 @@ from itertools import count
 from pathlib import Path
 
 USER = "dittobench"
+MACHINE_SERVICE = "postgresql+psycopg://postgres@127.0.0.1:5432"
+"""The machine's own PostgreSQL service (trust auth), used when no throwaway server can start."""
 _databases = count()
 
 
@@ -75,6 +77,17 @@ def postgres_server(binaries: Path) -> Iterator[str]:
         if started:
             pg("pg_ctl", "-D", str(data), "-m", "immediate", "stop")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def machine_service_reachable() -> bool:
+    try:
+        import psycopg
+
+        address = MACHINE_SERVICE.removeprefix("postgresql+psycopg://")
+        with psycopg.connect(f"postgresql://{address}/postgres", connect_timeout=3):
+            return True
+    except Exception:
+        return False
 
 
 def fresh_database(server_url: str) -> str:

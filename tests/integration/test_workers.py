@@ -6,8 +6,9 @@ A suite of four runs is spread over both workers; one worker is SIGKILLed mid-ru
 resumes its run from the store, which ends with the per-case scores of an undisturbed
 ``dittobench run`` of that seed, and no case reaches the harness twice but the one in flight
 when the worker died. A task delivered three times (one through ``serve --queue celery``, two
-sent again by hand) drives its run once: the others find it held or over. Skipped only where
-Redis or PostgreSQL cannot be reached or started.
+sent again by hand) drives its run once: the others find it held or over. ``run --seeds 3
+--queue celery`` is a suite on the workers whose receipt binds theirs. Skipped only where Redis
+or PostgreSQL cannot be reached or started.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import HarnessProcess, start_harness
 from tests.helpers.service_process import ADMIN, start_service
 from tests.helpers.worker_process import WorkerProcess, start_worker
+from tests.integration.test_suites import check_suite_output
 
 PAUSE_MS = "120"
 
@@ -219,6 +221,14 @@ def test_a_task_delivered_three_times_runs_once(
         assert not [e for e in drives if e["event"] == "run_resumed"], drives
         assert set(runs_per_case(record).values()) == {1}  # no case asked twice
         assert len(runs_per_case(record)) == 12
+        # A suite from the command line, spread over the same workers.
+        suite = dittobench(
+            "run", "--seeds", "3", "--queue", "celery", "--broker", broker_url,
+            "--db", postgres_database, "--key", str(key), "--out-dir", str(tmp_path / "out"),
+            cwd=tmp_path, timeout=120,
+        )  # fmt: skip
+        assert suite.returncode == 0, suite.stderr
+        check_suite_output(suite.stdout, tmp_path / "out", key, 3)
     finally:
         service.stop()
         for handle in workers:
