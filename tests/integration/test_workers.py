@@ -229,6 +229,12 @@ def test_a_task_delivered_three_times_runs_once(
         )  # fmt: skip
         assert suite.returncode == 0, suite.stderr
         check_suite_output(suite.stdout, tmp_path / "out", key, 3)
+        # The service sees the workers: alive, the queue empty, the runs each has finished.
+        fleet = service.json("GET", "/v1/capabilities", None)[1]["fleet"]
+        assert fleet["queue"] == "celery" and fleet["queue_depth"] == 0, fleet
+        assert fleet["workers_alive"] == 2
+        assert {w["name"] for w in fleet["workers"]} == {"worker-c", "worker-d"}
+        assert sum(fleet["runs_per_worker"].values()) == 4, fleet
     finally:
         service.stop()
         for handle in workers:

@@ -29,7 +29,7 @@ from dittobench.receipts.keys import (
     load_private_key,
     save_keypair,
 )
-from dittobench.service import routes_info, routes_pages, routes_runs
+from dittobench.service import routes_info, routes_pages, routes_runs, routes_suites
 from dittobench.service.auth import AuthMiddleware, TokenTable, required_tokens, unclassified
 from dittobench.service.context import ApiError, ServiceState
 from dittobench.service.events import ProgressHub, StreamSlots
@@ -111,6 +111,7 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
     )
     app.include_router(routes_info.router)
     app.include_router(routes_runs.router)
+    app.include_router(routes_suites.router)
     app.include_router(routes_pages.router)
     _handlers(app)
     routes_pages.handlers(app)

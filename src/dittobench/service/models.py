@@ -61,6 +61,7 @@ class Capabilities(BaseModel):
     run_sizes: list[RunSizeInfo]
     packs: list[PackInfo] = Field(description="The content packs shipped, with their sha256.")
     archive_submissions: bool = Field(description="Whether source archives can be submitted.")
+    fleet: FleetView | None = Field(None, description="Where runs are driven, live.")
 
 
 class Wave(BaseModel):
@@ -125,6 +126,13 @@ class SubmitRequest(_Strict):
     run_size: RunSizeName = "small"
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Drawn fresh when absent.")
     bench_version: str | None = Field(None, max_length=32, description="Default: current.")
+    seeds: int | None = Field(
+        None,
+        ge=1,
+        le=100,
+        description="A suite: this many runs on fresh seeds (not with seed); 202 with the "
+        "suite's id and its runs, poll GET /v1/suites/{id}.",
+    )
 
 
 class ScoreRequest(_Strict):
@@ -142,6 +150,66 @@ class Accepted(BaseModel):
     bench_version: str
     run_size: RunSizeName
     seed: str
+
+
+class SuiteAccepted(BaseModel):
+    suite_id: str
+    run_ids: list[str]
+    status: JobStatus
+    poll: str = Field(description="Where to read the suite: GET this path.")
+    bench_version: str
+    run_size: RunSizeName
+    seeds: list[str]
+
+
+class SuiteRunView(BaseModel):
+    run_id: str
+    status: JobStatus
+    seed: str
+    composite: float | None
+    composite_stderr: float | None
+    poll: str
+
+
+class SuiteSummaryView(BaseModel):
+    runs: int = Field(description="Runs done, which the summary is over.")
+    mean_composite: float
+    between_seed_sd: float
+    ci95: list[float] = Field(description="95% interval: t with runs - 1 df on the spread.")
+
+
+class SuiteObject(BaseModel):
+    suite_id: str
+    status: Literal["queued", "running", "done", "failed"] = Field(
+        description="done: every run done; failed: every run over, one not done."
+    )
+    submitter: str
+    harness_url: str
+    run_size: RunSizeName
+    bench_version: str
+    created_at: str
+    runs: list[SuiteRunView]
+    summary: SuiteSummaryView | None = Field(description="Over the runs done so far.")
+    receipt: dict[str, Any] | None = Field(
+        description="Once every run is done: Ed25519 over a Merkle root of the runs' receipts."
+    )
+
+
+class WorkerView(BaseModel):
+    name: str
+    seen_at: str
+    concurrency: int
+    active_runs: int
+    runs_done: int
+
+
+class FleetView(BaseModel):
+    queue: Literal["local", "celery"]
+    queue_depth: int = Field(description="Runs waiting for a place (jobs queued).")
+    in_process_runs: int = Field(description="Runs this process drives now (queue local).")
+    workers_alive: int
+    workers: list[WorkerView] = Field(description="Workers heard from in the last 30 s.")
+    runs_per_worker: dict[str, int] = Field(description="Runs each worker has finished.")
 
 
 class JobSummary(BaseModel):
@@ -217,3 +285,6 @@ __all__ = [
     "ToolPrompt",
     "Wave",
 ]
+
+
+Capabilities.model_rebuild()  # it names FleetView, defined below it

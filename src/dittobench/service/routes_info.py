@@ -24,6 +24,7 @@ from dittobench.service.context import (
     limited,
     state,
 )
+from dittobench.service.fleet import fleet_view
 from dittobench.service.models import (
     Capabilities,
     Catalog,
@@ -65,8 +66,9 @@ def health() -> dict[str, str]:
 )
 def capabilities(service: Annotated[ServiceState, Depends(state)]) -> dict[str, Any]:
     """The package version and source revision, the bench versions (drafts marked), run sizes
-    and shipped content packs."""
-    return service.capabilities
+    and shipped content packs; and, live, where runs are driven (``fleet``: the queue's depth,
+    the workers alive and the runs each has finished)."""
+    return {**service.capabilities, "fleet": fleet_view(service)}
 
 
 def describe_capabilities(settings: ServiceSettings) -> dict[str, Any]:

@@ -34,8 +34,10 @@ from dittobench.service.models import (
     JobStatus,
     ScoreRequest,
     SubmitRequest,
+    SuiteAccepted,
 )
 from dittobench.service.routes_info import errors
+from dittobench.service.routes_suites import submit_suite
 from dittobench.service.ssrf import UnsafeURLError, check_url
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow
@@ -56,6 +58,15 @@ ARCHIVE_LATER = (
 )
 
 
+def _check_harness(service: ServiceState, harness_url: str) -> None:
+    try:
+        check_url(
+            harness_url, service.resolver, allow_private=service.settings.allow_private_harness
+        )
+    except UnsafeURLError as exc:
+        raise ApiError(400, f"harness_url: {exc}") from None
+
+
 def _enqueue(
     service: ServiceState,
     principal: Principal,
@@ -63,12 +74,7 @@ def _enqueue(
     fields: tuple[str, int, str, str, str],
 ) -> dict[str, Any]:
     harness_url, seed, run_size, version, pinned = fields
-    try:
-        check_url(
-            harness_url, service.resolver, allow_private=service.settings.allow_private_harness
-        )
-    except UnsafeURLError as exc:
-        raise ApiError(400, f"harness_url: {exc}") from None
+    _check_harness(service, harness_url)
     stamp = now()
     job = JobRow(
         new_run_id(),
@@ -108,7 +114,7 @@ def _enqueue(
 @router.post(
     "/v1/submit",
     status_code=202,
-    response_model=Accepted,
+    response_model=Accepted | SuiteAccepted,
     tags=["runs"],
     summary="Score a harness",
     responses=errors(400, 401, 408, 409, 413, 429),
@@ -116,13 +122,22 @@ def _enqueue(
 def submit(request: Request, body: SubmitRequest, service: Service, principal: Caller) -> Any:
     """Queue a run: generate a dataset (``seed`` drawn fresh when absent), drive the harness at
     ``harness_url`` through every case, grade, store and sign. 202 with the run id; poll
-    ``GET /v1/runs/{id}``. A caller has one run queued or running at a time (409)."""
+    ``GET /v1/runs/{id}``. A caller has one run queued or running at a time (409). With
+    ``seeds``: a suite of that many runs on fresh seeds, 202 with the suite's id and runs; poll
+    ``GET /v1/suites/{id}``."""
     limited(service.submit_limit, client_key(request, principal))
     if body.archive_url is not None or body.archive_sha256 is not None:
         raise ApiError(400, ARCHIVE_LATER)
     if not body.harness_url:
         raise ApiError(400, "give harness_url: the base URL of the harness to score")
     version = bench_version(service, body.bench_version)
+    if body.seeds is not None:
+        if body.seed is not None:
+            raise ApiError(400, "seeds draws a fresh seed for every run of the suite: drop seed")
+        _check_harness(service, body.harness_url)
+        return submit_suite(
+            service, principal, (body.harness_url, body.seeds, body.run_size, version)
+        )
     seed = body.seed if body.seed is not None else int.from_bytes(os.urandom(8), "little") >> 1
     fields = (body.harness_url, seed, body.run_size, version, "")
     return _enqueue(service, principal, "submit", fields)

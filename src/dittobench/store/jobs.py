@@ -188,6 +188,16 @@ class ServiceStore(RunStore):
         with self._reading() as conn:
             return fleet.seen_since(conn, since)
 
+    def runs_per_worker(self) -> dict[str, int]:
+        """How many jobs each worker has brought to ``done`` (worker name -> count)."""
+        query = (
+            sa.select(jobs_table.c.worker, sa.func.count())
+            .where((jobs_table.c.worker != "") & (jobs_table.c.status == "done"))
+            .group_by(jobs_table.c.worker)
+        )
+        with self._reading() as conn:
+            return {str(name): int(count) for name, count in conn.execute(query).all()}
+
     def count_jobs(self, status: str) -> int:
         """How many jobs have ``status`` (``queued``: the queue's depth)."""
         query = sa.select(sa.func.count()).select_from(jobs_table)
