@@ -198,12 +198,14 @@ def check_count(history: History, case: MemoryCase) -> None:
     stated = {f for f, _text in history.stated(case.evidence_pair_ids) if f.role == role}
     # The asked attribute: one whose every own fact of the role is stated by the evidence
     # (a pair may also state a fact of another attribute), as many as the answer says.
-    counts = {
-        len(own)
+    counted = {
+        (len(own), min(history.date[f.session] for f in own).isoformat())
         for attribute in {f.attribute for f in stated}
         if (own := set(history.own(attribute, frozenset({role})))) <= stated
     }
-    assert int(case.expected_answer) in counts, case.question
+    assert int(case.expected_answer) in {n for n, _first in counted}, case.question
+    if case.answer_kind == "tally":  # bench 2.1: the day of the first one too
+        assert (int(case.expected_answer), case.answer_items[0]) in counted, case.question
 
 
 def check_duration(history: History, case: MemoryCase) -> None:
@@ -232,7 +234,7 @@ def check_case(history: History, case: MemoryCase) -> None:
         check_value(history, case)
     elif kind in ("list", "ordered_list"):
         check_events(history, case)
-    elif kind == "number":
+    elif kind in ("number", "tally"):
         check_count(history, case)
     elif kind == "duration":
         check_duration(history, case)

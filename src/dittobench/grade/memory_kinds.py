@@ -1,6 +1,7 @@
 """The typed check of each memory answer kind: one function per kind, keyed by kind in ``CHECKS``.
 
-Each check returns a score in [0, 1] and never raises. Checks that look for a stated value (value,
+Each check returns a score in [0, 1] and never raises. A tally reads the slot and prose together
+(a count and the day of the first, both needed). Checks that look for a stated value (value,
 number, list, ordered list, duration) read the answer slot first and, when it is empty or falls
 short, the prose, keeping the better score. Checks that weigh what an answer *says* about a value
 (reversal, persistence, decline, acknowledge) read the slot and prose together, so "pottery" in
@@ -12,12 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import date
 from types import MappingProxyType
 from typing import Final
 
 from dittobench.core import text
 from dittobench.core.errors import DittobenchError
 from dittobench.core.text import content_words as words_of_content
+from dittobench.grade.dates import ISO_DAY, days_in, states_day
 from dittobench.grade.guards import (
     candidate_numbers,
     named_as_answer,
@@ -178,6 +181,31 @@ def check_number(case: MemoryCase, answer: Answer) -> float:
     return _best(answer, lambda text: float(_states(text, expected)))
 
 
+TALLY_DAYS_MAX = 2
+"""A tally may name the first and the latest day; more days is a list of guesses."""
+
+
+def check_tally(case: MemoryCase, answer: Answer) -> float:
+    """The count (exactly one candidate number, the expected one) and the day of the first
+    (``answer_items[0]``, an ISO date; at most two days named in all)."""
+    expected = whole_number(case.expected_answer)
+    first = _iso_day(case.answer_items[0]) if case.answer_items else None
+    if expected is None or first is None:
+        return 0.0
+    named = days_in(answer.full)
+    if len({(m, d) for m, d, _y in named}) > TALLY_DAYS_MAX or not states_day(named, first):
+        return 0.0
+    counted = candidate_numbers(prepare(ISO_DAY.sub(" ", answer.full.norm)))
+    return float(counted == {expected})
+
+
+def _iso_day(raw: str) -> date | None:
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        return None
+
+
 def check_list(case: MemoryCase, answer: Answer) -> float:
     """The fraction of the distinct items named, in any order."""
     items = _distinct(case.answer_items)
@@ -320,6 +348,7 @@ CHECKS: Final[MappingProxyType[str, Check]] = MappingProxyType(
     {
         "value": check_value,
         "number": check_number,
+        "tally": check_tally,
         "list": check_list,
         "ordered_list": check_ordered_list,
         "duration": check_duration,

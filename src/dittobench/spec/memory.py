@@ -13,6 +13,7 @@ from typing import Any, Final
 ANSWER_KINDS: Final = (
     "value",
     "number",
+    "tally",
     "list",
     "ordered_list",
     "duration",
@@ -21,7 +22,8 @@ ANSWER_KINDS: Final = (
     "decline",
     "acknowledge",
 )
-"""How an answer is checked (docs/grading.md): a value named, an exact number, a fraction of list
+"""How an answer is checked (docs/grading.md): a value named, an exact number, an exact number with
+the day of the first it counts (bench 2.1's counts), a fraction of list
 items, all items in order, a duration within tolerance, an activity said to have ended / to go
 on, a grounded decline, an acknowledgement of an instruction."""
 

@@ -196,6 +196,11 @@ class ContentPolicy:
     """A duration question names one of its events, and a point-in-time question the event it
     is anchored on, when a single contact came along to it, by its kind and that contact ("the
     one of my trips that Zeno came along to") instead of its own label."""
+    tally_days: bool = False
+    """Count questions also ask when the first one was, and are graded as a ``tally``: the
+    exact count and the day of the first event or mention it counts (``answer_items[0]``,
+    ISO), so no guessed number passes on its own (the latest is too often the last session's
+    day, the same in every seed)."""
     twins_after: bool = False
     """A held attribute gets a look-alike with chance 7/10 (not 3/5), said in a session after
     the user's last statement of it (when one follows), so the last wording of the attribute
@@ -226,6 +231,7 @@ CONTENT_3 = replace(
     twin_suggestions=True,
     twins_after=True,
     companion_labels=True,
+    tally_days=True,
 )
 """Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""

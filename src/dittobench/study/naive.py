@@ -17,6 +17,7 @@ from dittobench.study.transcripts import MemoryAnswer
 BEST_CONSTANTS: Mapping[str, str] = {
     "value": "size 38",
     "number": "2",
+    "tally": "14, the first on 2026-03-30",
     "list": "The Orchard at Vell, A Field Guide to Leaving, The Year of Small Fires, The Tin Crown",
     "ordered_list": "staghorn fern, Porto, Marrowstone",
     "duration": "18 days",

@@ -6,9 +6,11 @@ as the ceiling every other strategy is measured against.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from dittobench.catalog import get_tool
+from dittobench.core.dates import spoken_date
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.wire import RunResponse, ToolCall
@@ -77,6 +79,9 @@ def oracle_memory(case: MemoryCase, dataset: Dataset) -> RunResponse:
         return RunResponse(final_text=f"It is {case.expected_answer}.", answer=case.expected_answer)
     if kind in ("list", "ordered_list"):
         return RunResponse(final_text=", ".join(items), answer=", ".join(items))
+    if kind == "tally":
+        first = spoken_date(date.fromisoformat(items[0]))
+        return RunResponse(final_text=f"{case.expected_answer}; the first on {first}.")
     if kind == "duration":
         return RunResponse(final_text=f"About {case.expected_answer} days.")
     if kind == "reversal":

@@ -8,8 +8,10 @@ study uses it as the honest ceiling of every category.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import TypeVar
 
+from dittobench.core.dates import MONTH_NAMES, ordinal
 from dittobench.core.hashing import canonical_sha256
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
@@ -88,6 +90,19 @@ def _number(case: MemoryCase) -> str:
     return _pick(case, frames)
 
 
+def _tally(case: MemoryCase) -> str:
+    n, day = int(case.expected_answer), date.fromisoformat(case.answer_items[0])
+    month = MONTH_NAMES[day.month - 1]
+    frames = [
+        f"{number_words(n).capitalize()} times, by my count; the first was on {month} {day.day}.",
+        f"I count {n}, starting on the {ordinal(day.day)} of {month}.",
+        f"That's {number_words(n)} so far, the first on {day.isoformat()}.",
+        f"{n} in total. The earliest: {month[:3]}. {ordinal(day.day)}, {day.year}.",
+        f"{n} since {day.day} {month}, when it first came up.",
+    ]
+    return _pick(case, frames)
+
+
 def _listed(case: MemoryCase) -> str:
     items = case.answer_items
     if case.answer_kind == "ordered_list":
@@ -138,6 +153,8 @@ def paraphrase_memory(case: MemoryCase, dataset: Dataset) -> RunResponse:
         return RunResponse(final_text=_value(case))
     if kind == "number":
         return RunResponse(final_text=_number(case))
+    if kind == "tally":
+        return RunResponse(final_text=_tally(case))
     if kind in ("list", "ordered_list"):
         return RunResponse(final_text=_listed(case))
     if kind == "duration":

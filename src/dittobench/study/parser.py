@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from dittobench.core.dates import MONTH_NAMES
+from dittobench.core.dates import MONTH_NAMES, spoken_date
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.wire import RunResponse, ToolCall
@@ -153,8 +153,11 @@ class MemoryParser:
     # -- gathering ------------------------------------------------------------------------
 
     def ask_count(self, asked: Asked) -> RunResponse:
-        count = len(asked.own(("event", "mention")))
-        return RunResponse(final_text=f"I count {count}.")
+        """The count and (bench 2.1 asks it too) the day of the first, from its timestamp."""
+        own = asked.own(("event", "mention"))
+        day = min((m.timestamp for m in own), default="")[:10]
+        first = f", the first on {spoken_date(date.fromisoformat(day))}" if own else ""
+        return RunResponse(final_text=f"I count {len(own)}{first}.")
 
     def ask_list(self, asked: Asked) -> RunResponse:
         values = list(dict.fromkeys(m.value for m in asked.own(("event",))))

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from dittobench.core.dates import MONTH_NAMES
+from dittobench.core.dates import MONTH_NAMES, spoken_date
 from dittobench.core.text import normalize
 from dittobench.generate.grammar import Grammar
 from dittobench.generate.persona.attribute import Attribute
@@ -192,7 +192,8 @@ class SimpleParser:
         if not attribute:
             return _events_answer(case.question, [m for m in found if m.role == "event"])
         if symbol in ("ask_count",):
-            return RunResponse(final_text=f"{len(own)} times.")
+            first = f", the first on {spoken_date(min(m.day for m in own))}" if own else ""
+            return RunResponse(final_text=f"{len(own)} times{first}.")
         if symbol == "ask_list":
             return _say(list(dict.fromkeys(m.value for m in own)))
         if symbol == "ask_lure":

@@ -46,17 +46,20 @@ def mention_count(ctx: Context, count: int) -> list[Draft]:
 
 def _tally(ctx: Context, count: int, question_type: str, kind: str, role: str) -> list[Draft]:
     """Number questions over the user's ``kind`` attributes: the answer is how many facts of
-    ``role`` the user holds, and every one of them is evidence."""
+    ``role`` the user holds, and every one of them is evidence (with ``tally_days``, also the
+    day of the first, which the question asks too)."""
     drafts = []
     for attribute in ctx.stream.sample(ctx.own_attributes(kind), count):
         facts = ctx.facts(attribute.name, role=role)
+        first = min(ctx.date_of(f) for f in facts).isoformat() if ctx.content.tally_days else ""
         drafts.append(
             Draft(
                 question_type=question_type,
                 candidates=ask_wordings(ctx, attribute, "ask_count", {}),
-                answer_kind="number",
+                answer_kind="tally" if first else "number",
                 expected=str(len(facts)),
                 user_id=ctx.person.user_id,
+                items=(first,) if first else (),
                 evidence=tuple(f.key for f in facts),
                 clusters=(attribute.name,),
             )

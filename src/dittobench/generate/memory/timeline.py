@@ -94,13 +94,13 @@ def _then_wordings(
     if ctx.content.shared_questions and ctx.stream.chance(*EVENT_ANCHOR_CHANCE):
         event = combined.event_between(ctx, start, end)
         if event is not None:
-            label, evidence = event_label(ctx, event), (event.key,)
+            label = event_label(ctx, event)
             company = combined.sole_companion(ctx, event) if ctx.content.companion_labels else None
             if company is not None:
                 label = combined.companion_label(ctx, event, company)
-                evidence = (*evidence, company.key)
+            keys = (event.key,) if company is None else (event.key, company.key)
             wordings = ask_wordings(ctx, attribute, "ask_then", {"event": label}, then="then_event")
-            return wordings, evidence
+            return wordings, keys
     return ask_wordings(ctx, attribute, "ask_then", values), ()
 
 
@@ -219,7 +219,7 @@ def temporal_duration(ctx: Context, count: int) -> list[Draft]:
         first, second = spread[index] if spread else _distinct_days(ctx, events, 2, seen)
         days = (ctx.date_of(second) - ctx.date_of(first)).days
         values = {"a": _label(ctx, first), "b": _label(ctx, second)}
-        evidence = (first.key, second.key)
+        evidence: tuple[str, ...] = (first.key, second.key)
         if ctx.content.companion_labels:
             values, evidence = _by_companion(ctx, (first, second), values, evidence)
         asks = ctx.texts.questions
