@@ -8,7 +8,8 @@ resumes its run from the store, which ends with the per-case scores of an undist
 when the worker died. A task delivered three times (one through ``serve --queue celery``, two
 sent again by hand) drives its run once: the others find it held or over. ``run --seeds 3
 --queue celery`` is a suite on the workers whose receipt binds theirs. Skipped only where Redis
-or PostgreSQL cannot be reached or started.
+or PostgreSQL cannot be reached or started. A run a worker drives is cancelled through the
+service.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dittobench.workers.driver import new_run_id, now
 from tests.helpers import redis_service
 from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import HarnessProcess, start_harness
+from tests.helpers.harness_process import harness as harness_running
 from tests.helpers.service_process import ADMIN, start_service
 from tests.helpers.worker_process import WorkerProcess, start_worker
 from tests.integration.test_suites import check_suite_output
@@ -235,6 +237,17 @@ def test_a_task_delivered_three_times_runs_once(
         assert fleet["workers_alive"] == 2
         assert {w["name"] for w in fleet["workers"]} == {"worker-c", "worker-d"}
         assert sum(fleet["runs_per_worker"].values()) == 4, fleet
+        # Cancelling a run a worker drives: the worker sees it in the store and stops.
+        with harness_running("slow", "--delay-ms", "300") as slow_url:
+            body = {"harness_url": slow_url, "seed": 7}
+            status, accepted = service.json("POST", "/v1/submit", ADMIN, body)
+            assert status == 202, accepted
+            slow_id = accepted["run_id"]
+            service.wait_for(slow_id, lambda j: j["progress"]["done"] >= 2, timeout=30)
+            assert service.json("DELETE", f"/v1/runs/{slow_id}", ADMIN)[0] == 202
+            ended = service.wait_for(slow_id, lambda j: j["status"] in TERMINAL, timeout=30)
+        assert ended["status"] == "cancelled", ended
+        assert any(w.events("run_cancelled", slow_id) for w in workers)
     finally:
         service.stop()
         for handle in workers:
