@@ -5,7 +5,8 @@ each case held 120 ms so a run can be caught midway).
 A suite of four runs is spread over both workers; one worker is SIGKILLed mid-run, the other
 resumes its run from the store, which ends with the per-case scores of an undisturbed
 ``dittobench run`` of that seed, and no case reaches the harness twice but the one in flight
-when the worker died. A task delivered three times (one through ``serve --queue celery``, two
+when the worker died; a worker stopped with SIGTERM mid-run leaves its run to another, which
+resumes it. A task delivered three times (one through ``serve --queue celery``, two
 sent again by hand) drives its run once: the others find it held or over. ``run --seeds 3
 --queue celery`` is a suite on the workers whose receipt binds theirs. Skipped only where Redis
 or PostgreSQL cannot be reached or started. A run a worker drives is cancelled through the
@@ -174,6 +175,20 @@ def test_a_suite_spreads_over_two_workers_and_survives_a_sigkill(
         for run_id, other in by_run.items():
             if run_id != victim:
                 assert set(runs_per_case(harnesses[other][1]).values()) == {1}
+        # A warm stop (SIGTERM) mid-run: the run stops at its next report and another worker
+        # resumes it.
+        with harness_running("slow", "--delay-ms", "150") as slow_url:
+            stopped = queue_run(store, broker, slow_url, 9)
+            wait_until(lambda: victim_of(store, [stopped], "worker-b"), 30, "the run on b")
+            workers["worker-e"] = start_worker(
+                tmp_path / "worker-e", broker_url, postgres_database, key, "worker-e",
+                "--run-concurrency", "1", "--sweep-every", "1",
+            )  # fmt: skip
+            assert workers["worker-b"].stop() == 0
+            wait_until(lambda: store.get_job(stopped).status in TERMINAL, 30, "the stopped run")
+        assert store.get_job(stopped).status == "done"
+        assert workers["worker-b"].events("run_stopped", stopped)
+        assert workers["worker-e"].events("run_resumed", stopped)
     finally:
         for handle in workers.values():
             handle.stop()

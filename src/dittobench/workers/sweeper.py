@@ -26,6 +26,9 @@ from dittobench.workers.logs import event
 from dittobench.workers.tasks import Runtime, older_than
 
 BEAT_S = 5.0
+SETTLE_S = 3.0
+"""A job touched this recently may be between being taken and its run's lease being claimed
+(milliseconds, normally): it is left alone until then."""
 RESEND_AFTER_S = 60.0
 """A job handed over again waits this long before it is handed over again (it may sit in the
 queue behind busy workers meanwhile)."""
@@ -95,7 +98,7 @@ class Keeper(threading.Thread):
     def _abandoned(self, job: JobRow) -> bool:
         try:
             return held_by_another(self.rt.store, job.run_id, now) == "" and older_than(
-                job.updated_at, 2 * BEAT_S
+                job.updated_at, SETTLE_S
             )
         except StoreError:  # taken from the queue, no run made yet
             return older_than(job.updated_at, LEASE_S)
