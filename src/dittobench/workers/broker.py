@@ -94,11 +94,6 @@ class Broker:
     def send(self, run_id: str) -> None:
         self.app.send_task(TASK_NAME, args=[run_id], task_id=run_id, queue=QUEUE)
 
-    def depth(self) -> int:
-        """Tasks waiting in the broker's queue (not yet taken by a worker)."""
-        with self.app.connection_for_read() as conn:
-            return int(conn.default_channel.client.llen(QUEUE))
-
     def close(self) -> None:
         self.app.close()
 
