@@ -131,7 +131,6 @@ FLOORS = {
     "2.1.0": {
         "abstention_near_miss": POOL_FLOOR_2_1,
         "activity_ongoing": POOL_FLOOR_2_1,
-        "single_session_recall": POOL_FLOOR_2_1,
     },
 }
 TYPES = [

@@ -27,6 +27,8 @@ from dittobench.generate.memory.asking import EVENT_WITH, asking_of, family_word
 from dittobench.generate.memory.draft import Context, Draft, event_label
 from dittobench.generate.persona.model import ON, SELF, WITH, Fact
 
+WEEKDAY = "weekday"
+"""The family of the combined question that asks the weekday an event fell on."""
 ORDER_MIN = 3
 ORDER_SUBSET = 3
 ORDER_MIXED_MAX = 6
@@ -167,7 +169,7 @@ def _weekday(ctx: Context, event: Fact, on: Fact) -> Combo:
     weekdays = ctx.texts.pack.file("chatter").get("weekdays", [])
     wrong = tuple(d for d in weekdays if isinstance(d, str) and d != on.value)
     return Combo(
-        "weekday",
+        WEEKDAY,
         {"event": event_label(ctx, event)},
         on.value,
         (event.key, on.key),

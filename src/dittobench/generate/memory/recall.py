@@ -23,46 +23,71 @@ def families_and_singles(count: int) -> tuple[int, int]:
 
 COMBINED_SHARE = 3
 """With ``shared_questions``: up to one recall subject in this many combines two facts."""
+WEEKDAY_COMBOS = 1
+"""At most this many recall subjects ask an event's weekday, and they come last (single
+questions, not families of three): seven weekdays make a guessed one right too often."""
+
+
+def _combos(ctx: Context, available: list[combined.Combo], count: int) -> list[combined.Combo]:
+    """``count`` combined subjects: the others drawn first, then at most ``WEEKDAY_COMBOS``
+    weekday ones to fill up."""
+    weekdays = [c for c in available if c.family == combined.WEEKDAY]
+    others = [c for c in available if c.family != combined.WEEKDAY]
+    picked = ctx.stream.sample(others, min(len(others), count))
+    room = min(WEEKDAY_COMBOS, len(weekdays), count - len(picked))
+    return picked + ctx.stream.sample(weekdays, room)
 
 
 def single_session_recall(ctx: Context, count: int) -> list[Draft]:
     families, singles = families_and_singles(count)
     subjects = families + singles
     available = combined.combos(ctx) if ctx.content.shared_questions else []
-    combos = ctx.stream.sample(available, min(len(available), subjects // COMBINED_SHARE))
+    combos = _combos(ctx, available, min(len(available), subjects // COMBINED_SHARE))
     attributes = ctx.stream.sample(ctx.own_attributes("fixed"), subjects - len(combos))
+    # Weekday combos go last, so they are single questions (the first subjects are families).
+    last = [c for c in combos if c.family == combined.WEEKDAY]
+    ordered: list[combined.Combo | Attribute] = [
+        *(c for c in combos if c.family != combined.WEEKDAY),
+        *attributes,
+        *last,
+    ]
     drafts: list[Draft] = []
-    for index, combo in enumerate(combos):
-        if index < families:
-            family = combined.combo_draft(ctx, combo, FAMILY_SIZE)
-            tag = f"{combo.family}:{combo.evidence[-1]}"
-            drafts.extend(
-                replace(family, candidates=(ask,), family=tag) for ask in family.candidates
-            )
+    for index, subject in enumerate(ordered):
+        if isinstance(subject, combined.Combo):
+            drafts.extend(_combo_drafts(ctx, subject, family=index < families))
         else:
-            drafts.append(combined.combo_draft(ctx, combo, CANDIDATE_WORDINGS))
-    for index, attribute in enumerate(attributes, start=len(combos)):
-        (fact,) = ctx.chain(attribute.name)
-        base = Draft(
-            question_type="single_session_recall",
-            candidates=(),
-            answer_kind="value",
-            expected=fact.value,
-            user_id=ctx.person.user_id,
-            accepted=ctx.aliases(attribute, fact.value),
-            distractors=ctx.top_up(attribute, ctx.others_values(attribute.name), [fact.value], 2),
-            dump_guard=ctx.dump_guard([fact.value]),
-            evidence=(fact.key,),
-            clusters=(attribute.name,),
-        )
-        if index < families:
-            asks = ask_wordings(ctx, attribute, "ask", {}, FAMILY_SIZE)
-            if len(asks) < FAMILY_SIZE:
-                raise ValueError(f"{attribute.name}: fewer than {FAMILY_SIZE} distinct asks")
-            drafts.extend(replace(base, candidates=(ask,), family=attribute.name) for ask in asks)
-        else:
-            drafts.append(replace(base, candidates=ask_wordings(ctx, attribute, "ask", {})))
+            drafts.extend(_fact_drafts(ctx, subject, family=index < families))
     return drafts
+
+
+def _combo_drafts(ctx: Context, combo: combined.Combo, family: bool) -> list[Draft]:
+    if not family:
+        return [combined.combo_draft(ctx, combo, CANDIDATE_WORDINGS)]
+    drafted = combined.combo_draft(ctx, combo, FAMILY_SIZE)
+    tag = f"{combo.family}:{combo.evidence[-1]}"
+    return [replace(drafted, candidates=(ask,), family=tag) for ask in drafted.candidates]
+
+
+def _fact_drafts(ctx: Context, attribute: Attribute, family: bool) -> list[Draft]:
+    (fact,) = ctx.chain(attribute.name)
+    base = Draft(
+        question_type="single_session_recall",
+        candidates=(),
+        answer_kind="value",
+        expected=fact.value,
+        user_id=ctx.person.user_id,
+        accepted=ctx.aliases(attribute, fact.value),
+        distractors=ctx.top_up(attribute, ctx.others_values(attribute.name), [fact.value], 2),
+        dump_guard=ctx.dump_guard([fact.value]),
+        evidence=(fact.key,),
+        clusters=(attribute.name,),
+    )
+    if not family:
+        return [replace(base, candidates=ask_wordings(ctx, attribute, "ask", {}))]
+    asks = ask_wordings(ctx, attribute, "ask", {}, FAMILY_SIZE)
+    if len(asks) < FAMILY_SIZE:
+        raise ValueError(f"{attribute.name}: fewer than {FAMILY_SIZE} distinct asks")
+    return [replace(base, candidates=(ask,), family=attribute.name) for ask in asks]
 
 
 def assistant_recall(ctx: Context, count: int) -> list[Draft]:
