@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from dittobench.core.dates import spoken_date
 from dittobench.spec.wire import RunResponse
 from dittobench_baseline.evidence import (
     QUESTION_FILLER,
@@ -127,12 +128,17 @@ def _order_answer(
 
 
 def _count_answer(candidates: list[Candidate], top: Candidate, trace: CallTrace) -> RunResponse:
-    """How many distinct pairs the user said something about it in, at least one."""
+    """How many distinct pairs the user said something about it in, at least one, and the day
+    of the first of them (count questions may ask when the first one was)."""
     threshold = max(0.5, top.score * 0.75)
-    count = len({c.hit.pair_id for c in candidates if c.role == "user" and c.score >= threshold})
-    count = count or 1
+    counted = {
+        c.hit.pair_id: c.hit for c in candidates if c.role == "user" and c.score >= threshold
+    }
+    count = len(counted) or 1
+    stamps = sorted(hit.timestamp for hit in counted.values()) or [top.hit.timestamp]
+    first = spoken_date(date.fromisoformat(stamps[0][:10]))
     return RunResponse(
-        final_text=f"{count}, going by our conversations.",
+        final_text=f"{count}, going by our conversations; the first was on {first}.",
         tool_calls=tuple(trace.calls),
         answer=str(count),
         confidence=0.4,
