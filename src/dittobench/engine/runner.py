@@ -95,6 +95,9 @@ class RunOptions:
     transport: Callable[[], httpx.AsyncBaseTransport] | None = None
     """Makes the connection layer of every request to the harness (the scoring service passes
     one that connects only to the public address it checked); httpx's own when absent."""
+    tool_route: Callable[[str], str] | None = None
+    """Given the tool endpoint's URL (its secret included), returns the URL the harness is told
+    instead: a sandboxed harness reaches the endpoint through a bridge (``dittobench.sandbox``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,6 +347,8 @@ async def _run(
     version = get_policy(dataset.bench_version).content_version
     endpoint = ToolEndpoint(dataset, version, ids=ids)
     await endpoint.start()
+    if options.tool_route is not None:
+        endpoint.url = options.tool_route(endpoint.url)  # the URL the harness is told
     try:
         transport = options.transport() if options.transport else None
         async with HarnessClient(options.harness_url, options.limits, transport) as client:

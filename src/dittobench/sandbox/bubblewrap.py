@@ -18,6 +18,7 @@ fork, ``setsid``) goes too.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import signal
@@ -50,8 +51,9 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
+@functools.cache
 def usable() -> str:
-    """``""`` when bubblewrap can make a sandbox here, else why not."""
+    """``""`` when bubblewrap can make a sandbox here, else why not (asked once per process)."""
     found = bwrap_path()
     if found is None:
         return "bwrap is not installed (Debian package bubblewrap)"

@@ -32,7 +32,7 @@ from pathlib import Path
 import httpx
 
 from dittobench.sandbox import SandboxError
-from dittobench.sandbox.archive import Archive, unpack
+from dittobench.sandbox.archive import Archive, ArchiveLimits, unpack
 from dittobench.sandbox.bubblewrap import FORWARD_PATH, WORK, Limits, Sandboxed, command_line
 from dittobench.sandbox.forward import serve_unix
 from dittobench.sandbox.layout import Layout, read_layout
@@ -48,6 +48,7 @@ class SandboxConfig:
     """The operator's sandbox settings."""
 
     limits: Limits = field(default_factory=Limits)
+    archive_limits: ArchiveLimits = field(default_factory=ArchiveLimits)
     build_s: float = 600.0
     """Wall-clock limit of the build."""
     start_s: float = 60.0

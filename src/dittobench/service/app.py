@@ -29,12 +29,13 @@ from dittobench.receipts.keys import (
     load_private_key,
     save_keypair,
 )
-from dittobench.service import routes_info, routes_pages, routes_runs, routes_suites
+from dittobench.service import archives, routes_info, routes_pages, routes_runs, routes_suites
 from dittobench.service.auth import AuthMiddleware, TokenTable, required_tokens, unclassified
 from dittobench.service.context import ApiError, ServiceState
 from dittobench.service.events import ProgressHub, StreamSlots
 from dittobench.service.jobs import JobQueue
 from dittobench.service.limits import BodyGuard, SlidingWindow
+from dittobench.service.sandbox_settings import archive_body_bytes
 from dittobench.service.settings import ServiceSettings, SettingsError
 from dittobench.service.ssrf import Resolver, system_resolver
 from dittobench.spec.versions import POLICIES
@@ -111,6 +112,7 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
     )
     app.include_router(routes_info.router)
     app.include_router(routes_runs.router)
+    app.include_router(archives.router)
     app.include_router(routes_suites.router)
     app.include_router(routes_pages.router)
     _handlers(app)
@@ -118,6 +120,7 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
     app.add_middleware(
         BodyGuard,
         max_bytes=settings.max_body_bytes,
+        larger={"/v1/submit": archive_body_bytes(settings)},
         timeout_s=settings.body_timeout_s,
         max_depth=settings.max_json_depth,
     )

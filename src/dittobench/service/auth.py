@@ -55,6 +55,7 @@ PROTECTED: frozenset[tuple[str, str]] = frozenset(
         ("GET", "/v1/runs/{run_id}/transcript"),
         ("GET", "/v1/runs/{run_id}/receipt"),
         ("GET", "/v1/runs/{run_id}/events"),
+        ("GET", "/v1/runs/{run_id}/similar"),
         ("GET", "/v1/suites/{suite_id}"),
     }
 )

@@ -34,6 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from dittobench.engine.orchestrate import Progress
 from dittobench.engine.runner import LeaseLost, RunError
 from dittobench.service.events import ProgressHub, Snapshot
+from dittobench.service.sandbox_settings import sandbox_config
 from dittobench.service.settings import ServiceSettings
 from dittobench.service.ssrf import (
     GuardedTransport,
@@ -91,6 +92,7 @@ class JobQueue:
             runs_dir,
             check_url=self._check,
             transport=None if settings.allow_private_harness else self._guarded,
+            sandbox=sandbox_config(settings),
         )
         self._enqueue = enqueue
         self._sent: set[str] = set()

@@ -52,39 +52,49 @@ class SlidingWindow:
 class BodyGuard:
     """Reads a request's whole body before the app sees it: 413 beyond ``max_bytes`` (by
     ``Content-Length`` at once, else as it arrives), 408 when it has not all come within
-    ``timeout_s``, 400 for JSON nested deeper than ``max_depth``."""
+    ``timeout_s``, 400 for JSON nested deeper than ``max_depth``. ``larger`` gives some paths a
+    cap of their own (a submitted source archive)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, timeout_s: float, max_depth: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        timeout_s: float,
+        max_depth: int,
+        larger: dict[str, int] | None = None,
+    ) -> None:
         self.app, self.max_bytes, self.timeout_s, self.max_depth = (
             app,
             max_bytes,
             timeout_s,
             max_depth,
         )
+        self.larger = larger or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
             await self.app(scope, receive, send)
             return
+        cap = self.larger.get(scope["path"], self.max_bytes)
         declared = _content_length(scope)
-        if declared is not None and declared > self.max_bytes:
-            await error(send, 413, f"the request body is over {self.max_bytes} bytes")
+        if declared is not None and declared > cap:
+            await error(send, 413, f"the request body is over {cap} bytes")
             return
         try:
             async with asyncio.timeout(self.timeout_s):
-                body = await self._read(receive)
+                body = await self._read(receive, cap)
         except TimeoutError:
             await error(send, 408, f"the request body did not arrive within {self.timeout_s:g} s")
             return
         if body is None:
-            await error(send, 413, f"the request body is over {self.max_bytes} bytes")
+            await error(send, 413, f"the request body is over {cap} bytes")
             return
         if json_depth(body) > self.max_depth:
             await error(send, 400, f"the JSON body is nested deeper than {self.max_depth} levels")
             return
         await self.app(scope, _replay(body, receive), send)
 
-    async def _read(self, receive: Receive) -> bytes | None:
+    async def _read(self, receive: Receive, cap: int) -> bytes | None:
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -93,7 +103,7 @@ class BodyGuard:
                 return b"".join(chunks)
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_bytes:
+            if size > cap:
                 return None
             chunks.append(chunk)
             if not message.get("more_body", False):

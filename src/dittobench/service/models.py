@@ -11,7 +11,15 @@ from dittobench.core.prng import MAX_SEED
 
 RunSizeName = Literal["small", "medium", "full"]
 JobStatus = Literal[
-    "queued", "generating", "seeding", "running", "scoring", "done", "failed", "cancelled"
+    "queued",
+    "building",
+    "generating",
+    "seeding",
+    "running",
+    "scoring",
+    "done",
+    "failed",
+    "cancelled",
 ]
 Sha256 = Field(pattern=r"^[0-9a-f]{64}$", description="64 lowercase hex digits.")
 
@@ -60,7 +68,9 @@ class Capabilities(BaseModel):
     drafts_accepted: bool = Field(description="Whether runs of draft versions are accepted.")
     run_sizes: list[RunSizeInfo]
     packs: list[PackInfo] = Field(description="The content packs shipped, with their sha256.")
-    archive_submissions: bool = Field(description="Whether source archives can be submitted.")
+    archive_submissions: bool = Field(
+        description="Whether source archives can be submitted (bubblewrap works here)."
+    )
     fleet: FleetView | None = Field(None, description="Where runs are driven, live.")
 
 
@@ -119,10 +129,17 @@ class SubmitRequest(_Strict):
     harness_url: str | None = Field(
         None, max_length=2048, description="The harness's base URL (http or https)."
     )
-    archive_url: str | None = Field(
-        None, max_length=2048, description="Not yet available: a source archive to build."
+    archive_base64: str | None = Field(
+        None,
+        max_length=90 * 1024 * 1024,
+        description="Instead of harness_url: a source archive (tar.gz or zip, layout in "
+        "docs/service.md), base64. Built and run in a sandbox; over max_archive_bytes is 413.",
     )
-    archive_sha256: str | None = Field(None, max_length=64, description="Not yet available.")
+    archive_sha256: str | None = Field(
+        None,
+        pattern=r"^[0-9a-f]{64}$",
+        description="With archive_base64, optional: the archive's SHA-256; a mismatch is 400.",
+    )
     run_size: RunSizeName = "small"
     seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Drawn fresh when absent.")
     bench_version: str | None = Field(None, max_length=32, description="Default: current.")
@@ -215,7 +232,7 @@ class FleetView(BaseModel):
 class JobSummary(BaseModel):
     run_id: str
     status: JobStatus
-    mode: Literal["submit", "score"]
+    mode: Literal["submit", "score", "archive"]
     submitter: str
     harness_url: str
     run_size: RunSizeName
@@ -224,6 +241,25 @@ class JobSummary(BaseModel):
     created_at: str
     updated_at: str
     poll: str
+
+
+class SimilarRun(BaseModel):
+    run_id: str
+    submitter: str
+    archive_sha256: str
+    similarity: float = Field(description="Estimated Jaccard similarity of the shingle sets.")
+
+
+class SimilarList(BaseModel):
+    run_id: str
+    archive_sha256: str
+    threshold: float
+    shingles: int = Field(description="Distinct shingles of this run's sources.")
+    python_files: int
+    similar: list[SimilarRun] = Field(
+        description="Earlier submissions at or above the threshold, most similar first. "
+        "Advisory: never part of a score."
+    )
 
 
 class JobList(BaseModel):
@@ -244,7 +280,7 @@ class ProgressView(BaseModel):
 
 
 class FailureView(BaseModel):
-    kind: str = Field(description="unsafe_url, harness, dataset, run, store or internal.")
+    kind: str = Field(description="unsafe_url, sandbox, harness, dataset, run, store or internal.")
     retryable: bool = Field(description="Whether submitting again may succeed.")
     message: str
 

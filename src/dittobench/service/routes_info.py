@@ -15,6 +15,7 @@ from dittobench.core.hashing import sha256_hex
 from dittobench.core.prng import MAX_SEED
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import own_pack, public_pack, public_pack_ids
+from dittobench.sandbox.bubblewrap import usable
 from dittobench.service.auth import Principal
 from dittobench.service.context import (
     ServiceState,
@@ -46,11 +47,13 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     said = {
         400: "The request is malformed or names something this service does not run.",
         401: "No valid bearer token (enforce mode).",
+        403: "Allowed only to admins.",
         404: "No such run, or not one of yours.",
         408: "The request body did not arrive in time.",
         409: "Conflicts with the run's state.",
         413: "The request body is too large.",
         429: "Rate limited, or too many open streams; see Retry-After.",
+        503: "This server cannot build and run source archives (no usable bubblewrap).",
     }
     return {code: {"model": ErrorBody, "description": said[code]} for code in codes}
 
@@ -101,7 +104,7 @@ def describe_capabilities(settings: ServiceSettings) -> dict[str, Any]:
             for name in RUN_SIZE_NAMES
         ],
         "packs": [{"id": i, "sha256": public_pack(i).sha256} for i in public_pack_ids()],
-        "archive_submissions": False,
+        "archive_submissions": usable() == "",
     }
 
 

@@ -13,6 +13,7 @@ from dittobench.core.hashing import sha256_hex
 from dittobench.core.prng import seed_text
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import own_pack
+from dittobench.service.archives import submit_archive
 from dittobench.service.auth import Principal
 from dittobench.service.context import (
     ApiError,
@@ -53,9 +54,6 @@ RunId = Annotated[
 ]
 Service = Annotated[ServiceState, Depends(state)]
 Caller = Annotated[Principal, Depends(caller)]
-ARCHIVE_LATER = (
-    "archive submissions are not available yet; submit the harness_url of a running harness"
-)
 
 
 def _check_harness(service: ServiceState, harness_url: str) -> None:
@@ -117,19 +115,22 @@ def _enqueue(
     response_model=Accepted | SuiteAccepted,
     tags=["runs"],
     summary="Score a harness",
-    responses=errors(400, 401, 408, 409, 413, 429),
+    responses=errors(400, 401, 408, 409, 413, 429, 503),
 )
 def submit(request: Request, body: SubmitRequest, service: Service, principal: Caller) -> Any:
     """Queue a run: generate a dataset (``seed`` drawn fresh when absent), drive the harness at
-    ``harness_url`` through every case, grade, store and sign. 202 with the run id; poll
+    ``harness_url`` (or the one ``archive_base64`` holds, built and run in a sandbox: 503 when
+    this server cannot) through every case, grade, store and sign. 202 with the run id; poll
     ``GET /v1/runs/{id}``. A caller has one run queued or running at a time (409). With
     ``seeds``: a suite of that many runs on fresh seeds, 202 with the suite's id and runs; poll
     ``GET /v1/suites/{id}``."""
     limited(service.submit_limit, client_key(request, principal))
-    if body.archive_url is not None or body.archive_sha256 is not None:
-        raise ApiError(400, ARCHIVE_LATER)
+    if body.archive_base64 is not None or body.archive_sha256 is not None:
+        return _submit_archive(service, principal, body)
     if not body.harness_url:
-        raise ApiError(400, "give harness_url: the base URL of the harness to score")
+        raise ApiError(
+            400, "give harness_url (the base URL of a harness) or archive_base64 (its source)"
+        )
     version = bench_version(service, body.bench_version)
     if body.seeds is not None:
         if body.seed is not None:
@@ -141,6 +142,17 @@ def submit(request: Request, body: SubmitRequest, service: Service, principal: C
     seed = body.seed if body.seed is not None else int.from_bytes(os.urandom(8), "little") >> 1
     fields = (body.harness_url, seed, body.run_size, version, "")
     return _enqueue(service, principal, "submit", fields)
+
+
+def _submit_archive(service: ServiceState, principal: Principal, body: SubmitRequest) -> Any:
+    if body.harness_url is not None or body.archive_base64 is None:
+        raise ApiError(400, "give exactly one source: harness_url or archive_base64")
+    if body.seeds is not None:
+        raise ApiError(400, "seeds is not available with archive_base64: submit one run")
+    version = bench_version(service, body.bench_version)
+    seed = body.seed if body.seed is not None else int.from_bytes(os.urandom(8), "little") >> 1
+    fields = (body.archive_base64, body.archive_sha256, seed, body.run_size, version)
+    return submit_archive(service, principal, fields)
 
 
 @router.post(

@@ -97,6 +97,23 @@ class ServiceSettings(BaseSettings):
     broker: str = Field(
         "", description="The Celery broker's URL (redis://host:6379/0), for queue = celery."
     )
+    max_archive_bytes: int = Field(
+        4 * 1024 * 1024, ge=1024, le=64 * 1024 * 1024, description="Largest source archive."
+    )
+    sandbox_cpu_s: int = Field(900, ge=1, description="CPU seconds per sandboxed process.")
+    sandbox_memory_mb: int = Field(2048, ge=64, description="Address space per process, MiB.")
+    sandbox_processes: int = Field(128, ge=4, description="Processes in a sandbox at once.")
+    sandbox_file_mb: int = Field(256, ge=1, description="Largest file a sandbox writes, MiB.")
+    sandbox_build_s: float = Field(600.0, gt=0, description="Wall-clock limit of a build.")
+    sandbox_run_s: float = Field(
+        3600.0, gt=0, description="Wall-clock limit of a sandboxed harness's whole life."
+    )
+    sandbox_index_url: str = Field(
+        "https://pypi.org/simple", description="The index requirements are installed from."
+    )
+    sandbox_build_network: bool = Field(
+        True, description="Let a build with requirements reach the network (the index)."
+    )
 
     @field_validator("source_revision")
     @classmethod

@@ -21,14 +21,16 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from dittobench.core.prng import parse_seed, seed_text
-from dittobench.store import fleet, suites
+from dittobench.store import fleet, submissions, suites
 from dittobench.store.errors import BadContentError, StoreError
 from dittobench.store.fleet import WorkerRow
 from dittobench.store.runs import RunStore
+from dittobench.store.submissions import SubmissionRow
 from dittobench.store.suites import SuiteRow
 
 JOB_STATUSES = (
     "queued",
+    "building",
     "generating",
     "seeding",
     "running",
@@ -40,7 +42,7 @@ JOB_STATUSES = (
 """Every status a job can have, in the order a job moves through them (seeding and running
 alternate once per wave)."""
 TERMINAL = frozenset({"done", "failed", "cancelled"})
-ACTIVE = frozenset({"generating", "seeding", "running", "scoring"})
+ACTIVE = frozenset({"building", "generating", "seeding", "running", "scoring"})
 
 _metadata = sa.MetaData()
 
@@ -218,6 +220,25 @@ class ServiceStore(RunStore):
         """Keep the suite's receipt unless it has one; whether this one was kept."""
         with self._writing() as conn:
             return suites.set_receipt(conn, suite_id, receipt_json, updated_at)
+
+    # -- submitted archives (store.submissions) -------------------------------------------------
+
+    def create_submission(self, row: SubmissionRow) -> None:
+        with self._writing() as conn:
+            submissions.insert(conn, row, self.where)
+
+    def delete_submission(self, run_id: str) -> None:
+        with self._writing() as conn:
+            submissions.delete(conn, run_id)
+
+    def get_submission(self, run_id: str) -> SubmissionRow | None:
+        with self._reading() as conn:
+            return submissions.select(conn, run_id)
+
+    def fingerprints_before(self, row: SubmissionRow) -> list[tuple[str, str, str, str]]:
+        """``(run_id, submitter, archive_sha256, fingerprint_json)`` of earlier submissions."""
+        with self._reading() as conn:
+            return submissions.fingerprints_before(conn, row.created_at, row.run_id)
 
     # -- reads ----------------------------------------------------------------------------------
 

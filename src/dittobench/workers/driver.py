@@ -36,11 +36,16 @@ from dittobench.engine.runner import (
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import PackError, own_pack
 from dittobench.receipts.sign import build_receipt, case_prompts
+from dittobench.sandbox import SandboxError
+from dittobench.sandbox.archive import read_archive
+from dittobench.sandbox.harness import SandboxConfig, sandboxed_harness
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
 from dittobench.store import StoreError
 from dittobench.store.jobs import ACTIVE, JobRow, ServiceStore
 
+ARCHIVE_MODE = "archive"
+"""The mode of a job whose harness is a submitted source archive (``store.submissions``)."""
 CANCEL_OWNER = "service-cancel"
 """The lease owner a cancel writes to stop a run that does not report (``service.jobs``)."""
 STAGE_STATUS = {
@@ -73,8 +78,8 @@ class UnsafeHarness(DittobenchError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """Why a job failed: ``kind`` (``unsafe_url``, ``harness``, ``dataset``, ``run``, ``store``,
-    ``internal``), whether submitting again may succeed, and a one-line message."""
+    """Why a job failed: ``kind`` (``unsafe_url``, ``sandbox``, ``harness``, ``dataset``, ``run``,
+    ``store``, ``internal``), whether submitting again may succeed, and a one-line message."""
 
     kind: str
     retryable: bool
@@ -116,13 +121,18 @@ class JobDriver:
         *,
         check_url: URLCheck = lambda _url: None,
         transport: Callable[[], httpx.AsyncBaseTransport] | None = None,
+        sandbox: SandboxConfig | None = None,
     ) -> None:
         self.store, self.settings, self.key, self.runs_dir = store, settings, key, runs_dir
         self._check_url, self._transport = check_url, transport
+        self.sandbox = sandbox or SandboxConfig()
 
     def drive(self, job: JobRow, reporter: Callable[[Progress], None]) -> dict[str, Any]:
         """Run the job, or resume its run when one exists; the run's report as stored. A run
-        another live driver holds raises ``RunHeld`` before anything changes."""
+        another live driver holds raises ``RunHeld`` before anything changes. An ``archive``
+        job's harness is its submitted archive, built and run in a sandbox for the run."""
+        if job.mode == ARCHIVE_MODE:
+            return self._drive_archive(job, reporter)
         try:
             self._check_url(job.harness_url)
         except (ValueError, DittobenchError) as exc:
@@ -141,6 +151,36 @@ class JobDriver:
             harness_name=job.harness_url,
             transport=self._transport,
         )
+        return self._run(job, options, reporter)
+
+    def _drive_archive(self, job: JobRow, reporter: Callable[[Progress], None]) -> dict[str, Any]:
+        submission = self.store.get_submission(job.run_id)
+        if submission is None:
+            raise SandboxError(f"run {job.run_id} has no submitted archive in the store")
+        archive = read_archive(submission.archive, self.sandbox.archive_limits)
+        self.store.update_job(job.run_id, updated_at=now(), status="building", only_from=ACTIVE)
+        folder = self.runs_dir / job.run_id / "sandbox"
+        with sandboxed_harness(archive, self.sandbox, folder) as harness:
+            options = RunOptions(
+                harness_url=harness.url,
+                seed=job.seed,
+                run_size=job.run_size,
+                bench_version=job.bench_version,
+                concurrency=self.settings.run_concurrency,
+                out_dir=self.runs_dir,
+                limits=ClientLimits(
+                    run_deadline_s=self.settings.case_timeout_s,
+                    health_wait_s=self.settings.health_wait_s,
+                ),
+                harness_name=job.harness_url,
+                transport=harness.transport,
+                tool_route=harness.tool_route,
+            )
+            return self._run(job, options, reporter)
+
+    def _run(
+        self, job: JobRow, options: RunOptions, reporter: Callable[[Progress], None]
+    ) -> dict[str, Any]:
         existing = self.run_status(job.run_id)
         if existing == "":
             start_run(self.store, job.run_id, options, now, reporter)
@@ -244,6 +284,8 @@ def classify(exc: Exception) -> Failure:
     message = " ".join(str(exc).split())[:500]
     if isinstance(exc, UnsafeHarness):
         return Failure("unsafe_url", False, message)
+    if isinstance(exc, SandboxError):
+        return Failure("sandbox", False, message)
     if isinstance(exc, HarnessError):
         return Failure("harness", True, message)
     if isinstance(exc, PackError):
@@ -256,6 +298,7 @@ def classify(exc: Exception) -> Failure:
 
 
 __all__ = [
+    "ARCHIVE_MODE",
     "CANCEL_OWNER",
     "STAGE_STATUS",
     "DriveSettings",
