@@ -60,6 +60,7 @@ def test_a_new_store_is_made_at_the_newest_revision(store_url: str) -> None:
     with RunStore(store_url) as store:
         assert store.schema_revision() == migrations.HEAD
     expected = {"alembic_version", "runs", "cases", "reports", "service_jobs", "workers", "suites"}
+    expected.add("submissions")
     assert _tables(store_url) == expected
 
 
@@ -74,6 +75,7 @@ def test_a_store_made_before_migrations_keeps_its_rows(store_url: str) -> None:
         "DROP TABLE alembic_version",
         "DROP TABLE workers",
         "DROP TABLE suites",
+        "DROP TABLE submissions",
         "DROP TABLE service_jobs",
         _OLD_JOBS,
         "ALTER TABLE runs DROP COLUMN wire_nonce",

@@ -119,7 +119,8 @@ def command_line(
     for path in ETC_FILES + (NETWORK_ETC if network else ()):
         line += ["--ro-bind-try", path, path]
     line += ["--bind", str(work), WORK]
-    line += ["--ro-bind", str(Path(__file__).with_name("forward.py")), FORWARD_PATH]
+    # A copy beside the work folder, readable by the sandbox's user wherever the package is.
+    line += ["--ro-bind", str(work.parent / "forward.py"), FORWARD_PATH]
     line += ["--clearenv", "--setenv", "PATH", f"{WORK}/venv/bin:/usr/bin:/bin"]
     line += ["--setenv", "HOME", f"{WORK}/home", "--setenv", "TMPDIR", "/tmp"]  # noqa: S108
     for name, value in env.items():

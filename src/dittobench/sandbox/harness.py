@@ -1,6 +1,7 @@
 """A submitted archive built and started as a harness in a bubblewrap sandbox, for one run.
 
-``sandboxed_harness(archive, config, folder)`` unpacks the archive into ``folder/work/src``,
+``sandboxed_harness(archive, config, folder)`` unpacks the archive into a work folder of its own
+(``/work/src`` inside; logs go to ``folder``),
 builds it (a venv at ``/work/venv``; its requirements installed as wheels only, from the
 operator's index, the only step that may have network), starts it, waits for its ``/health``
 and yields a ``SandboxedHarness``: the URL, the httpx transport and the tool-endpoint route
@@ -23,6 +24,7 @@ import contextlib
 import os
 import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -62,6 +64,8 @@ class SandboxConfig:
     archive fails to build."""
     uid: int = 65534
     """The user the sandbox runs as when the service runs as root."""
+    work_root: str | None = None
+    """Where sandboxes' work folders are made (the system's temporary folder by default)."""
 
 
 @dataclass
@@ -87,25 +91,30 @@ class SandboxedHarness:
 def sandboxed_harness(
     archive: Archive, config: SandboxConfig, folder: Path
 ) -> Iterator[SandboxedHarness]:
-    """Build and start ``archive`` under ``folder`` (emptied first); see the module's text."""
+    """Build and start ``archive``, its logs in ``folder``; see the module's text."""
     layout = read_layout(archive)
-    work = _prepare(archive, folder, config)
+    folder.mkdir(parents=True, exist_ok=True)
     uid = config.uid if os.geteuid() == 0 else None
-    _build(layout, work, folder / "build.log", config, uid)
+    # A short path (Unix socket names are at most 107 bytes) that the sandbox's user can reach:
+    # the root is traversable, not listable; only ``work`` is the sandbox's.
+    root = Path(tempfile.mkdtemp(prefix="dittobench-sandbox-", dir=config.work_root))
     target: list[tuple[str, int]] = []
-    bridge = _OuterBridge(str(work / "sock" / "tool"), target)
-    bridge.start()
-    sandbox: Sandboxed | None = None
-    outer = folder / "outer"
-    shutil.rmtree(outer, ignore_errors=True)
-    outer.mkdir(mode=0o700)
+    bridge = _OuterBridge(str(root / "work" / "sock" / "tool"), target)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sandbox: Sandboxed | None = None
     try:
-        listener.bind(str(outer / "harness"))
+        root.chmod(0o711)
+        shutil.copyfile(Path(__file__).with_name("forward.py"), root / "forward.py")
+        (root / "forward.py").chmod(0o644)
+        (root / "outer").mkdir(mode=0o700)  # where the engine connects: out of the sandbox
+        work = _prepare(archive, root, config)
+        _build(layout, work, folder / "build.log", config, uid)
+        bridge.start()
+        listener.bind(str(root / "outer" / "harness"))
         listener.listen(64)
         sandbox = _start(layout, work, folder / "harness.log", config, uid, listener.fileno())
         listener.close()  # the sandbox holds it now
-        harness = SandboxedHarness("http://harness", outer / "harness", sandbox, target)
+        harness = SandboxedHarness("http://harness", root / "outer" / "harness", sandbox, target)
         _wait_healthy(harness, config.start_s)
         sandbox.namespace()  # noted now, so the end finds detached children
         timer = threading.Timer(config.run_s, sandbox.stop)
@@ -120,19 +129,17 @@ def sandboxed_harness(
         if sandbox is not None:
             sandbox.stop()
         bridge.stop()
-        shutil.rmtree(work, ignore_errors=True)
-        shutil.rmtree(outer, ignore_errors=True)
+        shutil.rmtree(root, ignore_errors=True)
 
 
-def _prepare(archive: Archive, folder: Path, config: SandboxConfig) -> Path:
-    work = folder / "work"
-    shutil.rmtree(work, ignore_errors=True)
+def _prepare(archive: Archive, root: Path, config: SandboxConfig) -> Path:
+    work = root / "work"
     for sub in ("src", "sock", "home"):
         (work / sub).mkdir(parents=True, mode=0o755)
     unpack(archive, work / "src")
     if os.geteuid() == 0:  # the sandbox's user owns its folder, nothing else
-        for root, dirs, files in os.walk(work):
-            for name in (root, *(os.path.join(root, n) for n in dirs + files)):
+        for top, dirs, files in os.walk(work):
+            for name in (top, *(os.path.join(top, n) for n in dirs + files)):
                 os.lchown(name, config.uid, config.uid)
     return work
 
