@@ -14,6 +14,7 @@ import pytest
 
 from dittobench.store import RunStore, StoreError
 from dittobench.store.runs import RunBusyError
+from tests.helpers.legacy_store import as_before_migrations
 from tests.unit.test_store import T0, T1, T2, make_run
 
 LATER = "2025-01-01T00:15:00Z"
@@ -104,9 +105,8 @@ def test_a_store_made_before_the_lease_gains_its_columns(tmp_path: Path) -> None
     with sqlite3.connect(path) as conn:  # as an earlier version left it: no migrations yet
         for column in ("schedule", "lease_owner", "lease_until"):
             conn.execute(f"ALTER TABLE runs DROP COLUMN {column}")
-        for table in ("alembic_version", "workers", "suites", "service_jobs"):
-            conn.execute(f"DROP TABLE {table}")
     conn.close()
+    as_before_migrations(path)
     with RunStore(RunStore.sqlite_url(path)) as store:
         row = store.get_run("run-1")
         assert (row.schedule, row.lease_owner, row.run_id) == ("", "", "run-1")

@@ -39,6 +39,7 @@ from dittobench.spec.wire import RunResponse, SeedRequest, ToolCall
 from dittobench.spec.wireids import WireIdError, WireIds
 from dittobench.store import RunStore
 from dittobench.store.errors import BadContentError
+from tests.helpers.legacy_store import as_before_migrations
 from tests.unit.test_store import make_run
 
 NONCE = "0f" * 32
@@ -220,6 +221,8 @@ def test_the_store_keeps_the_nonce_and_an_older_store_gains_the_column(tmp_path:
         store.create_run(make_run("run-2"))
     with sqlite3.connect(db) as conn:
         conn.execute("ALTER TABLE runs DROP COLUMN wire_nonce")  # as a store made before nonces
+    conn.close()
+    as_before_migrations(db)  # and before migrations, which bring the column back
     with RunStore(RunStore.sqlite_url(db)) as store:
         assert store.get_run("run-1").wire_nonce == ""  # an old run resumes on dataset ids
         store.create_run(replace(make_run("run-3"), wire_nonce=NONCE))

@@ -86,7 +86,7 @@ def _take(rt: Runtime, job: JobRow) -> JobRow | None:
     if reason:
         event(rt.log, "run_held", job.run_id, reason=reason)
         return None
-    rt.store.update_job(job.run_id, updated_at=now(), worker=rt.name)
+    rt.store.update_job(job.run_id, updated_at=now())  # settling: see sweeper.SETTLE_S
     return job
 
 
@@ -114,7 +114,8 @@ def _drive(rt: Runtime, job: JobRow) -> str:
     event(rt.log, "run_resumed" if resuming else "run_started", job.run_id, seed=str(job.seed))
     started = time.monotonic()
     try:
-        report = rt.driver.drive(job, rt.driver.reporter(job.run_id, _stopper(rt, job.run_id)))
+        stopper = _stopper(rt, job.run_id, claim=resuming)
+        report = rt.driver.drive(job, rt.driver.reporter(job.run_id, stopper))
         rt.driver.sign(job, report)
     except ServiceStopping:
         event(rt.log, "run_stopped", job.run_id, reason="the worker is stopping; resumable")
@@ -139,12 +140,17 @@ def _drive(rt: Runtime, job: JobRow) -> str:
     return "done"
 
 
-def _stopper(rt: Runtime, run_id: str) -> Callable[[], None]:
+def _stopper(rt: Runtime, run_id: str, *, claim: bool) -> Callable[[], None]:
     """Raises at a progress report when the worker stops or the job was cancelled (read from
-    the store at most once a second)."""
+    the store at most once a second). With ``claim``, the first report (a resumed run reports
+    only once its lease is this worker's) records this worker as the job's."""
     checked = [0.0]
+    unclaimed = [claim]
 
     def check() -> None:
+        if unclaimed[0]:
+            unclaimed[0] = False
+            rt.store.update_job(run_id, updated_at=now(), worker=rt.name)
         if rt.stopping.is_set():
             raise ServiceStopping("the worker is stopping")
         moment = time.monotonic()
