@@ -74,7 +74,9 @@ def check_reachable(app: Any, broker_url: str, timeout_s: float = 5.0) -> None:
     """Connect to the broker once, or raise ``BrokerError`` naming it."""
     try:
         with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=timeout_s)
+            conn.ensure_connection(
+                max_retries=1, interval_start=0, interval_step=0.5, timeout=timeout_s
+            )
             conn.default_channel.client.ping()
     except Exception as exc:  # kombu and redis raise many kinds; all mean the same here
         first = " ".join(str(exc).split())[:300]
