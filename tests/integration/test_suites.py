@@ -1,7 +1,8 @@
 """`dittobench run --seeds N` here (two runs at a time against the built-in harness): every run
 is reported with its own composite beside the suite's mean and interval, the numbers are those
 of the runs' reports, and the suite receipt verifies against the installation's key and the
-runs' own receipts, in order. Wrong combinations are refused before anything starts."""
+runs' own receipts, in order (and `dittobench verify-suite` says so, and refuses a reordered
+suite or an untrusted key). Wrong combinations are refused before anything starts."""
 
 from __future__ import annotations
 
@@ -11,7 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from dittobench.receipts.keys import load_private_key
+from dittobench.receipts.keys import (
+    TrustedKeys,
+    generate_private_key,
+    load_private_key,
+    trusted_entry,
+)
 from dittobench.receipts.suite import SuiteRun, check_suite_receipt, summarise
 from dittobench.store.jobs import ServiceStore
 from tests.helpers.cli import dittobench
@@ -54,6 +60,22 @@ def test_a_local_suite_of_three_runs(tmp_path: Path) -> None:
         suite = store.get_suite(suite_id)
         assert suite is not None and len(suite.run_ids) == 3 and suite.receipt_json
         assert [store.get_run(r).status for r in suite.run_ids] == ["done"] * 3
+    # An auditor's check: the suite receipt, then its runs' receipts, against a trusted key.
+    trusted = tmp_path / "trusted.json"
+    entry = trusted_entry(load_private_key(key), "2000-01-01T00:00:00Z")
+    trusted.write_text(json.dumps(TrustedKeys((entry,)).to_json()), encoding="utf-8")
+    receipt = tmp_path / "out" / suite_id / "suite-receipt.json"
+    runs = [str(tmp_path / "out" / r / "receipt.json") for r in suite.run_ids]
+    checked = dittobench("verify-suite", str(receipt), *runs, "--trusted-keys", str(trusted))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "verdict: VERIFIED: 3 run receipts bound, signed by a trusted key" in checked.stdout
+    swapped = dittobench("verify-suite", str(receipt), runs[1], runs[0], runs[2])
+    assert swapped.returncode == 1 and "not the ones the suite names" in swapped.stdout
+    other = tmp_path / "other.json"
+    entry = trusted_entry(generate_private_key(), "2000-01-01T00:00:00Z")
+    other.write_text(json.dumps(TrustedKeys((entry,)).to_json()), encoding="utf-8")
+    untrusted = dittobench("verify-suite", str(receipt), *runs, "--trusted-keys", str(other))
+    assert untrusted.returncode == 2 and "not trusted" in untrusted.stderr
 
 
 @pytest.mark.parametrize(

@@ -197,6 +197,7 @@ from dittobench.cli import (  # noqa: E402, F401
     running,
     serving,
     studying,
+    suites,
     viewing,
     working,
 )

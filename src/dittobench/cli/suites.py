@@ -11,11 +11,11 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dittobench.cli.common import fail
+from dittobench.cli.common import app, fail
 from dittobench.cli.running import (
     BarProgress,
     PlainProgress,
@@ -254,4 +254,63 @@ def _report_suite(
     typer.echo(f"receipt     {folder / 'suite-receipt.json'}")
 
 
-__all__ = ["Plan", "many_runs"]
+@app.command("verify-suite")
+def verify_suite(
+    suite_receipt: Annotated[Path, typer.Argument(help="suite-receipt.json", exists=True)],
+    run_receipts: Annotated[
+        list[Path], typer.Argument(help="The runs' receipt.json files, in the suite's order.")
+    ],
+    trusted_keys: Annotated[
+        Path | None,
+        typer.Option(
+            "--trusted-keys",
+            help="Keys to trust (dittobench keys generate prints one).",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
+) -> None:
+    """Check a suite receipt: its signature, and that it binds exactly these run receipts in
+    this order (a Merkle root over them); and each run receipt as `verify` checks it. Exit 1
+    when anything fails."""
+    from dittobench.receipts.keys import (
+        KeyFileError,
+        b64decode_strict,
+        load_trusted_keys,
+        public_key_from_raw,
+    )
+    from dittobench.receipts.suite import check_suite_receipt
+    from dittobench.receipts.verify import verify_receipt
+
+    try:
+        suite = json.loads(suite_receipt.read_text(encoding="utf-8"))
+        runs = [json.loads(path.read_text(encoding="utf-8")) for path in run_receipts]
+        trusted = load_trusted_keys(trusted_keys) if trusted_keys is not None else None
+    except (OSError, ValueError, KeyFileError) as exc:
+        raise fail(str(exc)) from None
+    manifest = suite.get("manifest") if isinstance(suite, dict) else None
+    kid = manifest.get("key_id") if isinstance(manifest, dict) else None
+    try:
+        if trusted is not None:
+            found = trusted.lookup(str(kid))
+            if found is None:
+                raise fail(f"the suite was signed by key {kid}, which is not trusted")
+            raw = found.public_key
+        else:
+            raw = b64decode_strict(suite.get("public_key"), "public_key")
+        key = public_key_from_raw(raw)
+    except KeyFileError as exc:
+        raise fail(f"{suite_receipt}: {exc}") from None
+    problems = check_suite_receipt(suite, key, runs)
+    for path, run in zip(run_receipts, runs, strict=True):
+        checked = verify_receipt(run, trusted)
+        problems += [f"{path}: {c.name}: {c.detail}" for c in checked.failed]
+    for problem in problems:
+        typer.echo(f"FAIL  {problem}")
+    if problems:
+        raise typer.Exit(1)
+    who = "a trusted key" if trusted is not None else "the key it carries (pass --trusted-keys)"
+    typer.echo(f"verdict: VERIFIED: {len(runs)} run receipts bound, signed by {who}")
+
+
+__all__ = ["Plan", "many_runs", "verify_suite"]
