@@ -315,3 +315,57 @@ def test_submitted_archives_are_checked_before_anything_runs(tmp_path: Path) -> 
             content=b'{"archive_base64": "' + b"A" * 200_000 + b'"}',
         )
         assert huge.status_code == 413  # the body cap follows max_archive_bytes
+
+
+def pypi_reachable() -> bool:
+    try:
+        socket.create_connection(("pypi.org", 443), timeout=3).close()
+    except OSError:
+        return False
+    return True
+
+
+SIX_SERVER = b"""
+import json, os, socket, six
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+def reach():
+    try:
+        socket.create_connection(("pypi.org", 443), timeout=2).close()
+        return "ok"
+    except OSError as exc:
+        return type(exc).__name__
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = json.dumps({"six": six.__version__, "pypi": reach()}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+HTTPServer(("127.0.0.1", int(os.environ["PORT"])), Handler).serve_forever()
+"""
+
+
+@pytest.mark.skipif(not pypi_reachable(), reason="PyPI (pypi.org:443) is not reachable")
+def test_requirements_are_installed_at_build_and_the_network_is_gone_at_run(
+    tmp_path: Path,
+) -> None:
+    archive = read_archive(
+        archive_of(
+            {
+                "dittobench-harness.toml": manifest("python", "server.py"),
+                "server.py": SIX_SERVER,
+                "requirements.txt": b"six==1.16.0\n",
+            }
+        )
+    )
+    with (
+        sandboxed_harness(archive, SandboxConfig(), tmp_path / "box") as box,
+        httpx.Client(transport=httpx.HTTPTransport(uds=str(box.socket_path))) as client,
+    ):
+        answer = client.get(f"{box.url}/health", timeout=10).json()
+    assert answer["six"] == "1.16.0"  # installed by the build, from the index
+    assert answer["pypi"] != "ok"  # the harness itself reaches nothing
+    assert "Successfully installed six-1.16.0" in (tmp_path / "box" / "build.log").read_text()

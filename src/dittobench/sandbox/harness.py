@@ -236,12 +236,19 @@ class _OuterBridge:
         async def close() -> None:
             if self._server is not None:
                 self._server.close()
+            # Connections still open (the engine's keep-alive ones) end before the loop does.
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
-        with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(5)
-        self._loop.close()
+        if self._thread.is_alive():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
+        if not self._thread.is_alive():
+            self._loop.close()
 
 
 __all__ = [
