@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dittobench.store import RunStore, StoreError
-from dittobench.store.runs import RunBusyError
+from dittobench.store.runs import RunBusyError, RunTakenError
 from tests.helpers.legacy_store import as_before_migrations
 from tests.unit.test_store import T0, T1, T2, make_run
 
@@ -111,3 +111,16 @@ def test_a_store_made_before_the_lease_gains_its_columns(tmp_path: Path) -> None
         row = store.get_run("run-1")
         assert (row.schedule, row.lease_owner, row.run_id) == ("", "", "run-1")
         store.claim_run("run-1", "a", now=T0, until=T1)
+
+
+def test_a_case_is_recorded_only_while_its_holder_holds_the_run(store: RunStore) -> None:
+    store.claim_run("run-1", "a", now=T0, until=T1)
+    store.record_case("run-1", "c1", "memory", {"n": 1}, updated_at=T0, holder="a")
+    store.claim_run("run-1", "b", now=T1, until=T2)  # a's lease ran out: b took the run
+    with pytest.raises(RunTakenError, match="no longer held by a"):
+        store.record_case("run-1", "c2", "memory", {"n": 2}, updated_at=T1, holder="a")
+    store.record_case("run-1", "c3", "memory", {"n": 3}, updated_at=T1, holder="b")
+    assert sorted(store.recorded_cases("run-1")) == ["c1", "c3"]
+    assert store.get_run("run-1").cases_done == 2
+    with pytest.raises(StoreError, match="no run 'ghost'"):
+        store.record_case("ghost", "c1", "memory", {}, updated_at=T1, holder="b")

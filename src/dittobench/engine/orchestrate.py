@@ -83,6 +83,8 @@ class RunContext:
     """The catalog in the pack's words, sent with every case."""
     ids: WireIds = field(default_factory=WireIds)
     """The ids the harness is shown (the endpoint must be keyed by the same mapping)."""
+    holder: str = ""
+    """The run's lease owner: a case is recorded only while it still holds the run."""
 
 
 @dataclass
@@ -251,7 +253,9 @@ async def _cases(
     ) -> None:
         async with slots.hold(ticket):
             record = await _run_case(ctx, case_id, kind, user_id, text)
-        ctx.store.record_case(ctx.run_id, case_id, kind, record.to_json(), updated_at=ctx.now())
+        ctx.store.record_case(
+            ctx.run_id, case_id, kind, record.to_json(), updated_at=ctx.now(), holder=ctx.holder
+        )
         records[case_id] = record
         tally.done += 1
         tally.failed += record.response is None

@@ -63,7 +63,7 @@ from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import get_policy
 from dittobench.spec.wireids import WireIdError, WireIds
 from dittobench.store import RunRow, RunStorage
-from dittobench.store.runs import RunBusyError, StoreError
+from dittobench.store.runs import RunBusyError, RunTakenError, StoreError
 
 LEASE_S = 60
 """How long a claim on a run lasts unless renewed."""
@@ -269,7 +269,9 @@ def _drive(
     dataset, its canonical bytes and the ids its harness is shown."""
     dataset, _, ids = made
     try:
-        cases = _LoopThread(lambda: _run(store, run_id, dataset, ids, options, now, report))
+        cases = _LoopThread(
+            lambda: _run(store, run_id, dataset, ids, options, now, report, lease.owner)
+        )
         lease.on_lost = cases.cancel
         records = cases.result()
         if lease.lost:
@@ -279,6 +281,8 @@ def _drive(
         return _finish(store, run_id, made, options, now, records)
     except LeaseLost:
         raise  # the run is another process's now: leave its row alone
+    except RunTakenError:  # a case finished after the takeover: it was not recorded
+        raise LeaseLost(f"run {run_id} was taken over by another process") from None
     except KeyboardInterrupt:
         if lease.lost:  # the run was cancelled because another process took it over
             raise LeaseLost(f"run {run_id} was taken over by another process") from None
@@ -342,6 +346,7 @@ async def _run(
     options: RunOptions,
     now: Callable[[], str],
     report: Reporter,
+    holder: str = "",
 ) -> dict[str, CaseRecord]:
     shown = shown_by(run_pack(dataset.bench_version, options.pack))
     version = get_policy(dataset.bench_version).content_version
@@ -367,6 +372,7 @@ async def _run(
                 shown.system_prompt,
                 shown.tools,
                 ids,
+                holder,
             )
             return await execute_run(ctx)
     finally:

@@ -27,4 +27,9 @@ class RunBusyError(StoreError):
         self.owner, self.until = owner, until
 
 
-__all__ = ["BadContentError", "NoStoreError", "RunBusyError", "StoreError"]
+class RunTakenError(StoreError):
+    """A write made for a lease holder after another process took the run over: nothing was
+    written (the run is the other process's now)."""
+
+
+__all__ = ["BadContentError", "NoStoreError", "RunBusyError", "RunTakenError", "StoreError"]

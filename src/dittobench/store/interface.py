@@ -34,7 +34,14 @@ class RunStorage(Protocol):
     ) -> None: ...
 
     def record_case(
-        self, run_id: str, case_id: str, kind: str, record: dict[str, Any], *, updated_at: str
+        self,
+        run_id: str,
+        case_id: str,
+        kind: str,
+        record: dict[str, Any],
+        *,
+        updated_at: str,
+        holder: str = "",
     ) -> None: ...
 
     def save_report(

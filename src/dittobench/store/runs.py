@@ -24,7 +24,13 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from dittobench.core.private_files import create_private_file, make_private_dirs
 from dittobench.core.prng import seed_text
-from dittobench.store.errors import BadContentError, NoStoreError, RunBusyError, StoreError
+from dittobench.store.errors import (
+    BadContentError,
+    NoStoreError,
+    RunBusyError,
+    RunTakenError,
+    StoreError,
+)
 from dittobench.store.migrations import current_revision
 from dittobench.store.rows import (
     RUN_ID_EXAMPLE,
@@ -192,13 +198,22 @@ class RunStore:
             self._lock_run(conn, run_id, updated_at, **values)
 
     def record_case(
-        self, run_id: str, case_id: str, kind: str, record: dict[str, Any], *, updated_at: str
+        self,
+        run_id: str,
+        case_id: str,
+        kind: str,
+        record: dict[str, Any],
+        *,
+        updated_at: str,
+        holder: str = "",
     ) -> None:
         """Keep one case's record (a retried case replaces its earlier record) and set
-        ``cases_done`` to the number of recorded cases, in one transaction."""
+        ``cases_done`` to the number of recorded cases, in one transaction. With ``holder``, only
+        while that lease owner still holds the run (``RunTakenError`` otherwise, nothing
+        written): a driver that stalled while another took its run over adds nothing after."""
         record_json = dumps(record)
         with self._writing() as conn:
-            self._lock_run(conn, run_id, updated_at)
+            self._lock_run(conn, run_id, updated_at, holder=holder)
             # Update-then-insert rather than a dialect's ON CONFLICT, so any backend works; the
             # run's lock makes the pair atomic. The count moves only when a case is new.
             key = (cases_table.c.run_id == run_id) & (cases_table.c.case_id == case_id)
@@ -411,17 +426,22 @@ class RunStore:
         text = redact(str(orig) if orig is not None else str(exc), self._secrets)
         return one_line(text)
 
-    def _lock_run(self, conn: Connection, run_id: str, updated_at: str, **values: Any) -> None:
+    def _lock_run(
+        self, conn: Connection, run_id: str, updated_at: str, holder: str = "", **values: Any
+    ) -> None:
         """Write the run's row (``updated_at`` and any ``values``) first in a write: that locks
         it (on SQLite the write transaction holds the whole database already), so two writers of
         one run never both find a record missing and both insert it. StoreError for an unknown
         run."""
+        where = runs_table.c.run_id == run_id
+        if holder:
+            where = where & (runs_table.c.lease_owner == holder)
         touched = conn.execute(
-            runs_table.update()
-            .where(runs_table.c.run_id == run_id)
-            .values(updated_at=updated_at, **values)
+            runs_table.update().where(where).values(updated_at=updated_at, **values)
         ).rowcount
         if touched == 0:
+            if holder and run_exists(conn, run_id):
+                raise RunTakenError(f"run {run_id!r} is no longer held by {holder}")
             raise self._unknown(run_id)
 
     def _unknown(self, run_id: str) -> StoreError:
@@ -460,6 +480,7 @@ __all__ = [
     "RunBusyError",
     "RunRow",
     "RunStore",
+    "RunTakenError",
     "StoreError",
     "UnreadableRun",
     "is_run_id",
