@@ -18,6 +18,7 @@ from tests.helpers.harness_process import harness
 
 LIMITS = ClientLimits(health_wait_s=10, health_interval_s=0.05, run_deadline_s=10.0)
 INTRUDER = "elsewhere:1:takeover"
+RUN_ID = "r-20260101-000000-abcdef"
 
 
 class TakenOverAtTheThirdCase(RunStore):
@@ -42,8 +43,8 @@ def test_a_run_taken_over_records_nothing_more(tmp_path: Path) -> None:
     ):
         options = RunOptions(url, 5, "small", CURRENT_VERSION, 1, tmp_path / "out", LIMITS)
         with pytest.raises(LeaseLost, match="taken over"):
-            start_run(store, "r-20260101-000000-abcdef", options, lambda: next(stamps), lambda _p: None)
-        row = store.get_run("r-20260101-000000-abcdef")
+            start_run(store, RUN_ID, options, lambda: next(stamps), lambda _p: None)
+        row = store.get_run(RUN_ID)
         assert row.lease_owner == INTRUDER  # left to its new holder
         assert row.status == "running" and row.error == ""  # not marked failed by the loser
-        assert len(store.recorded_cases("r-20260101-000000-abcdef")) == 2
+        assert len(store.recorded_cases(RUN_ID)) == 2
