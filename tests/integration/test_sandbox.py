@@ -28,6 +28,7 @@ from dittobench.sandbox.harness import SandboxConfig, sandboxed_harness
 from dittobench.service.app import create_app
 from dittobench.service.settings import load_settings
 from dittobench.spec.versions import CURRENT_VERSION
+from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import harness
 
 with warnings.catch_warnings():
@@ -369,3 +370,31 @@ def test_requirements_are_installed_at_build_and_the_network_is_gone_at_run(
     assert answer["six"] == "1.16.0"  # installed by the build, from the index
     assert answer["pypi"] != "ok"  # the harness itself reaches nothing
     assert "Successfully installed six-1.16.0" in (tmp_path / "box" / "build.log").read_text()
+
+
+def test_dittobench_run_drives_an_archive_in_the_sandbox(tmp_path: Path) -> None:
+    seed = 29
+    answers = canonical_bytes(build_dataset(seed, CURRENT_VERSION, "small").to_json())
+    files = {
+        "dittobench-harness.toml": manifest(*ORACLE),
+        "harness_server.py": (HELPERS / "harness_server.py").read_bytes(),
+        "answers.json": answers,
+    }
+    (tmp_path / "h.tar.gz").write_bytes(archive_of(files))
+    out = tmp_path / "report.json"
+    done = dittobench(
+        "run", "--harness-archive", str(tmp_path / "h.tar.gz"), "--seed", str(seed),
+        "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "runs"),
+        "--json", str(out), cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    assert min(scores(report).values()) > 0.9  # tool calls observed through the bridge
+    refused = dittobench(
+        "run", "--harness-archive", str(tmp_path / "h.tar.gz"), "--harness", "builtin",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert refused.returncode == 2 and "drop --harness" in refused.stderr
+    (tmp_path / "bad.zip").write_bytes(b"PK\x03\x04 not really")
+    bad = dittobench("run", "--harness-archive", str(tmp_path / "bad.zip"), cwd=tmp_path)
+    assert bad.returncode == 2 and "bad.zip" in bad.stderr and "zip" in bad.stderr

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from dittobench.engine.orchestrate import Progress
     from dittobench.engine.runner import RunOptions, RunOutcome
+    from dittobench.sandbox.archive import Archive
     from dittobench.store import RunStore
 
 
@@ -98,6 +99,55 @@ def _harness_url(harness: str, home: Path, run_id: str) -> Iterator[str]:
         return
     with builtin_harness(home / "baseline" / f"{run_id}.db") as url:
         yield url
+
+
+@contextlib.contextmanager
+def _harness_options(
+    options: RunOptions, name: str, home: Path, run_id: str, archive: Archive | None
+) -> Iterator[RunOptions]:
+    """The run's options with its harness: at a URL, the built-in one, or a source archive
+    built and run in a sandbox (reached over its bridges) for as long as the run lasts."""
+    if archive is None:
+        with _harness_url(name, home, run_id) as url:
+            yield replace(options, harness_url=url, harness_name=name)
+        return
+    from dittobench.sandbox.harness import SandboxConfig, sandboxed_harness
+
+    folder = options.out_dir / run_id / "sandbox"
+    with sandboxed_harness(archive, SandboxConfig(), folder) as box:
+        yield replace(
+            options,
+            harness_url=box.url,
+            harness_name=name,
+            transport=box.transport,
+            tool_route=box.tool_route,
+        )
+
+
+def _archive_option(
+    path: Path, harness: str | None, resume: str | None, queue: str, seeds: int
+) -> Archive:
+    """The checked archive of ``--harness-archive``; exit 2 saying why it cannot be used."""
+    from dittobench.sandbox import ArchiveError
+    from dittobench.sandbox.archive import read_archive
+    from dittobench.sandbox.bubblewrap import usable
+    from dittobench.sandbox.layout import read_layout
+
+    if harness is not None or resume is not None or queue != "local" or seeds != 1:
+        raise fail(
+            "--harness-archive makes one local run: drop --harness, --resume, --queue, --seeds"
+        )
+    problem = usable()
+    if problem:
+        raise fail(f"--harness-archive needs a working bubblewrap sandbox: {problem}")
+    try:
+        archive = read_archive(path.read_bytes())
+        read_layout(archive)
+    except OSError as exc:
+        raise fail(f"--harness-archive {path}: {exc.strerror or exc}") from None
+    except ArchiveError as exc:
+        raise fail(f"--harness-archive {path}: {exc}") from None
+    return archive
 
 
 def open_store(url: str, *, create: bool = True) -> RunStore:
@@ -186,6 +236,16 @@ HarnessOpt = Annotated[
     typer.Option(
         help="The harness base URL (e.g. http://127.0.0.1:8080), or `builtin` to start the "
         "reference baseline harness on a free loopback port for this run."
+    ),
+]
+ArchiveOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--harness-archive",
+        help="Instead of --harness: a harness's source archive (tar.gz or zip, docs/service.md "
+        '"Source archives"), built and run in a bubblewrap sandbox for this run.',
+        dir_okay=False,
+        show_default=False,
     ),
 ]
 RunSizeOpt = Annotated[str, typer.Option("--run-size", help="small, medium or full.")]
@@ -277,6 +337,7 @@ def run(
     broker: BrokerOpt = "redis://127.0.0.1:6379/0",
     seeds: SeedsOpt = 1,
     parallel: ParallelOpt = 2,
+    harness_archive: ArchiveOpt = None,
 ) -> None:
     """Run the benchmark against a harness: generate, seed, run every case, grade, store.
 
@@ -291,6 +352,10 @@ def run(
     _check_run(strict_order, overlap, seed, run_size, bench_version, run_deadline, wait, paths)
     chosen_pack = open_pack_option(pack)
     warn_if_draft(bench_version)
+    archive = None
+    if harness_archive is not None:
+        archive = _archive_option(harness_archive, harness, resume, queue, seeds)
+        harness = f"archive:sha256:{archive.sha256}"
     if queue != "local" or seeds != 1:
         _refuse_on_workers(queue, seeds, seed, resume, strict_order or overlap or no_reseed, pack)
         os.umask(0o077)
@@ -329,7 +394,9 @@ def run(
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
     name = harness or stored_harness or BUILTIN
-    outcome = _drive(store, run_id, options, name, home, resumed=resume is not None)
+    outcome = _drive(
+        store, run_id, options, name, home, resumed=resume is not None, archive=archive
+    )
     _print_outcome(outcome, json_out)
 
 
@@ -406,7 +473,14 @@ def _prepare(
 
 
 def _drive(
-    store: RunStore, run_id: str, options: RunOptions, name: str, home: Path, *, resumed: bool
+    store: RunStore,
+    run_id: str,
+    options: RunOptions,
+    name: str,
+    home: Path,
+    *,
+    resumed: bool,
+    archive: Archive | None = None,
 ) -> RunOutcome:
     """Start (or resume) the run against harness ``name``, showing progress; exit 1 when it
     fails, 130 on Ctrl-C (both resumable). Closes the store."""
@@ -422,10 +496,9 @@ def _drive(
             raise typer.Exit(1)
     display = BarProgress() if sys.stderr.isatty() else PlainProgress()
     try:
-        with _harness_url(name, home, run_id) as harness_url, display:
-            options = replace(options, harness_url=harness_url, harness_name=name)
+        with _harness_options(options, name, home, run_id, archive) as chosen, display:
             drive = resume_run if resumed else start_run
-            return drive(store, run_id, options, now, display)
+            return drive(store, run_id, chosen, now, display)
     except KeyboardInterrupt:
         typer.echo(f"\ninterrupted; finish it with: dittobench run --resume {run_id}", err=True)
         raise typer.Exit(130) from None
