@@ -10,7 +10,7 @@ resumes it. A task delivered three times (one through ``serve --queue celery``, 
 sent again by hand) drives its run once: the others find it held or over. ``run --seeds 3
 --queue celery`` is a suite on the workers whose receipt binds theirs. Skipped only where Redis
 or PostgreSQL cannot be reached or started. A run a worker drives is cancelled through the
-service.
+service; a queued run whose task the broker lost is handed to the workers again.
 """
 
 from __future__ import annotations
@@ -76,14 +76,18 @@ def runs_per_case(record: Path) -> Counter[str]:
     return counts
 
 
-def queue_run(store: ServiceStore, broker: Broker, harness_url: str, seed: int) -> str:
-    run_id, stamp = new_run_id(), now()
+def queue_run(
+    store: ServiceStore, broker: Broker | None, harness_url: str, seed: int, stamp: str = ""
+) -> str:
+    """Make a queued job and hand it to the broker (not with ``broker`` None: a lost task)."""
+    run_id, stamp = new_run_id(), stamp or now()
     job = JobRow(
         run_id, 0, "test", "submit", harness_url, seed, "small", CURRENT_VERSION, "", "queued",
         "", False, "", "", stamp, stamp, "",
     )  # fmt: skip
     store.create_job(job, one_per_submitter=False)
-    broker.send(run_id)
+    if broker is not None:
+        broker.send(run_id)
     return run_id
 
 
@@ -269,3 +273,26 @@ def test_a_task_delivered_three_times_runs_once(
             handle.stop()
         harness.stop()
         broker.close()
+
+
+def test_a_queued_run_whose_task_the_broker_lost_is_handed_over_again(
+    tmp_path: Path, broker_url: str, postgres_database: str, key: Path
+) -> None:
+    store = ServiceStore(postgres_database)
+    try:
+        with harness_running("slow", "--delay-ms", "10") as url:
+            # Queued a while ago, its task gone with a restarted Redis (never sent here).
+            lost = queue_run(store, None, url, 11, stamp="2026-01-01T00:00:00Z")
+            worker = start_worker(
+                tmp_path / "w", broker_url, postgres_database, key, "worker-f",
+                "--sweep-every", "1",
+            )  # fmt: skip
+            try:
+                wait_until(lambda: store.get_job(lost).status in TERMINAL, 30, "the lost run")
+            finally:
+                worker.stop()
+        assert store.get_job(lost).status == "done"
+        (requeued,) = worker.events("run_requeued", lost)
+        assert requeued["reason"] == "queued, but the broker holds no task for it"
+    finally:
+        store.close()

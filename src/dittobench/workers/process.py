@@ -50,7 +50,7 @@ def serve_worker(
         return run_job(rt, run_id)
 
     app.task(name=TASK_NAME, acks_late=True, reject_on_worker_lost=True)(task)
-    keeper = Keeper(rt, _sender(app), config.concurrency, config.sweep_s)
+    keeper = Keeper(rt, (_sender(app), _waiting(app)), config.concurrency, config.sweep_s)
     _on_shutdown(rt)
     event(log, "worker_started", concurrency=config.concurrency, queue=QUEUE)
     keeper.start()
@@ -80,6 +80,14 @@ def _sender(app: Any) -> Any:
         app.send_task(TASK_NAME, args=[run_id], task_id=run_id, queue=QUEUE)
 
     return send
+
+
+def _waiting(app: Any) -> Any:
+    def waiting() -> int:
+        with app.connection_for_read() as conn:
+            return int(conn.default_channel.client.llen(QUEUE))
+
+    return waiting
 
 
 def _on_shutdown(rt: Runtime) -> None:
