@@ -218,7 +218,7 @@ class _OuterBridge:
     def __init__(self, path: str, target: list[tuple[str, int]]) -> None:
         self._path, self._target = path, target
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread = threading.Thread(target=self._serve, daemon=True)
         self._server: asyncio.Server | None = None
 
     async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -227,28 +227,37 @@ class _OuterBridge:
         host, port = self._target[0]
         return await asyncio.open_connection(host, port)
 
+    def _serve(self) -> None:
+        loop = self._loop
+        try:
+            loop.run_forever()
+            # Stopped: the connections still open (keep-alive ones) end before the loop does.
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+
+            async def drained() -> None:
+                await asyncio.gather(*left, return_exceptions=True)
+
+            loop.run_until_complete(drained())
+        finally:
+            loop.close()
+
     def start(self) -> None:
         self._thread.start()
         made = asyncio.run_coroutine_threadsafe(serve_unix(self._path, self._open), self._loop)
         self._server = made.result(10)
 
     def stop(self) -> None:
-        async def close() -> None:
-            if self._server is not None:
-                self._server.close()
-            # Connections still open (the engine's keep-alive ones) end before the loop does.
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-        if self._thread.is_alive():
-            with contextlib.suppress(Exception):
-                asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(5)
         if not self._thread.is_alive():
-            self._loop.close()
+            if not self._loop.is_closed():
+                self._loop.close()  # never started
+            return
+        server = self._server
+        if server is not None:
+            self._loop.call_soon_threadsafe(server.close)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
 
 
 __all__ = [
