@@ -8,7 +8,8 @@ and one writable folder, the work folder, at ``/work``. It has no capabilities
 (``--cap-drop ALL``), a session of its own (``--new-session``: no terminal to push keys into),
 an empty environment but ``PATH``, ``HOME`` and what the caller sets, and dies with its parent.
 ``prlimit`` sets CPU seconds, address space, processes, file size and open files on the whole
-tree. When the service runs as root the tree runs as ``uid`` (``nobody`` by default) as well.
+tree. When the engine runs as root the tree runs as the caller's ``uid`` (a user of its own,
+``sandbox.users``).
 
 ``stop`` ends it for good: SIGKILL to bwrap and its process group, then to every process still
 in the sandbox's PID namespace (found in ``/proc``), so a child that detached itself (double

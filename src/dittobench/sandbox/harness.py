@@ -38,6 +38,7 @@ from dittobench.sandbox.archive import Archive, ArchiveLimits, unpack
 from dittobench.sandbox.bubblewrap import FORWARD_PATH, WORK, Limits, Sandboxed, command_line
 from dittobench.sandbox.forward import serve_unix
 from dittobench.sandbox.layout import Layout, read_layout
+from dittobench.sandbox.users import FIRST_UID, SLOTS, leased_uid
 
 HARNESS_PORT = 8080
 TOOL_PORT = 9090
@@ -62,8 +63,10 @@ class SandboxConfig:
     build_network: bool = True
     """Whether a build with requirements may reach the network (the index); without it such an
     archive fails to build."""
-    uid: int = 65534
-    """The user the sandbox runs as when the service runs as root."""
+    first_uid: int = FIRST_UID
+    """When the engine runs as root, each sandbox runs as a user of its own leased from
+    ``first_uid`` and the next ``uid_slots`` (``sandbox.users``)."""
+    uid_slots: int = SLOTS
     work_root: str | None = None
     """Where sandboxes' work folders are made (the system's temporary folder by default)."""
 
@@ -94,7 +97,16 @@ def sandboxed_harness(
     """Build and start ``archive``, its logs in ``folder``; see the module's text."""
     layout = read_layout(archive)
     folder.mkdir(parents=True, exist_ok=True)
-    uid = config.uid if os.geteuid() == 0 else None
+    with contextlib.ExitStack() as stack:
+        uid = None
+        if os.geteuid() == 0:
+            uid = stack.enter_context(leased_uid(config.first_uid, config.uid_slots))
+        yield from _sandboxed(archive, layout, config, folder, uid)
+
+
+def _sandboxed(
+    archive: Archive, layout: Layout, config: SandboxConfig, folder: Path, uid: int | None
+) -> Iterator[SandboxedHarness]:
     # A short path (Unix socket names are at most 107 bytes) that the sandbox's user can reach:
     # the root is traversable, not listable; only ``work`` is the sandbox's.
     root = Path(tempfile.mkdtemp(prefix="dittobench-sandbox-", dir=config.work_root))
@@ -107,7 +119,7 @@ def sandboxed_harness(
         shutil.copyfile(Path(__file__).with_name("forward.py"), root / "forward.py")
         (root / "forward.py").chmod(0o644)
         (root / "outer").mkdir(mode=0o700)  # where the engine connects: out of the sandbox
-        work = _prepare(archive, root, config)
+        work = _prepare(archive, root, uid)
         _build(layout, work, folder / "build.log", config, uid)
         bridge.start()
         listener.bind(str(root / "outer" / "harness"))
@@ -132,15 +144,15 @@ def sandboxed_harness(
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _prepare(archive: Archive, root: Path, config: SandboxConfig) -> Path:
+def _prepare(archive: Archive, root: Path, uid: int | None) -> Path:
     work = root / "work"
     for sub in ("src", "sock", "home"):
         (work / sub).mkdir(parents=True, mode=0o755)
     unpack(archive, work / "src")
-    if os.geteuid() == 0:  # the sandbox's user owns its folder, nothing else
+    if uid is not None:  # the sandbox's user owns its folder, nothing else
         for top, dirs, files in os.walk(work):
             for name in (top, *(os.path.join(top, n) for n in dirs + files)):
-                os.lchown(name, config.uid, config.uid)
+                os.lchown(name, uid, uid)
     return work
 
 
