@@ -45,6 +45,7 @@ bench: $(STAMP) ## Print generator, grader, engine, baseline, service, web page,
 	$(BIN)/python benchmarks/content_study.py
 	$(BIN)/python benchmarks/service_polls.py
 	$(BIN)/python benchmarks/web_pages.py
+	$(BIN)/python benchmarks/sandbox_startup.py
 
 format: $(STAMP) ## Apply ruff formatting and safe fixes
 	$(BIN)/ruff check --fix src tests benchmarks

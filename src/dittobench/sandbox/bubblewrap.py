@@ -236,12 +236,21 @@ def _ns_of(pid: int) -> str:
 
 
 def in_namespace(namespace: str) -> list[int]:
-    """Every live process in the PID namespace ``namespace``."""
+    """Every live process in the PID namespace ``namespace`` (a zombie, dead and waiting for
+    whoever reaps it, is not one)."""
     pids = []
     for entry in os.listdir("/proc"):
-        if entry.isdigit() and _ns_of(int(entry)) == namespace:
+        if entry.isdigit() and _ns_of(int(entry)) == namespace and not _zombie(int(entry)):
             pids.append(int(entry))
     return pids
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # gone already
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
 __all__ = [
