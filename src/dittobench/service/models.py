@@ -272,7 +272,8 @@ class JobList(BaseModel):
 
 class ProgressView(BaseModel):
     stage: str = Field(
-        description="queued, generating, starting (waiting for the harness's /health), "
+        description="queued, building (a source archive), generating, starting (waiting for "
+        "the harness's /health), "
         "seeding, running, scoring, or the final status."
     )
     done: int
