@@ -185,7 +185,7 @@ class ContentPolicy:
     was spared), in the words of the topic's own mentions, so counting mentions by their
     wording overcounts (needs ``look_alikes``)."""
     twin_unheld: bool = False
-    """Fixed attributes the user does not hold get look-alikes too (nobody's value, in the
+    """Twelve fixed attributes the user does not hold get look-alikes too (nobody's value, in the
     attribute's own statement words), said inside turns that already carry facts, so a
     decline needs the history read, not a wording found (needs ``look_alikes``)."""
     twin_suggestions: bool = False

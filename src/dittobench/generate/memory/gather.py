@@ -124,11 +124,16 @@ def _subject(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
 
 def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
     """Attributes nobody in the haystack holds: the only right answer is a decline (bench 2.1:
-    a look-alike of one, nobody's value, is a distractor)."""
+    asked about attributes that have a look-alike, when there are enough; its value, nobody's,
+    is a distractor)."""
     mentioned = {f.attribute for f in ctx.person.facts if f.role != TWIN}
     unknown = [
         a for a in ctx.library.of_kind("fixed", ctx.person.profession) if a.name not in mentioned
     ]
+    if ctx.content.twin_unheld:  # asked about look-alikes when there are enough of them
+        twinned = {f.attribute for f in ctx.person.facts if f.holder == NOBODY and f.role == TWIN}
+        alike = [a for a in unknown if a.name in twinned]
+        unknown = alike if len(alike) >= count else unknown
     drafts = []
     for attribute in ctx.stream.sample(unknown, count):
         twins = [f.value for f in ctx.facts(attribute.name, NOBODY, TWIN)]

@@ -12,8 +12,8 @@ afterwards, and changes said only by implication.
    chance 7/10, and the session drawn among those after the user's last statement of the
    attribute when there is one); with ``mentions`` (bench 2.1
    ``twin_mentions``) recurring topics too (one or two each), in their mentions' words; with
-   ``unheld`` (bench 2.1 ``twin_unheld``), then, each fixed attribute with ``twin`` the user
-   does not hold, with chance 2/3, one look-alike of form ``rider`` (said inside a turn that
+   ``unheld`` (bench 2.1 ``twin_unheld``), then, 12 drawn fixed attributes with ``twin`` the
+   user does not hold, one look-alike each of form ``rider`` (said inside a turn that
    already carries facts, ``persona/weave.py``); with ``suggestions`` (bench 2.1
    ``twin_suggestions``), then, each recommendation, with chance 2/3, one look-alike of form
    ``aside`` (said in the assistant's reply after its pick, as a suggestion it does not make);
@@ -47,6 +47,8 @@ from dittobench.generate.persona.talk import Talk
 TWIN_CHANCE = (3, 5)
 AFTER_TWIN_CHANCE = (7, 10)
 UNHELD_TWIN_CHANCE = (2, 3)
+UNHELD_TWINS = 12
+"""Look-alikes of fixed attributes the user does not hold, per person (``twin_unheld``)."""
 RIDER = "rider"
 ASIDE = "aside"
 SLIP_CHANCE = (1, 6)
@@ -141,11 +143,14 @@ def _twins(t: _Twisting, roles: frozenset[str], after: bool) -> None:
 
 def _unheld_twins(t: _Twisting) -> None:
     own = {f.attribute for f in t.facts if f.holder == SELF}
-    for attribute in t.library.attributes:
-        if attribute.kind != "fixed" or attribute.name in own:
-            continue
-        if TWIN_SYMBOL not in attribute.grammar or not t.stream.chance(*UNHELD_TWIN_CHANCE):
-            continue
+    unheld = [
+        a
+        for a in t.library.attributes
+        if a.kind == "fixed" and a.name not in own and TWIN_SYMBOL in a.grammar
+    ]
+    # A fixed number, not a chance each: a longer attribute list must not fill turns with them.
+    drawn = set(t.stream.sample([a.name for a in unheld], min(UNHELD_TWINS, len(unheld))))
+    for attribute in (a for a in unheld if a.name in drawn):
         pool = t.unheld(attribute.name)
         if pool:
             value = t.stream.choice(pool)
