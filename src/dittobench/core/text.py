@@ -120,11 +120,23 @@ def normalized_phrases(phrases: Iterable[str]) -> tuple[str, ...]:
     return tuple(wanted for wanted in map(normalize, phrases) if wanted)
 
 
+_ALNUM_RUN = re.compile(r"[0-9a-z]+")
+
+
 def any_phrase_in(haystack: str, wanted: Sequence[str]) -> bool:
     """Whether ``phrases_in(haystack, phrases)`` would find any, for ``wanted`` =
-    ``normalized_phrases(phrases)``: each phrase normalised once for many haystacks."""
+    ``normalized_phrases(phrases)``: each phrase normalised once for many haystacks. A phrase
+    that opens with a run of letters and digits is only searched for when the haystack has that
+    run as a whole token (where the phrase would start, the haystack's token is exactly it)."""
     normalized = normalize(haystack)
-    return any(_found(normalized, phrase) for phrase in wanted)
+    tokens = frozenset(_ALNUM_RUN.findall(normalized))
+    for phrase in wanted:
+        opening = _ALNUM_RUN.match(phrase)
+        if opening is not None and opening.group() not in tokens:
+            continue
+        if _found(normalized, phrase):
+            return True
+    return False
 
 
 def _found(normalized: str, wanted: str) -> bool:

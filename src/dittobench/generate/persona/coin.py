@@ -170,6 +170,11 @@ class Registry:
         for form in forms:
             self.add(form)
 
+    def copy(self) -> Registry:
+        twin = Registry()
+        twin._forms, twin._runs = set(self._forms), set(self._runs)
+        return twin
+
     def add(self, form: str) -> None:
         seq = tuple(words(form))
         if not seq:

@@ -28,8 +28,26 @@ def coin_library(
     listed value and accepted form, the contacts' names and ``names`` (e.g. nicknames)."""
     if not any(a.coin for a in library.attributes):
         return library
-    registry = Registry(
-        [
+    registry = _listed_forms(library, tuple(names)).copy()
+    banned = avoided_words(avoid)
+    attributes: list[Attribute] = []
+    for attribute in library.attributes:
+        if attribute.coin:
+            coined = coin_values(attribute.coin, stream, syllables, registry, banned)
+            attribute = replace(attribute, values=tuple(Choice(c.text, c.aliases) for c in coined))
+        attributes.append(attribute)
+    return Library(tuple(attributes), library.professions, library.people)
+
+
+_LISTED: dict[int, tuple[Library, tuple[str, ...], Registry]] = {}
+"""The registry of a library's listed forms, by the library (the same object for every run of
+a pack): building it is most of the coining's time."""
+
+
+def _listed_forms(library: Library, names: tuple[str, ...]) -> Registry:
+    cached = _LISTED.get(id(library))
+    if cached is None or cached[0] is not library or cached[1] != names:
+        forms = [
             *(
                 form
                 for a in library.attributes
@@ -40,15 +58,8 @@ def coin_library(
             *library.people.contact_names,
             *names,
         ]
-    )
-    banned = avoided_words(avoid)
-    attributes: list[Attribute] = []
-    for attribute in library.attributes:
-        if attribute.coin:
-            coined = coin_values(attribute.coin, stream, syllables, registry, banned)
-            attribute = replace(attribute, values=tuple(Choice(c.text, c.aliases) for c in coined))
-        attributes.append(attribute)
-    return Library(tuple(attributes), library.professions, library.people)
+        cached = _LISTED[id(library)] = (library, names, Registry(forms))
+    return cached[2]
 
 
 def uncoined_gap(library: Library) -> list[str]:
