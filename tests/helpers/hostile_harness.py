@@ -11,6 +11,7 @@ it succeeded (what it read, wrote or reached), else the exception's name and err
 - ``unix``: Unix socket paths of the host;
 - ``read``: files outside its folder (the test's secret);
 - ``write``: files outside its folder;
+- ``environ``: every environment it can read (its own, ``/proc/*/environ``);
 - ``daemon``: a detached grandchild (double fork, ``setsid``) running ``sleep`` under a marker
   the test looks for once the run is over;
 - ``fork``: a fork bomb: children that sleep, until forking fails or ``fork_max`` is reached.
@@ -69,6 +70,18 @@ def write(path: str) -> str:
         return failed(exc)
 
 
+def environments() -> str:
+    """Every environment it can read: its own and each process's it can see in /proc."""
+    seen = [json.dumps(dict(os.environ))]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                seen.append(Path(f"/proc/{entry}/environ").read_bytes().decode(errors="replace"))
+            except OSError:
+                continue
+    return "\n".join(seen)
+
+
 def daemon(marker: str) -> str:
     try:
         if os.fork() == 0:  # child: detach, fork again, exit
@@ -110,6 +123,7 @@ def attack() -> dict[str, object]:
         "daemon": daemon(CONFIG["marker"]),
         "fork": fork_bomb(CONFIG["fork_max"]),
         "uid": os.getuid(),
+        "environ": environments(),
     }
 
 

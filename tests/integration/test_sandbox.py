@@ -121,8 +121,12 @@ def nothing_connected(sockets: tuple[socket.socket, ...]) -> bool:
     return True
 
 
-def test_a_hostile_harness_escapes_nothing(tmp_path: Path, listeners: dict[str, Any]) -> None:
+def test_a_hostile_harness_escapes_nothing(
+    tmp_path: Path, listeners: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     secret = f"secret-{os.urandom(8).hex()}"
+    env_secret = f"env-secret-{os.urandom(8).hex()}"
+    monkeypatch.setenv("DITTOBENCH_CONTROL_TOKEN", env_secret)  # the engine's environment
     (tmp_path / "secret.txt").write_text(secret)
     (tmp_path / "secret.txt").chmod(0o644)  # readable by anyone who can reach it
     marker = f"dittobench-daemon-{os.urandom(6).hex()}"
@@ -171,6 +175,8 @@ def test_a_hostile_harness_escapes_nothing(tmp_path: Path, listeners: dict[str, 
     assert got["write"][str(tmp_path / "pwned")].startswith(("FileNotFoundError", "Permission"))
     assert got["write"]["/usr/pwned"].startswith(("OSError errno=30", "PermissionError"))
     assert got["fork"]["made"] < 40 and got["fork"]["error"].startswith("BlockingIOError")
+    assert env_secret not in got["environ"] and "DITTOBENCH_CONTROL_TOKEN" not in got["environ"]
+    assert "PORT" in got["environ"]  # it did read its own environment
     assert got["uid"] != 0 and (os.geteuid() != 0 or got["uid"] >= FIRST_UID)  # its own user
     assert got["daemon"] == "started" and daemons_while_running  # it did detach and run
     assert processes_with(marker) == []  # and it is gone with the sandbox
@@ -276,7 +282,7 @@ def test_an_archived_harness_scores_what_it_scores_at_a_url(tmp_path: Path) -> N
         assert at_url["status"] == "done", at_url
         assert scores(archived["report"]) == scores(at_url["report"])
         tool_scores = [c["score"] for c in archived["report"]["per_case"] if c["kind"] == "tool"]
-        assert min(tool_scores) > 0.9  # its tool calls reached the endpoint through the bridge
+        assert min(tool_scores) == 1.0  # its tool calls reached the endpoint through the bridge
         # The same archive again: the earlier one is listed as identical (advisory only).
         again = client.post("/v1/submit", headers=AS_ALICE, json=body).json()["run_id"]
         assert client.delete(f"/v1/runs/{again}", headers=AS_ALICE).status_code in (200, 202)
@@ -390,7 +396,8 @@ def test_dittobench_run_drives_an_archive_in_the_sandbox(tmp_path: Path) -> None
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
-    assert min(scores(report).values()) > 0.9  # tool calls observed through the bridge
+    tools = [c["score"] for c in report["per_case"] if c["kind"] == "tool"]
+    assert tools and min(tools) == 1.0  # its tool calls were observed through the bridge
     refused = dittobench(
         "run", "--harness-archive", str(tmp_path / "h.tar.gz"), "--harness", "builtin",
         cwd=tmp_path,

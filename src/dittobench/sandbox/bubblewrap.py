@@ -6,7 +6,8 @@ asked for, which the build alone may be), a read-only ``/usr`` (with ``/bin``, `
 ``/lib64``), a few read-only files of ``/etc``, its own ``/proc``, ``/dev`` and a small ``/tmp``,
 and one writable folder, the work folder, at ``/work``. It has no capabilities
 (``--cap-drop ALL``), a session of its own (``--new-session``: no terminal to push keys into),
-an empty environment but ``PATH``, ``HOME`` and what the caller sets, and dies with its parent.
+an empty environment but ``PATH``, ``HOME`` and what the caller sets (bwrap itself, PID 1 inside,
+is started with nothing but ``PATH``), and dies with its parent.
 ``prlimit`` sets CPU seconds, address space, processes, file size and open files on the whole
 tree. When the engine runs as root the tree runs as the caller's ``uid`` (a user of its own,
 ``sandbox.users``).
@@ -33,6 +34,7 @@ from dittobench.sandbox import SandboxError
 ETC_FILES = ("/etc/hosts", "/etc/localtime", "/etc/nsswitch.conf")
 NETWORK_ETC = ("/etc/resolv.conf", "/etc/ssl", "/etc/ca-certificates", "/etc/pki")
 WORK = "/work"
+SAFE_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 FORWARD_PATH = "/opt/dittobench/forward.py"
 
 
@@ -160,6 +162,9 @@ class Sandboxed:
                 extra_groups=[] if uid is not None else None,
                 close_fds=True,
                 pass_fds=pass_fds,
+                # bwrap's own process (PID 1 inside) keeps the environment it is started with,
+                # readable in /proc/1/environ: never the engine's (its tokens, its URLs).
+                env={"PATH": SAFE_PATH},
             )
         self.log = log
         self._namespace = ""

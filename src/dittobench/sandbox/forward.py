@@ -58,13 +58,30 @@ async def splice(
                 await side.wait_closed()
 
 
+_LIVE: set[asyncio.Task[object]] = set()
+"""The connections being spliced: asyncio holds a connection's task only weakly (Python 3.11),
+and a task nothing holds may be collected while it still waits."""
+
+
+def _splicer(
+    open_target: Opener,
+) -> Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]:
+    async def accepted(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            _LIVE.add(task)
+        try:
+            await splice((r, w), open_target)
+        finally:
+            _LIVE.discard(task)
+
+    return accepted
+
+
 async def serve_unix(path: str, open_target: Opener) -> asyncio.Server:
     """Listen on the Unix socket ``path`` (mode 0666: the other side of the sandbox may run as
     another user) and splice every connection to ``open_target()``."""
-
-    async def accepted(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-        await splice((r, w), open_target)
-
+    accepted = _splicer(open_target)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
     server = await asyncio.start_unix_server(accepted, path=path)
@@ -73,17 +90,12 @@ async def serve_unix(path: str, open_target: Opener) -> asyncio.Server:
 
 
 async def serve_tcp(host: str, port: int, open_target: Opener) -> asyncio.Server:
-    async def accepted(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-        await splice((r, w), open_target)
-
-    return await asyncio.start_server(accepted, host=host, port=port)
+    return await asyncio.start_server(_splicer(open_target), host=host, port=port)
 
 
 async def serve_fd(fd: int, open_target: Opener) -> asyncio.Server:
-    async def accepted(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-        await splice((r, w), open_target)
-
-    return await asyncio.start_unix_server(accepted, sock=socket.socket(fileno=fd))
+    server = _splicer(open_target)
+    return await asyncio.start_unix_server(server, sock=socket.socket(fileno=fd))
 
 
 def _rule(text: str) -> Callable[[], Awaitable[asyncio.Server]]:

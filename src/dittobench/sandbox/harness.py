@@ -223,6 +223,10 @@ def _wait_healthy(harness: SandboxedHarness, within_s: float) -> None:
     )
 
 
+async def _drained(tasks: set[asyncio.Task[object]]) -> None:
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 class _OuterBridge:
     """Serves the sandbox's ``sock/tool`` and bridges each connection to the engine's tool
     endpoint (the address ``tool_route`` noted; refused before it is known)."""
@@ -244,14 +248,11 @@ class _OuterBridge:
         try:
             loop.run_forever()
             # Stopped: the connections still open (keep-alive ones) end before the loop does.
-            left = asyncio.all_tasks(loop)
-            for task in left:
-                task.cancel()
-
-            async def drained() -> None:
-                await asyncio.gather(*left, return_exceptions=True)
-
-            loop.run_until_complete(drained())
+            # (a connection accepted meanwhile starts a task of its own: drained in turn)
+            while left := asyncio.all_tasks(loop):
+                for task in left:
+                    task.cancel()
+                loop.run_until_complete(_drained(left))
         finally:
             loop.close()
 
