@@ -323,6 +323,12 @@ def test_submitted_archives_are_checked_before_anything_runs(tmp_path: Path) -> 
             content=b'{"archive_base64": "' + b"A" * 200_000 + b'"}',
         )
         assert huge.status_code == 413  # the body cap follows max_archive_bytes
+        dies = archive_of({"dittobench-harness.toml": manifest("python", "-c", "print('bye')")})
+        accepted = submit(dies)
+        assert accepted.status_code == 202, accepted.text
+        job = wait_done(client, accepted.json()["run_id"])
+        assert job["status"] == "failed" and job["failure"]["kind"] == "sandbox", job
+        assert "before answering /health: bye" in job["failure"]["message"]
 
 
 def pypi_reachable() -> bool:
