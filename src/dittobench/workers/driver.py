@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +31,7 @@ from dittobench.engine.runner import (
     RunError,
     RunHeld,
     RunOptions,
+    held_by_another,
     resume_run,
     start_run,
 )
@@ -158,9 +160,18 @@ class JobDriver:
         if submission is None:
             raise SandboxError(f"run {job.run_id} has no submitted archive in the store")
         archive = read_archive(submission.archive, self.sandbox.archive_limits)
+        existing = self.run_status(job.run_id)
+        if existing == "done":  # scored already (a restart before signing): nothing to build
+            return self._report_of(job)
+        busy = held_by_another(self.store, job.run_id, now) if existing else ""
+        if busy:
+            raise RunHeld(busy)  # before building anything
         self.store.update_job(job.run_id, updated_at=now(), status="building", only_from=ACTIVE)
         folder = self.runs_dir / job.run_id / "sandbox"
-        with sandboxed_harness(archive, self.sandbox, folder) as harness:
+        with (
+            _touching(self.store, job.run_id),
+            sandboxed_harness(archive, self.sandbox, folder) as harness,
+        ):
             options = RunOptions(
                 harness_url=harness.url,
                 seed=job.seed,
@@ -186,6 +197,9 @@ class JobDriver:
             start_run(self.store, job.run_id, options, now, reporter)
         elif existing != "done":
             resume_run(self.store, job.run_id, options, now, reporter)
+        return self._report_of(job)
+
+    def _report_of(self, job: JobRow) -> dict[str, Any]:
         report = self.store.report(job.run_id)
         if report is None:
             raise RunError(f"run {job.run_id} ended without a report")
@@ -277,6 +291,26 @@ class JobDriver:
                     run_id, updated_at=now(), status="failed", error=f"cancelled by {by}"
                 )
             self.store.release_run(run_id, CANCEL_OWNER)
+
+
+@contextlib.contextmanager
+def _touching(store: ServiceStore, run_id: str, every_s: float = 15.0) -> Iterator[None]:
+    """Keep the job's ``updated_at`` fresh while an archive builds (no run and no lease exist
+    yet), so a sweeper does not take a long build for an abandoned job."""
+    done = threading.Event()
+
+    def touch() -> None:
+        while not done.wait(every_s):
+            with contextlib.suppress(StoreError):
+                store.update_job(run_id, updated_at=now(), only_from=frozenset({"building"}))
+
+    thread = threading.Thread(target=touch, name=f"touch-{run_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(5)
 
 
 def classify(exc: Exception) -> Failure:
