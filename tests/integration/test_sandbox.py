@@ -412,3 +412,60 @@ def test_dittobench_run_drives_an_archive_in_the_sandbox(tmp_path: Path) -> None
     (tmp_path / "bad.zip").write_bytes(b"PK\x03\x04 not really")
     bad = dittobench("run", "--harness-archive", str(tmp_path / "bad.zip"), cwd=tmp_path)
     assert bad.returncode == 2 and "bad.zip" in bad.stderr and "zip" in bad.stderr
+
+
+LIMITS_SERVER = b"""
+import json, os
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+def attempt(action):
+    try:
+        action()
+        return "ok"
+    except (MemoryError, OSError) as exc:
+        return f"{type(exc).__name__} errno={getattr(exc, 'errno', None)}"
+
+def big_file():
+    with open("big.bin", "wb") as out:
+        out.write(b"x" * (4 * 1024 * 1024))
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/spin":
+            while True:
+                pass
+        found = {
+            "memory": attempt(lambda: bytearray(1024 * 1024 * 1024)),
+            "file": attempt(big_file),
+        }
+        body = json.dumps(found).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+HTTPServer(("127.0.0.1", int(os.environ["PORT"])), Handler).serve_forever()
+"""
+
+
+def test_memory_file_size_and_cpu_limits_hold(tmp_path: Path) -> None:
+    archive = read_archive(
+        archive_of(
+            {
+                "dittobench-harness.toml": manifest("python", "server.py"),
+                "server.py": LIMITS_SERVER,
+            }
+        )
+    )
+    limits = Limits(cpu_s=1, memory_bytes=512 * 1024**2, file_bytes=1024**2)
+    with (
+        sandboxed_harness(archive, SandboxConfig(limits=limits), tmp_path / "box") as box,
+        httpx.Client(transport=httpx.HTTPTransport(uds=str(box.socket_path))) as client,
+    ):
+        found = client.get(f"{box.url}/limits", timeout=10).json()
+        assert found == {"memory": "MemoryError errno=None", "file": "OSError errno=27"}
+        started = time.monotonic()
+        with pytest.raises(httpx.HTTPError):
+            client.get(f"{box.url}/spin", timeout=30)  # killed by SIGXCPU/SIGKILL
+        assert time.monotonic() - started < 10
+        box.sandbox.process.wait(5)  # the harness gone, its sandbox ends with it
