@@ -24,13 +24,20 @@ from dittobench.generate.assemble import build_dataset
 from dittobench.sandbox import SandboxError
 from dittobench.sandbox.archive import read_archive
 from dittobench.sandbox.bubblewrap import Limits, in_namespace, usable
+from dittobench.sandbox.fingerprint import fingerprint
 from dittobench.sandbox.harness import SandboxConfig, sandboxed_harness
 from dittobench.sandbox.users import FIRST_UID
 from dittobench.service.app import create_app
 from dittobench.service.settings import load_settings
 from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.store.jobs import JobRow, ServiceStore
+from dittobench.store.submissions import SubmissionRow
+from dittobench.workers.broker import Broker
+from dittobench.workers.driver import new_run_id, now
+from tests.helpers import redis_service
 from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import harness
+from tests.helpers.worker_process import start_worker
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -469,3 +476,61 @@ def test_memory_file_size_and_cpu_limits_hold(tmp_path: Path) -> None:
             client.get(f"{box.url}/spin", timeout=30)  # killed by SIGXCPU/SIGKILL
         assert time.monotonic() - started < 10
         box.sandbox.process.wait(5)  # the harness gone, its sandbox ends with it
+
+
+def test_a_celery_worker_builds_and_drives_an_archive_job(tmp_path: Path) -> None:
+    reason = redis_service.why_no_redis()
+    if reason is not None:
+        pytest.skip(reason)
+    db_index = redis_service.database_index()
+    redis_service.flush(db_index)
+    broker_url = redis_service.broker_url(db_index)
+    made = dittobench("keys", "generate", "--out", str(tmp_path / "keys"))
+    assert made.returncode == 0, made.stderr
+    seed = 31
+    answers = canonical_bytes(build_dataset(seed, CURRENT_VERSION, "small").to_json())
+    data = archive_of(
+        {
+            "dittobench-harness.toml": manifest(*ORACLE),
+            "harness_server.py": (HELPERS / "harness_server.py").read_bytes(),
+            "answers.json": answers,
+        }
+    )
+    archive = read_archive(data)
+    db = str(tmp_path / "runs.db")
+    store = ServiceStore(ServiceStore.sqlite_url(Path(db)))
+    run_id, stamp = new_run_id(), now()
+    sketch = json.dumps(fingerprint(archive.files.items()).to_json())
+    store.create_submission(
+        SubmissionRow(run_id, "test", archive.sha256, archive.size, data, sketch, stamp)
+    )
+    store.create_job(
+        JobRow(run_id, 0, "test", "archive", f"archive:sha256:{archive.sha256}", seed, "small",
+               CURRENT_VERSION, "", "queued", "", False, "", "", stamp, stamp, "")
+    )  # fmt: skip
+    key = tmp_path / "keys" / "dittobench-ed25519.pem"
+    worker = start_worker(tmp_path / "worker", broker_url, db, key, "w-archive")
+    broker = Broker(broker_url)
+    try:
+        broker.send(run_id)
+        deadline = time.monotonic() + 60
+        job = store.get_job(run_id)
+        while (
+            job is not None
+            and job.status not in ("done", "failed")
+            and (time.monotonic() < deadline)
+        ):
+            time.sleep(0.2)
+            job = store.get_job(run_id)
+        assert job is not None and job.status == "done", job
+        assert job.worker, job  # driven by the worker, not in this process
+        report = store.report(run_id)
+        assert report is not None
+        tools = [c["score"] for c in report["per_case"] if c["kind"] == "tool"]
+        assert tools and min(tools) == 1.0  # the worker's sandbox bridged the tool calls
+        assert (tmp_path / "worker" / "service-runs" / run_id / "sandbox" / "harness.log").exists()
+    finally:
+        broker.close()
+        worker.stop()
+        store.close()
+        redis_service.flush(db_index)
