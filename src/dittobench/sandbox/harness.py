@@ -3,9 +3,10 @@
 ``sandboxed_harness(archive, config, folder)`` unpacks the archive into a work folder of its own
 (``/work/src`` inside; logs go to ``folder``), builds it (a venv at ``/work/venv``; its
 requirements installed as wheels only, from the operator's index, the only step that may have
-network), starts it, waits for its ``/health`` and yields a ``SandboxedHarness``: the URL, the httpx transport and the tool-endpoint route
-the engine takes (``RunOptions.harness_url``, ``transport``, ``tool_route``). On leaving, the
-whole process tree is killed and the work folder removed.
+network), starts it, waits for its ``/health`` and yields a ``SandboxedHarness``: the URL, the
+httpx transport and the tool-endpoint route the engine takes (``RunOptions.harness_url``,
+``transport``, ``tool_route``). On leaving, the whole process tree is killed and the work folder
+removed.
 
 Wiring (docs/service.md, "Source archives"): the harness listens on ``127.0.0.1:HARNESS_PORT`` in
 its own network namespace. Inside, ``forward.py`` accepts on a listening Unix socket this module
