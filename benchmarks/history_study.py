@@ -1,4 +1,4 @@
-"""Print how much a run's history gives away (issue 13, the history side of bench 2.1).
+"""Print how much a run's history gives away (issue 13, the history side of bench 3.0).
 
 For each bench version and run size, over seeds 0..N-1: the share of pairs stating a fact as
 true that state exactly one (the generator's record, ``Beat.stated``, pooled over the seeds as
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.hel
 
 from tests.helpers import history as H
 
-VERSIONS = ("1.1.0", "2.0.0", "2.1.0")
+VERSIONS = ("1.1.0", "2.0.0", "3.0.0")
 
 
 def row(version: str, size: str, seeds: int, oracles: bool) -> str:

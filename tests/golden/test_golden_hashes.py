@@ -18,6 +18,11 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RELEASED_VERSION
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "3.0.0": {
+        "small": "4262941bb0fd6851ad017a4841e394a290a2fa886b7995ceafcc4dc9af396b37",
+        "medium": "551c2a776413da80a1ff1572538a7f39cf676da5babfb82d7f90939ee2233d6c",
+        "full": "5cba79ed101c6604e51f365e735fe2887b458ea7ec8fd75a348a9df436d0e228",
+    },
     "2.0.0": {
         "small": "4ac1e2e96d9da69e22f245fb8e22d1e42776c739afc73068cb07919c188ce503",
         "medium": "71f7c6dcf8d175f32ac8da54f0c68255ba8f2de175ab9b7b134c85f5fe12bc45",

@@ -583,6 +583,8 @@ def _memory_answer(case: dict[str, Any], shown: dict[str, str]) -> dict[str, Any
     if kind in ("list", "ordered_list"):
         joined = ", ".join(items)
         return {"final_text": joined, "answer": joined}
+    if kind == "tally":  # the count and the day of the first (ISO, which the grader reads)
+        return {"final_text": f"{expected}; the first on {item}.", "answer": expected}
     if kind == "duration":
         return {"final_text": f"About {expected} days."}
     if kind == "reversal":

@@ -1,6 +1,7 @@
 """Content packs in receipts, on real runs through the real command line.
 
-A pack made with `dittobench pack new` gets new wording for one fixed attribute (the `state`
+A pack made with `dittobench pack new --from public-1.1` (bench 2.0.0, whose datasets leave that
+pack implied) gets new wording for one fixed attribute (the `state`
 statements of `board_game`), and a small run of the built-in baseline (seed 6) is scored with it.
 Its dataset, report, transcript and signed manifest all name the pack; `verify --regrade` rebuilds
 the dataset only from that pack (`--pack DIR`), refuses without it (the pack is not shipped) and
@@ -31,6 +32,8 @@ from tests.helpers.cli import dittobench
 from tests.helpers.receipts import resign
 
 SEED = "6"
+VERSION = "2.0.0"
+"""A version whose datasets leave their pack (public-1.1) implied, so the public run names none."""
 ATTRIBUTE = "board_game"
 NEW_STATE = [
     "#lead_3#my games-night weapon of choice is {value}, no contest.",
@@ -100,7 +103,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> PackRun:
     home = tmp_path_factory.mktemp("packrun")
     pack, plain = home / "sealed-1", home / "plain-1"
     for folder in (pack, plain):
-        made = dittobench("pack", "new", str(folder), cwd=home)
+        made = dittobench("pack", "new", str(folder), "--from", "public-1.1", cwd=home)
         assert made.returncode == 0, made.stderr
     edit_attribute(pack)
     sha, pack_id = pack_hash(pack)
@@ -109,6 +112,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> PackRun:
         "run",
         "--seed",
         SEED,
+        "--bench-version",
+        VERSION,
         "--pack",
         str(pack),
         "--db",
@@ -230,7 +235,7 @@ def test_a_transcript_naming_another_pack_is_refused(run: PackRun) -> None:
 
 def generated(run: PackRun, name: str, *pack: str) -> dict[str, Any]:
     out = run.home / f"{name}.json"
-    args = ("--seed", SEED, "--run-size", "medium", "--out", str(out))
+    args = ("--seed", SEED, "--bench-version", VERSION, "--run-size", "medium", "--out", str(out))
     made = dittobench("generate", *args, *pack)
     assert made.returncode == 0, made.stderr
     data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))

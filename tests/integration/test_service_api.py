@@ -54,8 +54,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_public_routes_need_no_token(client: TestClient) -> None:
     assert client.get("/health").json() == {"status": "ok"}
     caps = client.get("/v1/capabilities").json()
-    assert caps["supported_bench_versions"] == ["1.0.0", "1.1.0", "2.0.0"]
-    assert {"version": "2.1.0", "released": False, "current": False, "pack_id": "public-2.1"} in (
+    assert caps["supported_bench_versions"] == ["1.0.0", "1.1.0", "2.0.0", "3.0.0"]
+    assert {"version": "3.0.0", "released": True, "current": True, "pack_id": "public-3.0"} in (
         caps["bench_versions"]
     )
     assert all(len(p["sha256"]) == 64 for p in caps["packs"])
@@ -99,7 +99,6 @@ def test_errors_are_one_line_json(client: TestClient) -> None:
         (client.post("/v1/submit", headers=AS_ADMIN, json={"archive_url": "https://x/a.tgz"}), 400),
         (client.post("/v1/submit", headers=AS_ADMIN, json={"harness_url": "http://10.0.0.1"}), 400),
         (client.get("/v1/catalog?bench_version=9.9.9", headers=AS_ADMIN), 400),
-        (client.get("/v1/catalog?bench_version=2.1.0", headers=AS_ADMIN), 400),  # a draft
     ]
     for answer, status in cases:
         assert answer.status_code == status, answer.text
@@ -166,7 +165,7 @@ def test_dataset_shows_what_a_harness_sees_and_no_answer_key(client: TestClient)
     assert set(view["memory_cases"][0]) == {"case_id", "user_id", "user_input", "run_after_wave"}
     from dittobench.generate.assemble import build_dataset
 
-    full = build_dataset(7, "2.0.0", "small")
+    full = build_dataset(7, "3.0.0", "small")
     text = json.dumps(view)
     for case in full.memory_cases:
         assert case.question in text
@@ -179,7 +178,7 @@ def test_dataset_shows_what_a_harness_sees_and_no_answer_key(client: TestClient)
 
 def test_catalog_names_its_version(client: TestClient) -> None:
     answer = client.get("/v1/catalog", headers=AS_ADMIN)
-    assert answer.headers["x-bench-version"] == "2.0.0"
+    assert answer.headers["x-bench-version"] == "3.0.0"
     assert len(answer.json()["tools"]) == 34
 
 

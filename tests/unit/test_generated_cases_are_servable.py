@@ -76,9 +76,9 @@ def test_following_the_plan_serves_the_needle_from_the_bearer_only() -> None:
 
 
 def test_following_a_draft_plan_serves_the_dated_needle_from_the_bearer_only() -> None:
-    """Bench 2.1: the bearer serves the fixture's needle sentence, every other content tool the
+    """Bench 3.0: the bearer serves the fixture's needle sentence, every other content tool the
     fixture's decoy sentence, both as generated."""
-    setting = Setting.of("2.1.0")
+    setting = Setting.of("3.0.0")
     checked = 0
     for seed in range(20):
         for case, fixture in zip(*setting.tool_side(seed, "full"), strict=True):

@@ -20,7 +20,7 @@ from dittobench.spec.versions import GRADING_1, GradingPolicy
 from dittobench.spec.wire import RunResponse
 
 TYPE_OF_KIND = {t.answer_kind: t.name for t in reversed(list(QUESTION_TYPES.values()))} | {
-    "tally": "mention_count"  # bench 2.1 counts (the type keeps "number" as its default kind)
+    "tally": "mention_count"  # bench 3.0 counts (the type keeps "number" as its default kind)
 }
 
 

@@ -1,10 +1,10 @@
 """Answers that never read the history must not score: a search for the best constant answers,
 and the honest side (correct answers in other words) kept at full marks.
 
-The constants are chosen on 20 seeds and measured on 20 others, per question kind: the best
+The constants are chosen on 20 seeds and measured on 80 others, per question kind: the best
 single constant and the best three-constant answer (the three run together) must each pass at
 most 2% of that kind's cases, and the best constant over all memory cases at most 1%. The search
-runs on bench 2.0.0 and on bench 2.1.0, each with the floors it still has (strict xfails).
+runs on bench 2.0.0 and on bench 3.0.0, each with the floors it still has (strict xfails).
 """
 
 from __future__ import annotations
@@ -28,7 +28,10 @@ from tests.helpers import redteam as R
 
 POLICY = get_policy(CURRENT_VERSION).grading
 TRAIN = range(1000, 1020)
-TEST = range(2000, 2020)
+TEST = range(2000, 2080)
+"""Measured on 80 seeds, not 20: with 20 a kind's few hundred cases put a constant that passes
+1.5% of them over 2% by chance (bench 3.0.0's preference questions: 2.5%, 1.5%, 1.0%, 2.0% on
+four blocks of 20)."""
 
 GENERIC = (
     "Yes.",
@@ -54,7 +57,7 @@ GENERIC = (
 )
 
 
-SEARCHED = ("2.0.0", "2.1.0")
+SEARCHED = ("2.0.0", "3.0.0")
 """The versions the constant search runs on (each version pinned, whatever the default)."""
 
 
@@ -117,10 +120,11 @@ FLOORS = {
         "abstention_near_miss": POOL_FLOOR,
         "abstention_unknown": POOL_FLOOR,
         "activity_quit": POOL_FLOOR,
+        "activity_ongoing": POOL_FLOOR,  # 3.0% on the 80 test seeds (0.5% on their first 20)
     },
-    # Bench 2.1: no floor left (tallies, one weekday question, 85 fixed attributes, 72
+    # Bench 3.0: no floor left (tallies, one weekday question, 85 fixed attributes, 72
     # activities); every kind is held to 2%.
-    "2.1.0": {},
+    "3.0.0": {},
 }
 TYPES = [
     pytest.param(version, name, marks=FLOORS[version][name])
@@ -149,7 +153,7 @@ def test_best_constants_pass_at_most_two_percent(version: str, question_type: st
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "version", [pytest.param("2.0.0", marks=COUNT_FLOOR), pytest.param("2.1.0")]
+    "version", [pytest.param("2.0.0", marks=COUNT_FLOOR), pytest.param("3.0.0")]
 )
 def test_best_constant_over_all_memory_cases_passes_at_most_one_percent(version: str) -> None:
     train = [c for cases in cases_by_type(TRAIN, version).values() for c in cases]
@@ -208,7 +212,8 @@ def test_counts_that_name_more_than_one_number_fail(hedge: str) -> None:
 
 
 def test_a_count_beside_dates_and_durations_still_scores() -> None:
-    case = cases_by_type(TEST)["multi_session_count"][0]
+    # A plain count (bench 2.0.0; a 3.0.0 tally also needs its first day: test_grade_tally.py).
+    case = cases_by_type(TEST, "2.0.0")["multi_session_count"][0]
     n = int(case.expected_answer)
     said = f"{T.number_words(n).capitalize()}: on May 4, June 10 and July 2, 2026, over 3 months."
     assert grade_memory(case, RunResponse(final_text=said), POLICY).score == 1.0

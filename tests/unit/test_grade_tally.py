@@ -1,4 +1,4 @@
-"""Bench 2.1's counts are tallies: the exact count and the day of the first one it counts. A
+"""Bench 3.0's counts are tallies: the exact count and the day of the first one it counts. A
 guessed number alone, a hedge, a list of days or the wrong day fails; the honest answer in other
 words (numbers as words, the day in any common form, with or without the year) passes."""
 

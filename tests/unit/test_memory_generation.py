@@ -1,4 +1,9 @@
-"""Properties of the generated memory side, swept over many seeds at every run size."""
+"""Properties of the generated memory side, swept over many seeds at every run size.
+
+The sweep is of bench 2.0.0, the last version with the plain history (one fact a pair, a fixed
+share of raw pairs, instructions after wave 0 and read-backs after the last); bench 3.0.0's woven
+history and drawn placement are checked by ``test_support_3_0.py`` and ``test_history_study.py``.
+"""
 
 from __future__ import annotations
 
@@ -20,11 +25,12 @@ from dittobench.spec.wire import DEFAULT_USER_ID, ISOLATION_USER_ID, Pair
 
 SIZES = ("small", "medium", "full")
 SWEEP = 200
+SWEPT = "2.0.0"
 
 
 @cache
 def sweep(run_size: str) -> tuple[Dataset, ...]:
-    return tuple(build_dataset(seed, run_size=run_size) for seed in range(SWEEP))
+    return tuple(build_dataset(seed, SWEPT, run_size) for seed in range(SWEEP))
 
 
 def pairs_of(dataset: Dataset, user: str, up_to_wave: int | None = None) -> list[Pair]:
@@ -43,7 +49,7 @@ def haystack_text(dataset: Dataset, user: str) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("run_size", SIZES)
 def test_quotas_per_type_are_identical_for_every_seed(run_size: str) -> None:
-    size = get_policy().run_size(run_size)
+    size = get_policy(SWEPT).run_size(run_size)
     expected = dict(size.memory_quota)
     if size.isolation_cases:
         expected["isolation"] = size.isolation_cases
@@ -130,7 +136,7 @@ def test_isolation_cases_forbid_the_other_users_value() -> None:
 
 @pytest.mark.parametrize("run_size", SIZES)
 def test_waves_and_raw_share_follow_the_run_size(run_size: str) -> None:
-    size = get_policy().run_size(run_size)
+    size = get_policy(SWEPT).run_size(run_size)
     for dataset in sweep(run_size)[:100]:
         mine = [r for r in dataset.memory_waves if r.user_id == DEFAULT_USER_ID]
         assert [r.wave for r in mine] == list(range(size.waves))
@@ -149,7 +155,7 @@ def test_waves_and_raw_share_follow_the_run_size(run_size: str) -> None:
 
 
 def test_timestamps_precede_the_epoch_and_ids_are_unique() -> None:
-    epoch = date.fromisoformat(get_policy().epoch[:10])
+    epoch = date.fromisoformat(get_policy(SWEPT).epoch[:10])
     for dataset in sweep("full")[:30]:
         for user in (DEFAULT_USER_ID, ISOLATION_USER_ID):
             pairs = pairs_of(dataset, user)

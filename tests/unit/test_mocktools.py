@@ -180,7 +180,7 @@ def test_without_a_bearer_every_content_tool_serves_the_decoy() -> None:
         assert DECOY_FIGURE in served(fx, name)
 
 
-# Bench 2.1: the fixture carries both served sentences (``findings_from_pack``).
+# Bench 3.0: the fixture carries both served sentences (``findings_from_pack``).
 
 DATED_NEEDLE = f"As of May 9, 2026, the {SUBJECT} reached {NEEDLE_FIGURE} {UNIT}."
 DATED_DECOY = f"As of March 2, 2026, the {SUBJECT} reached {DECOY_FIGURE} {UNIT}."
@@ -191,7 +191,7 @@ FRAME_WORDS = frozenset({"audited", "confirmed", "verified", "superseded", "prel
 def test_a_fixture_with_its_own_sentences_is_served_as_it_stands(bearer: str) -> None:
     fx = replace(fixture(bearer), needle=DATED_NEEDLE, decoy=DATED_DECOY)
     for name in sorted(CONTENT_TOOLS):
-        text = run(fx, name, CONTENT_ARGS[name], version="2.1").result
+        text = run(fx, name, CONTENT_ARGS[name], version="3.0").result
         if name == bearer:
             assert DATED_NEEDLE in text and lacks_figure(text, DECOY_FIGURE), (name, text)
         else:

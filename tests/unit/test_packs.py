@@ -40,10 +40,18 @@ def category(data: dict[str, Any], name: str) -> dict[str, Any]:
     return next(c for c in data["categories"] if c["name"] == name)
 
 
-def test_the_public_pack_passes_lint_and_has_a_pinned_identity() -> None:
-    pack = public_pack()
-    assert pack.pack_id == "public-1.1"
-    assert pack.sha256 == "41bf35048502a1cf0c86ea049c0743c8b9a9e097484f470a7561aff34d1827db"
+RELEASED_PACKS = {
+    "public-1.1": "41bf35048502a1cf0c86ea049c0743c8b9a9e097484f470a7561aff34d1827db",
+    "public-3.0": "7c50a1b613444252432da299cc427ea5471ac1c64a604521cdf9a999e2d9fccc",
+}
+"""The packs of released bench versions: frozen, like their datasets' golden hashes."""
+
+
+@pytest.mark.parametrize("pack_id", sorted(RELEASED_PACKS))
+def test_the_public_packs_pass_lint_and_have_a_pinned_identity(pack_id: str) -> None:
+    pack = public_pack(pack_id)
+    assert pack.pack_id == pack_id
+    assert pack.sha256 == RELEASED_PACKS[pack_id]
     assert lint_pack(pack) == []
 
 
@@ -136,21 +144,14 @@ def test_lint_rejects_a_broken_pack_naming_file_and_key(
     assert any(file in p and key in p for p in problems), problems
 
 
-DRAFT = public_pack("public-2.1").path
+PACK_3_0 = public_pack("public-3.0").path
 
 
-def copy_draft(tmp_path: Path) -> Path:
-    folder = tmp_path / "draft"
-    shutil.copytree(DRAFT, folder)
-    edit(folder, "pack", lambda d: d.update(pack_id="draft"))
+def copy_3_0(tmp_path: Path) -> Path:
+    folder = tmp_path / "pack-3.0"
+    shutil.copytree(PACK_3_0, folder)
+    edit(folder, "pack", lambda d: d.update(pack_id="copy-3.0"))
     return folder
-
-
-def test_the_draft_pack_passes_its_tool_checks() -> None:
-    """The tool-side checks of the 2.1 pack (cue words, results); its memory side is linted by
-    the tests of that side."""
-    problems = [str(p) for p in lint_pack(public_pack("public-2.1"))]
-    assert not [p for p in problems if "tools.json" in p or "values.json" in p], problems
 
 
 def _cue_word(f: Path) -> None:
@@ -172,6 +173,10 @@ def _results_symbol(f: Path) -> None:
     edit(f, "tools", lambda d: d["results"]["finding"].append("#nowhere#, {subject}."))
 
 
+def _cue_value(f: Path) -> None:
+    edit(f, "values", lambda d: d["pools"]["themes"].append("dark"))
+
+
 @pytest.mark.parametrize(
     ("damage", "key", "says"),
     [
@@ -181,13 +186,24 @@ def _results_symbol(f: Path) -> None:
         (_results_symbol, "results", "#nowhere#"),
     ],
 )
-def test_lint_rejects_a_draft_pack_with_cues(
+def test_lint_rejects_a_3_0_pack_with_cues(
     tmp_path: Path, damage: Callable[[Path], None], key: str, says: str
 ) -> None:
-    folder = copy_draft(tmp_path)
+    folder = copy_3_0(tmp_path)
     damage(folder)
     problems = [str(p) for p in lint_pack(load_pack(folder))]
     assert any(f"tools.json: {key}" in p and says in p for p in problems), problems
+
+
+def test_lint_rejects_a_pool_value_that_says_a_banned_word(tmp_path: Path) -> None:
+    """A slot value is said as it is, so a theme called "dark" would cue set_theme."""
+    folder = copy_3_0(tmp_path)
+    _cue_value(folder)
+    problems = [str(p) for p in lint_pack(load_pack(folder))]
+    assert any(
+        "tools.json" in p and "categories.settings.slots.theme.pool" in p and "'dark'" in p
+        for p in problems
+    ), problems
 
 
 def test_pack_commands_make_check_and_hash_a_pack(tmp_path: Path) -> None:
@@ -254,9 +270,9 @@ def _subject_names_a_value(f: Path) -> None:
 def test_lint_checks_the_shared_question_families_and_subjects(
     tmp_path: Path, damage: Callable[[Path], None], key: str, says: str
 ) -> None:
-    """questions.json ``asking`` and ``subjects`` (bench 2.1): symbols defined and reached from
+    """questions.json ``asking`` and ``subjects`` (bench 3.0): symbols defined and reached from
     a family, every asked attribute given phrases, none unknown, none naming a value."""
-    folder = copy_draft(tmp_path)
+    folder = copy_3_0(tmp_path)
     damage(folder)
     problems = [str(p) for p in lint_pack(load_pack(folder))]
     assert any(f"questions.json: {key}:" in p and says in p for p in problems), problems

@@ -17,6 +17,7 @@ from dittobench.generate.assemble import build_dataset
 from dittobench.generate.grammar import expand, fill, tidy
 from dittobench.generate.texts import public_texts
 from dittobench.spec.dataset import Dataset
+from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.study.figures import (
     StrategyFigures,
     category_figures,
@@ -111,8 +112,8 @@ def _blind(dataset: Dataset) -> Dataset:
     ("name", "version"),
     [
         *((n, "2.0.0") for n in ("parser", "regex", "lexical", "router", "dump", "decline")),
-        ("parser", "2.1.0"),
-        ("regex", "2.1.0"),
+        ("parser", "3.0.0"),
+        ("regex", "3.0.0"),
     ],
 )
 def test_harness_strategies_never_read_the_answer_key(name: str, version: str) -> None:
@@ -226,7 +227,7 @@ def test_the_command_prints_one_row_per_strategy_and_writes_json(tmp_path: Path)
     assert [line.split()[0] for line in table] == list(STRATEGY_NAMES)
     assert "[study] seed 2/2" in result.stderr
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["bench_version"] == "2.0.0" and data["seeds"] == ["1", "2"]
+    assert data["bench_version"] == CURRENT_VERSION and data["seeds"] == ["1", "2"]
     assert [s["name"] for s in data["strategies"]] == list(STRATEGY_NAMES)
     assert data["strategies"][0]["composite"]["mean"] == 1.0
     assert {"category", "kind", "cases", "means", "difficulty", "discrimination", "flags"} <= set(

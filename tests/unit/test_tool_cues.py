@@ -1,4 +1,4 @@
-"""Bench 2.1's tool prompts carry no cue a word matcher routes by, and its needle and decoy
+"""Bench 3.0's tool prompts carry no cue a word matcher routes by, and its needle and decoy
 findings differ only in content (issue 13, item 5).
 
 ``benchmarks/tool_cues.py`` prints the figures (20 full seeds: description router 0.04,
@@ -17,7 +17,7 @@ from dittobench.core.text import words
 from dittobench.generate.assemble import build_dataset
 from tests.helpers import tool_routers as R
 
-DRAFT = "2.1.0"
+DRAFT = "3.0.0"
 OLD = "1.1.0"
 SEEDS = range(10)
 SIZE = "medium"

@@ -196,6 +196,7 @@ from dittobench.cli import (  # noqa: E402, F401
     receipting,
     running,
     serving,
+    stored,
     studying,
     suites,
     viewing,

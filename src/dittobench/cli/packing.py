@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from dittobench.cli.common import command_group, fail, open_pack_option
+from dittobench.spec.versions import get_policy
+
+CURRENT_PACK = get_policy().pack_id
 
 if TYPE_CHECKING:
     from dittobench.packs import Pack
@@ -30,8 +33,11 @@ FolderArg = Annotated[Path, typer.Argument(help="The pack's folder.", show_defau
 def pack_new(
     folder: FolderArg,
     source: Annotated[
-        str, typer.Option("--from", help="Shipped pack to copy (see `pack list`).")
-    ] = "public-1.1",
+        str,
+        typer.Option(
+            "--from", help="Shipped pack to copy (see `pack list`); default: the current version's."
+        ),
+    ] = CURRENT_PACK,
     pack_id: Annotated[
         str | None,
         typer.Option(

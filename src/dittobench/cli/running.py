@@ -377,20 +377,9 @@ def run(
     store = open_store(url, create=resume is None)
     stored_harness, signing_key = _prepare(store, resume, harness, key, home)
     limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
-    options = RunOptions(
-        harness or "",
-        seed,
-        run_size,
-        bench_version,
-        concurrency,
-        out_dir,
-        limits,
-        signing_key,
-        strict_order=strict_order,
-        overlap=overlap,
-        reseed=not no_reseed,
-        pack=chosen_pack,
-    )
+    options = RunOptions(harness or "", seed, run_size, bench_version, concurrency, out_dir,
+                         limits, signing_key, strict_order=strict_order, overlap=overlap,
+                         reseed=not no_reseed, pack=chosen_pack)  # fmt: skip
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
     name = harness or stored_harness or BUILTIN
@@ -529,106 +518,3 @@ def _print_outcome(outcome: RunOutcome, json_out: Path | None) -> None:
             json_out.write_bytes(outcome.report_path.read_bytes())
         except OSError as exc:
             raise fail(f"cannot write {json_out}: {exc.strerror}") from None
-
-
-@app.command()
-def runs(
-    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
-    limit: Annotated[int, typer.Option(help="How many, newest first.", min=1)] = 20,
-) -> None:
-    """List stored runs, newest first. A run whose stored row cannot be read is listed as
-    `unreadable`, the column named on stderr, and the command exits 2 after the list."""
-    from dittobench.store import NoStoreError, RunStore, StoreError, UnreadableRun
-    from dittobench.store.runs import is_run_id
-
-    url = store_location(db)[0]
-    try:
-        store = RunStore(url, create=False)
-    except NoStoreError:
-        typer.echo("no runs yet")
-        return
-    except StoreError as exc:
-        raise fail(str(exc)) from None
-    try:
-        rows = store.list_runs(limit)
-    except StoreError as exc:
-        raise fail(str(exc)) from None
-    finally:
-        store.close()
-    if not rows:
-        typer.echo("no runs yet")
-        return
-    unreadable = [r for r in rows if isinstance(r, UnreadableRun)]
-    for r in rows:
-        if isinstance(r, UnreadableRun):
-            typer.echo(f"{r.run_id if is_run_id(r.run_id) else repr(r.run_id)}  unreadable")
-            continue
-        score = f"{r.composite:.4f}" if r.composite is not None else "   -  "
-        typer.echo(
-            f"{r.run_id}  {r.status:<11} {r.run_size:<6} {score}  "
-            f"{r.cases_done}/{r.cases_total}  {r.created_at}  {r.harness}"
-        )
-    for bad in unreadable:
-        typer.echo(f"error: {bad.problem}", err=True)
-    if unreadable:
-        raise typer.Exit(2)
-
-
-def _reported_memory_tools(store: RunStore, run_id: str) -> dict[str, tuple[str, ...]]:
-    """case id -> the memory tools its reply reported calling, in order, from the stored
-    transcript (nothing when it cannot be read: the report is shown all the same)."""
-    from dittobench.spec.wire import MEMORY_TOOLS
-    from dittobench.store import StoreError
-
-    try:
-        transcript = store.transcript(run_id) or {}
-    except StoreError:
-        return {}
-    found: dict[str, tuple[str, ...]] = {}
-    for record in transcript.get("cases") or []:
-        response = record.get("response") if isinstance(record, dict) else None
-        calls = response.get("tool_calls") if isinstance(response, dict) else None
-        names = [c.get("name") for c in calls or [] if isinstance(c, dict)]
-        memory = tuple(n for n in names if isinstance(n, str) and n in MEMORY_TOOLS)
-        if memory and isinstance(record.get("case_id"), str):
-            found[record["case_id"]] = memory
-    return found
-
-
-@app.command()
-def show(
-    run_id: Annotated[str, typer.Argument(help="A run id from `dittobench runs`.")],
-    db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
-) -> None:
-    """One run: its summary and a line per case (score, reason, what was called)."""
-    from dittobench.cli.inputs import check_run_id, stored_report
-    from dittobench.cli.summary import report_lines
-
-    check_run_id(run_id)
-    store = open_store(store_location(db)[0], create=False)
-    try:
-        row, parsed = stored_report(store, run_id)
-        reported = _reported_memory_tools(store, run_id) if parsed is not None else {}
-    finally:
-        store.close()
-    typer.echo(
-        f"{row.run_id}  {row.status}  stage {row.stage}  "
-        f"{row.cases_done}/{row.cases_total} cases  {row.harness}"
-    )
-    if row.status in ("failed", "interrupted"):
-        said = f": {row.error}" if row.error else ""
-        typer.echo(f"{row.status} while {row.stage}{said}")
-    if parsed is None:
-        typer.echo("no report yet")
-        return
-    for line in report_lines(parsed):
-        typer.echo(line)
-    typer.echo("")
-    for case in parsed.per_case:
-        # A memory case lists the memory tools the harness said it used (its own store's tools,
-        # self-reported: the engine cannot observe them).
-        called = ",".join(case.called or reported.get(case.case_id, ())) or "-"
-        typer.echo(
-            f"{case.case_id}  {case.kind:<6} {case.score:.3f}  {case.category:<26} "
-            f"{case.reason or 'ok':<18} {called}"
-        )

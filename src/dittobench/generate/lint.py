@@ -12,7 +12,7 @@ The rules (``docs/packs.md``, "Lint"):
   category's wording has the stem of one;
 - results (packs with a ``results`` grammar in tools.json): its symbols are defined and reached
   from ``finding``;
-- shared questions (packs with ``asking`` or ``subjects`` in questions.json, bench 2.1): both
+- shared questions (packs with ``asking`` or ``subjects`` in questions.json, bench 3.0): both
   read (every family root present), every symbol of ``asking`` defined and reached from a
   family, every attribute a family asks about (fixed, changing, event-list, recurring) given
   subject phrases, no ``subjects`` key naming an attribute the pack lacks, and no subject
@@ -88,7 +88,7 @@ EVIDENCE_SYMBOLS: tuple[str, ...] = (
     "mention",
     "recommend",
 )
-EVIDENCE_SYMBOLS += ("implied",)  # bench 2.1: a change said only by implication
+EVIDENCE_SYMBOLS += ("implied",)  # bench 3.0: a change said only by implication
 COIN_ROOM = 4
 """A coined attribute's parts must allow this many times its count of values."""
 
@@ -322,13 +322,13 @@ def _cue_problems(
 
 
 def _talk_problems(talk: Talk | None) -> Iterator[Problem]:
-    """The 2.1 history's chatter grammars (``persona/talk.py``), when the pack has them."""
+    """The 3.0 history's chatter grammars (``persona/talk.py``), when the pack has them."""
     for name, grammar in talk.grammars.items() if talk else ():
         yield from _symbol_problems("chatter.json", name, grammar, ("origin",), set(grammar))
 
 
 def _asking_problems(texts: Texts, questions: Mapping[str, object]) -> Iterator[Problem]:
-    """The shared question families and subject phrases (bench 2.1), when the pack has them."""
+    """The shared question families and subject phrases (bench 3.0), when the pack has them."""
     file = "questions.json"
     if ASKING not in questions and SUBJECTS not in questions:
         return

@@ -296,6 +296,11 @@ def _slot(
         pool = reader.text(f"{key}.pool", spec["pool"])
         if pool not in words.pools:
             raise reader.fail(f"{key}.pool", f"no pool {pool!r} in values.json")
+        for value in words.pools[pool]:  # a value is said as it is: it must be no cue either
+            if said := sorted(banned.intersection(words_of(value))):
+                raise reader.fail(
+                    f"{key}.pool", f"pool {pool!r} holds {value!r}, which says banned {said[0]!r}"
+                )
         return partial(_from_pool, words.pools[pool])
     name = reader.text(f"{key}.maker", spec.get("maker"))
     if name not in MAKERS:

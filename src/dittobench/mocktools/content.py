@@ -3,7 +3,7 @@
 Every content result carries one *finding* about the case's subject. The bearer tool's finding
 embeds the fixture's needle sentence verbatim; every other content tool's finding states the decoy
 figure, worded as stale or preliminary. A fixture that carries its own ``decoy`` sentence (bench
-2.1: both sentences drawn from the pack, in the same words, dated) is served as it stands: the
+3.0: both sentences drawn from the pack, in the same words, dated) is served as it stands: the
 bearer says ``needle``, every other content tool ``decoy``, and no frame of this module is used.
 Apart from that one figure (and its date), the templates hold no digits,
 so the only numbers a result shows are the finding's figure and what the fixture or the caller

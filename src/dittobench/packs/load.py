@@ -31,7 +31,8 @@ PACK_FILES: Final = (
 """The files of a pack, each ``<name>.json`` holding one JSON object."""
 
 DEFAULT_PACK_ID: Final = "public-1.1"
-"""The pack of every bench version this build implements unless ``--pack`` names another."""
+"""The pack of the bench versions whose policy names no other (1.0.0 to 2.0.0): ``own_pack``
+gives any version's."""
 
 PACK_ID_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9.-]{0,63}", re.ASCII)
 """What a ``pack_id`` may be (``pack.json``, receipts' ``pack_id``)."""

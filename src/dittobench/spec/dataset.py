@@ -73,9 +73,9 @@ class ToolFixture:
     following ``read_links`` must carry; ``fail_first`` makes the first call of each content tool
     fail with a transient error (recovery cases). Figures are strings with thousands separators.
 
-    From bench 2.1 (``findings_from_pack``) ``needle`` and ``decoy`` are the whole sentences the
+    From bench 3.0 (``findings_from_pack``) ``needle`` and ``decoy`` are the whole sentences the
     mock tools serve, drawn from the pack's ``results`` grammar: the same phrase families, each
-    dated, the decoy earlier. ``decoy`` is empty (and left out of the JSON) before 2.1, when the
+    dated, the decoy earlier. ``decoy`` is empty (and left out of the JSON) before 3.0, when the
     mock tools frame the figures in their own words.
     """
 

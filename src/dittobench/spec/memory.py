@@ -23,7 +23,7 @@ ANSWER_KINDS: Final = (
     "acknowledge",
 )
 """How an answer is checked (docs/grading.md): a value named, an exact number, an exact number with
-the day of the first it counts (bench 2.1's counts), a fraction of list
+the day of the first it counts (bench 3.0's counts), a fraction of list
 items, all items in order, a duration within tolerance, an activity said to have ended / to go
 on, a grounded decline, an acknowledgement of an instruction."""
 

@@ -233,7 +233,7 @@ CONTENT_3 = replace(
     companion_labels=True,
     tally_days=True,
 )
-"""Bench 2.1 (draft): an exam that needs memory (issue: facts woven into talk, look-alike
+"""Bench 3.0: an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""
 
 
@@ -345,21 +345,21 @@ POLICIES: Final = MappingProxyType(
         "2.0.0": BenchPolicy(
             "2.0.0", "2026-12-01T00:00:00Z", _sizes(with_memory=True), GRADING_2, CONTENT_2
         ),
-        # 2.1.0 (draft): content that needs memory, from its own pack.
-        "2.1.0": BenchPolicy(
-            "2.1.0",
+        # 3.0.0: a new answer kind (tally: bench-versions.md, MAJOR) and content that needs
+        # memory, from its own pack.
+        "3.0.0": BenchPolicy(
+            "3.0.0",
             "2026-12-01T00:00:00Z",
             _sizes(with_memory=True),
             GRADING_2,
             CONTENT_3,
-            pack_id="public-2.1",
-            draft=True,
+            pack_id="public-3.0",
         ),
     }
 )
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
-CURRENT_VERSION: Final = "2.0.0"
+CURRENT_VERSION: Final = "3.0.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 

@@ -1,4 +1,4 @@
-"""The red-team parser on bench 2.1's shared question families (``questions.json`` ``asking``).
+"""The red-team parser on bench 3.0's shared question families (``questions.json`` ``asking``).
 
 A family question names its attribute only through a subject phrase (``{subject}``,
 ``{things}``, ``{theme}``), which the pack's ``subjects`` table maps back; the parser reads it

@@ -73,11 +73,11 @@ class PackIndex:
     pools: Mapping[str, frozenset[str]]
     """Per attribute, its values and accepted forms, lower-cased."""
     families: tuple[QuestionWording, ...] = ()
-    """Bench 2.1: the shared question families (questions.json ``asking``), symbol = family."""
+    """Bench 3.0: the shared question families (questions.json ``asking``), symbol = family."""
     asides: tuple[Wording, ...] = ()
-    """Bench 2.1: the asides a question in an attribute's own words may open with."""
+    """Bench 3.0: the asides a question in an attribute's own words may open with."""
     subjects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """Bench 2.1: a subject phrase (lower-cased) -> the attributes it names."""
+    """Bench 3.0: a subject phrase (lower-cased) -> the attributes it names."""
 
     def attribute(self, name: str) -> Attribute:
         return self.texts.library.get(name)
@@ -145,7 +145,7 @@ SUBJECT_SLOTS = ("subject", "things", "things_b", "theme")
 def _asking(
     texts: Texts,
 ) -> tuple[tuple[QuestionWording, ...], tuple[Wording, ...], Mapping[str, tuple[str, ...]]]:
-    """The shared families, asides and subject phrases of a pack that has them (bench 2.1)."""
+    """The shared families, asides and subject phrases of a pack that has them (bench 3.0)."""
     data = texts.pack.file("questions")
     if ASKING not in data:
         return (), (), MappingProxyType({})

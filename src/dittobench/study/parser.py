@@ -52,7 +52,7 @@ class MemoryParser:
             "days_ask": self.days,
             "duration_ask": self.days,
             "token_ask": self.token,
-            # bench 2.1's shared families (study.families)
+            # bench 3.0's shared families (study.families)
             "value": self.ask,
             "current": self.ask,
             "then": self.ask_then,
@@ -80,7 +80,7 @@ class MemoryParser:
     def parse(self, case: MemoryCase, seen: list[Mention]) -> Asked | None:
         """The question's wording: among those that fit, one about an attribute the user has
         mentioned, else the pack's first; a question that opens with one of the pack's asides
-        (bench 2.1) is read after it."""
+        (bench 3.0) is read after it."""
         asked = self.fit(case, case.question, seen)
         text = case.question
         at = text.find(". ")
@@ -153,7 +153,7 @@ class MemoryParser:
     # -- gathering ------------------------------------------------------------------------
 
     def ask_count(self, asked: Asked) -> RunResponse:
-        """The count and (bench 2.1 asks it too) the day of the first, from its timestamp."""
+        """The count and (bench 3.0 asks it too) the day of the first, from its timestamp."""
         own = asked.own(("event", "mention"))
         day = min((m.timestamp for m in own), default="")[:10]
         first = f", the first on {spoken_date(date.fromisoformat(day))}" if own else ""

@@ -7,14 +7,14 @@ wildcards, ``{value}`` as the attribute's listed values and accepted forms, or, 
 attribute whose values are coined per run, a run of capitalised words, the shape of a coined
 value); the pairs the user stored before the question are scanned in order and the last
 mention of an attribute wins. A question is routed by matching it against the attribute
-question wordings, or (bench 2.1) against the shared families of questions.json ``asking``
+question wordings, or (bench 3.0) against the shared families of questions.json ``asking``
 with the subject phrase looked up in ``subjects``, after any aside. Counts count mentions,
 lists list them, order and duration questions order the events they name, activities read
 the last step of the activity they name, declines name the attribute's topic. The write path
 (instructions and read-backs) is answered as the study's ``parser`` answers it, from the wire
 (``writes``).
 
-It is stronger than the study's ``parser`` on bench 2.1 (issue 13 measured its twin at
+It is stronger than the study's ``parser`` on bench 3.0 (issue 13 measured its twin at
 0.48-0.59 memory mean on full runs), so ``dittobench study`` reports it as the honest worst
 case of a harness without a language model. ``tests/helpers/history.py`` uses the same class.
 """
@@ -167,7 +167,7 @@ class SimpleParser:
 
     def route(self, question: str) -> tuple[str, str]:
         """(attribute, question symbol) of the first question wording the question matches;
-        bench 2.1: a shared family's subject phrase names the attribute, and a question that
+        bench 3.0: a shared family's subject phrase names the attribute, and a question that
         opens with an aside is read after its first sentence."""
         for text in (question, question.split(". ", 1)[-1]):
             for attribute, symbol, pattern in self._questions:
@@ -224,13 +224,13 @@ FAMILY_SYMBOLS = {
     "mentions": "ask_count",
     "list": "ask_list",
 }
-"""Bench 2.1's shared families read as the attribute question they stand for; the others
+"""Bench 3.0's shared families read as the attribute question they stand for; the others
 (orders, activities, combined questions) have no rule of their own here."""
 _SUBJECT = re.compile(r"\{(subject|things|theme)\}")
 
 
 def _family_patterns(texts: Texts) -> list[tuple[str, re.Pattern[str]]]:
-    """Each expansion of each family of questions.json ``asking`` (bench 2.1), the first
+    """Each expansion of each family of questions.json ``asking`` (bench 3.0), the first
     subject slot as group ``s`` and every other slot a wildcard."""
     data = texts.pack.file("questions")
     grammar = data.get("asking")

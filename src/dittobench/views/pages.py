@@ -27,7 +27,7 @@ from dittobench.views.report import (
     weakest,
 )
 
-RUNNING = frozenset({"queued", "generating", "seeding", "running", "scoring"})
+RUNNING = frozenset({"queued", "building", "generating", "seeding", "running", "scoring"})
 LIVE_SCRIPT = '<script src="/static/live.js" defer></script>'
 
 

@@ -1,4 +1,4 @@
-"""How bench 2.1 words its questions: families shared across attributes, anchored leads.
+"""How bench 3.0 words its questions: families shared across attributes, anchored leads.
 
 Up to bench 2.0 each attribute asked in its own words (``ask``, ``ask_then``, ``ask_count``,
 ``ask_list``), so a question's wording named its attribute. With ``shared_questions`` a

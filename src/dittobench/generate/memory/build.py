@@ -308,7 +308,7 @@ def _choose_questions(
 ) -> tuple[dict[int, str], dict[str, int]]:
     """Pick each draft's wording: never one already asked of the same user in the run, then the
     lowest word overlap with its evidence. Drafts with fewer candidates choose first. With
-    ``clear`` (bench 2.1), a wording that names a value of the draft's key (its answer, a
+    ``clear`` (bench 3.0), a wording that names a value of the draft's key (its answer, a
     distractor, a guard value: a lead's contact can be one) is kept only when every one does."""
     used: set[tuple[str, str]] = set()
     chosen: dict[int, str] = {}

@@ -1,4 +1,4 @@
-"""Bench 2.1 questions that never quote their answer and that combine facts.
+"""Bench 3.0 questions that never quote their answer and that combine facts.
 
 With ``shared_questions``:
 

@@ -107,7 +107,7 @@ class Context:
         return sorted(states, key=lambda f: f.step)
 
     def others_values(self, attribute: str) -> list[str]:
-        """Values of the attribute that are not the user's: contacts' values, and (bench 2.1)
+        """Values of the attribute that are not the user's: contacts' values, and (bench 3.0)
         look-alikes and slips of the tongue, which are nobody's."""
         return [
             f.value

@@ -123,7 +123,7 @@ def _subject(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
 
 
 def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
-    """Attributes nobody in the haystack holds: the only right answer is a decline (bench 2.1:
+    """Attributes nobody in the haystack holds: the only right answer is a decline (bench 3.0:
     asked about attributes that have a look-alike, when there are enough; its value, nobody's,
     is a distractor)."""
     mentioned = {f.attribute for f in ctx.person.facts if f.role != TWIN}
@@ -153,7 +153,7 @@ def abstention_unknown(ctx: Context, count: int) -> list[Draft]:
 
 
 def abstention_near_miss(ctx: Context, count: int) -> list[Draft]:
-    """Attributes only someone else holds: their value is the trap (and, bench 2.1, the values
+    """Attributes only someone else holds: their value is the trap (and, bench 3.0, the values
     of the attribute's look-alikes, which are nobody's and no evidence)."""
     own = {f.attribute for f in ctx.person.facts if f.holder == SELF}
     contacts = {f.attribute for f in ctx.person.facts if f.holder not in (SELF, NOBODY)}

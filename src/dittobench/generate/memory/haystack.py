@@ -26,7 +26,7 @@ class Haystack:
     clusters: tuple[tuple[str, ...], ...]
     """Per pair, the attributes it voices (none for small talk); parallel to ``pairs``."""
     pairs_of_fact: dict[str, tuple[str, ...]]
-    """Per fact key, every pair carrying it, in order (one before bench 2.1; a corrected or
+    """Per fact key, every pair carrying it, in order (one before bench 3.0; a corrected or
     split fact is carried by several)."""
     session_dates: dict[int, date]
 

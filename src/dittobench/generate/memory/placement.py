@@ -1,4 +1,4 @@
-"""Bench 2.1: where a question is asked, and wordings kept clear of their own key.
+"""Bench 3.0: where a question is asked, and wordings kept clear of their own key.
 
 Up to bench 2.0 a question was asked right after the latest wave its material is in, write
 instructions right after wave 0 and read-backs after the last wave, so the wave a question

@@ -36,7 +36,7 @@ class WavePlan:
 
 
 def plan_waves(stream: Stream, haystack: Haystack, waves: int, raw_permille: int) -> WavePlan:
-    """Cluster sizes count a pair once for each cluster it voices (one, before bench 2.1)."""
+    """Cluster sizes count a pair once for each cluster it voices (one, before bench 3.0)."""
     sizes: dict[str, int] = {}
     for clusters in haystack.clusters:
         for cluster in clusters:

@@ -95,7 +95,7 @@ ALLOWED_SLOTS: Final = MappingProxyType(
         "save": {"label", "value"},
         "update": {"label", "value"},
         "delete": {"label"},
-        # Bench 2.1 (optional): ``twin`` names the look-alike families an attribute is said in
+        # Bench 3.0 (optional): ``twin`` names the look-alike families an attribute is said in
         # (shared ``twin_denial``, ``twin_negation``, ``twin_plan``, ``twin_hypothetical``,
         # ``twin_reported``, or its own), ``twin_claim`` the clause they wrap ("I live in
         # {value}"); ``implied`` says a change, or an activity given up, only by implication;
@@ -135,7 +135,7 @@ class Attribute:
     kin: bool = False
     coin: CoinSpec | None = None
     """How its values are coined per seed (``persona/coin.py``); such an attribute may list no
-    values (bench 2.1 coins them)."""
+    values (bench 3.0 coins them)."""
 
 
 def check_attribute(attribute: Attribute) -> None:

@@ -13,7 +13,7 @@ chosen), ``{"list": NAME}`` (a list of the file's ``coin_parts``), or ``{"syllab
 (a list, or a ``coin_parts`` name) appended to it. ``accept`` are forms a grader also
 accepts (every part they use is in every form); ``count`` is how many values a run draws.
 
-With ``coined_values`` (bench 2.1) a run replaces each such attribute's values by ``count``
+With ``coined_values`` (bench 3.0) a run replaces each such attribute's values by ``count``
 coined ones (``coin_library``). Every coined value and accepted form is unambiguous in the
 run: it neither equals nor contains, nor is contained in, any other attribute's value or
 accepted form, a contact's name or another coined value (whole words, case folded), and no

@@ -32,9 +32,9 @@ class Session:
 SELF = "self"
 """``Fact.holder`` of the user's own facts; other holders are contact names."""
 NOBODY = ""
-"""``Fact.holder`` of what nobody holds: a look-alike or a slip of the tongue (bench 2.1)."""
+"""``Fact.holder`` of what nobody holds: a look-alike or a slip of the tongue (bench 3.0)."""
 
-# Fact roles bench 2.1 adds (``Fact``), and the old code a write instruction later changes.
+# Fact roles bench 3.0 adds (``Fact``), and the old code a write instruction later changes.
 TWIN = "twin"
 SLIP = "slip"
 SLIP_DAY = "slip_day"
@@ -53,7 +53,7 @@ class Fact:
     topic), ``token``/``token_decoy``, ``injection`` (a planted instruction whose payload is
     ``value``), ``write_state`` (an old code the write path later updates or deletes).
 
-    Bench 2.1 adds ``twin`` (a look-alike non-fact: nobody's value, said as a negation, a plan
+    Bench 3.0 adds ``twin`` (a look-alike non-fact: nobody's value, said as a negation, a plan
     that fell through, a hypothetical or someone's claim; ``detail`` names the contact it may
     mention), ``slip`` (a wrong value said first, then corrected; ``detail`` is the corrected
     fact's key), ``with`` (who was at an event: a contact's name; ``detail`` is the event's
@@ -80,9 +80,9 @@ class Beat:
     """One pair of the conversation: the facts it carries (possibly none, for small talk).
 
     ``clusters`` are the attributes it voices, in order (one, or none for small talk, before
-    bench 2.1); ``stated`` the keys of the facts whose value it states as true (a fact voiced
+    bench 3.0); ``stated`` the keys of the facts whose value it states as true (a fact voiced
     first with a slip of the tongue is stated by its correction; look-alikes are carried, never
-    stated; before bench 2.1 every carried fact is stated).
+    stated; before bench 3.0 every carried fact is stated).
     """
 
     session: int

@@ -17,7 +17,7 @@ from dittobench.generate.persona.library import Library, People
 from dittobench.generate.persona.model import SELF, Contact, Fact, Session
 
 WIDE_COUNT_TOP = 14
-"""Bench 2.1's widest count (issue 11: a guessed count must rarely be right)."""
+"""Bench 3.0's widest count (issue 11: a guessed count must rarely be right)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +44,11 @@ class Needs:
     include: tuple[str, ...] = ()
     """Attributes this person must hold as their own (isolation attributes)."""
     distinct_starts: bool = False
-    """Every activity is taken up in a session of its own (bench 2.1: a question names an
+    """Every activity is taken up in a session of its own (bench 3.0: a question names an
     activity by the day it was taken up)."""
     count_top: int = 0
     """The most events an event list holds and the most times a recurring topic comes up
-    (bench 2.1: ``WIDE_COUNT_TOP``, bounded by the sessions); 0 keeps 5 and 6."""
+    (bench 3.0: ``WIDE_COUNT_TOP``, bounded by the sessions); 0 keeps 5 and 6."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The words bench 2.1's conversation adds to a pack (``docs/packs.md``, "The 2.1 history").
+"""The words bench 3.0's conversation adds to a pack (``docs/packs.md``, "The 3.0 history").
 
 Read from the raw pack (``texts.pack``), checked as they are read (a ``PackError`` names the
 file and key), cached per pack:
@@ -36,12 +36,12 @@ GRAMMAR_SLOTS: Mapping[str, frozenset[str]] = MappingProxyType(
         "intro": frozenset({"person"}),
     }
 )
-"""The chatter.json grammars of the 2.1 history and the slots each may use."""
+"""The chatter.json grammars of the 3.0 history and the slots each may use."""
 
 
 @dataclass(frozen=True, slots=True)
 class Talk:
-    """The pack's words for the 2.1 history (see the module docstring)."""
+    """The pack's words for the 3.0 history (see the module docstring)."""
 
     grammars: Mapping[str, Grammar]
     weekdays: tuple[str, ...]
@@ -58,12 +58,12 @@ JOIN = "join"
 
 
 def has_talk(pack: Pack) -> bool:
-    """Whether the pack holds the 2.1 history's words (chatter.json ``join`` and the rest)."""
+    """Whether the pack holds the 3.0 history's words (chatter.json ``join`` and the rest)."""
     return JOIN in pack.file("chatter")
 
 
 def talk_of(texts: Texts) -> Talk:
-    """The 2.1 history's words of ``texts``'s pack (cached by the pack's SHA-256)."""
+    """The 3.0 history's words of ``texts``'s pack (cached by the pack's SHA-256)."""
     cached = _CACHE.get(texts.pack_sha256)
     if cached is None:
         cached = _CACHE[texts.pack_sha256] = _read(texts.pack)

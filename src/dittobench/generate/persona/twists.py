@@ -1,4 +1,4 @@
-"""Bench 2.1's additions to a plan: look-alike non-facts, slips of the tongue, details said
+"""Bench 3.0's additions to a plan: look-alike non-facts, slips of the tongue, details said
 afterwards, and changes said only by implication.
 
 ``twist_plan`` takes what ``plan_person`` decided is true and adds, from one stream
@@ -8,13 +8,13 @@ afterwards, and changes said only by implication.
    fact) whose grammar has ``twin``, with chance 3/5, one look-alike (one or two for an event
    list): a value nobody in the history holds for that attribute, said in some session as a
    negation, a plan that fell through, a hypothetical or a contact's claim (a draw of
-   ``below(sessions)`` and one contact per twin; with ``after`` (bench 2.1 ``twins_after``)
+   ``below(sessions)`` and one contact per twin; with ``after`` (bench 3.0 ``twins_after``)
    chance 7/10, and the session drawn among those after the user's last statement of the
-   attribute when there is one); with ``mentions`` (bench 2.1
+   attribute when there is one); with ``mentions`` (bench 3.0
    ``twin_mentions``) recurring topics too (one or two each), in their mentions' words; with
-   ``unheld`` (bench 2.1 ``twin_unheld``), then, 12 drawn fixed attributes with ``twin`` the
+   ``unheld`` (bench 3.0 ``twin_unheld``), then, 12 drawn fixed attributes with ``twin`` the
    user does not hold, one look-alike each of form ``rider`` (said inside a turn that
-   already carries facts, ``persona/weave.py``); with ``suggestions`` (bench 2.1
+   already carries facts, ``persona/weave.py``); with ``suggestions`` (bench 3.0
    ``twin_suggestions``), then, each recommendation, with chance 2/3, one look-alike of form
    ``aside`` (said in the assistant's reply after its pick, as a suggestion it does not make);
 2. with ``woven_history``, **slips**: each own state, change or event, with chance 1/6, is

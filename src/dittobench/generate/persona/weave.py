@@ -1,4 +1,4 @@
-"""Bench 2.1's conversation: facts woven into talk, several to a turn.
+"""Bench 3.0's conversation: facts woven into talk, several to a turn.
 
 ``weave_person`` turns a twisted plan (``persona/twists.py``) into beats. Per session, from the
 voice stream (``memory/voice/<user>``), in this order:

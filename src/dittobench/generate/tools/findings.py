@@ -1,8 +1,8 @@
-"""The sentences the mock tools serve about a case's subject (``findings_from_pack``, bench 2.1).
+"""The sentences the mock tools serve about a case's subject (``findings_from_pack``, bench 3.0).
 
-Before 2.1 the mock tools framed the needle and the decoy figure in their own words, worded apart
+Before 3.0 the mock tools framed the needle and the decoy figure in their own words, worded apart
 ("final audited report" against "early estimate"), so a harness could pick the needle by its
-frame. From 2.1 both sentences are expansions of the same symbol, ``finding``, of the pack's
+frame. From 3.0 both sentences are expansions of the same symbol, ``finding``, of the pack's
 ``results`` grammar (tools.json), filled with ``{subject}``, ``{figure}``, ``{unit}`` and
 ``{date}``: only their content tells them apart. Each is dated; the decoy's date comes
 ``GAP_DAYS`` before the needle's. The calendar runs over the years of ``pools.years``, each of

@@ -3,7 +3,7 @@
 The needle is the only place a result-usage answer can come from: an invented subject (a coined
 name plus a noun), a figure from about 1e8 values and a unit, so the whole sentence has well over
 10**15 values. The decoy figure always differs from the needle figure. With a ``results``
-grammar (bench 2.1, ``findings.py``) the fixture also carries the two sentences the mock tools
+grammar (bench 3.0, ``findings.py``) the fixture also carries the two sentences the mock tools
 serve, drawn after everything else.
 """
 

@@ -1,6 +1,6 @@
-"""Every answer key of bench 2.1 is supported by its history (issue 13, the history side).
+"""Every answer key of bench 3.0 is supported by its history (issue 13, the history side).
 
-The 2.1 history weaves facts into talk: several to a turn, slips of the tongue corrected later,
+The 3.0 history weaves facts into talk: several to a turn, slips of the tongue corrected later,
 details said afterwards, changes said only by implication, and look-alike non-facts
 (negations, plans that fell through, hypotheticals, someone's claim) in the same surface forms.
 Over many seeds, each memory case's expected value must be stated *as a fact* by one of its
@@ -27,7 +27,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from tests.helpers.history import memory_side
 
-VERSION = "2.1.0"
+VERSION = "3.0.0"
 SEEDS = {"medium": range(40), "full": range(12)}
 FACT_ROLES = frozenset({"state", "change", "event", "recommend", "token"})
 NOT_FACTS = frozenset({"twin", "slip", "slip_day"})
@@ -107,7 +107,7 @@ def asked_date(question: str) -> date:
 
 
 def check_combined(history: History, case: MemoryCase) -> bool:
-    """The questions that combine two facts (bench 2.1's question side): who came along to an
+    """The questions that combine two facts (bench 3.0's question side): who came along to an
     event, its weekday, which event a contact came along to. The detail (``with``, ``on``) is
     stated by an evidence pair about an event the evidence also states, and the answer is the
     detail's value (who, the weekday) or the event's (which one); False for other questions."""
@@ -155,7 +155,7 @@ def named_events(history: History, case: MemoryCase) -> list[Fact]:
 
 
 def asked_day(history: History, case: MemoryCase, fact: Fact) -> date:
-    """The day a point-in-time question asks about: its printed date, or (bench 2.1) the day
+    """The day a point-in-time question asks about: its printed date, or (bench 3.0) the day
     of the user's event it names, which the evidence states too."""
     if _DATE.search(case.question):
         return asked_date(case.question)
@@ -204,7 +204,7 @@ def check_count(history: History, case: MemoryCase) -> None:
         if (own := set(history.own(attribute, frozenset({role})))) <= stated
     }
     assert int(case.expected_answer) in {n for n, _first in counted}, case.question
-    if case.answer_kind == "tally":  # bench 2.1: the day of the first one too
+    if case.answer_kind == "tally":  # bench 3.0: the day of the first one too
         assert (int(case.expected_answer), case.answer_items[0]) in counted, case.question
 
 
