@@ -15,11 +15,13 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from fastapi.responses import StreamingResponse
+
 from dittobench.core.prng import seed_text
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import GradeInputError, grade_run
 from dittobench.packs import own_pack
-from dittobench.service.events import ProgressHub
+from dittobench.service.events import ProgressHub, StreamSlots, stream
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.transcript import CaseRecord, Transcript
@@ -214,3 +216,30 @@ __all__ = [
     "progress",
     "summary",
 ]
+
+
+def progress_events(
+    store: ServiceStore, hub: ProgressHub, run_id: str, slots: StreamSlots | None
+) -> StreamingResponse:
+    """The run's live progress as Server-Sent Events (the API's and the run page's), for a
+    caller that already holds one of ``slots``: given back when the stream ends."""
+
+    def read() -> dict[str, Any] | None:
+        job = store.get_job(run_id)
+        if job is None:
+            return None
+        try:
+            row = store.get_run(run_id)
+        except StoreError:
+            row = None
+        return {"status": job.status, "progress": progress(job, row, hub)}
+
+    def release() -> None:
+        if slots is not None:
+            slots.give_back()
+
+    return StreamingResponse(
+        stream(read, lambda seen: seen["status"] in TERMINAL, release),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -19,8 +19,7 @@ from dittobench.generate.assemble import build_dataset
 from dittobench.packs import own_pack
 from dittobench.service import routes_signin
 from dittobench.service.context import ServiceState
-from dittobench.service.events import stream
-from dittobench.service.jobview import progress
+from dittobench.service.jobview import progress, progress_events
 from dittobench.service.pagekit import (
     SECURITY_HEADERS,
     Looker,
@@ -208,26 +207,7 @@ def events(run_id: str, service: Service, who: Looker) -> StreamingResponse:
     slots = service.streams
     if slots is not None and not slots.take():
         raise PageError(429, "too many open event streams; try again later")
-
-    def read() -> dict[str, Any] | None:
-        job = service.store.get_job(run_id)
-        if job is None:
-            return None
-        try:
-            row = service.store.get_run(run_id)
-        except StoreError:
-            row = None
-        return {"status": job.status, "progress": progress(job, row, service.hub)}
-
-    def release() -> None:
-        if slots is not None:
-            slots.give_back()
-
-    return StreamingResponse(
-        stream(read, lambda seen: seen["status"] in TERMINAL, release),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return progress_events(service.store, service.hub, run_id, slots)
 
 
 @router.get("/compare", response_class=HTMLResponse)

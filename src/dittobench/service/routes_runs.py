@@ -25,9 +25,8 @@ from dittobench.service.context import (
     owned_job,
     state,
 )
-from dittobench.service.events import stream
 from dittobench.service.jobs import new_run_id, now
-from dittobench.service.jobview import job_object, progress, summary
+from dittobench.service.jobview import job_object, progress_events, summary
 from dittobench.service.models import (
     Accepted,
     JobList,
@@ -340,26 +339,7 @@ def events(run_id: RunId, service: Service, principal: Caller) -> StreamingRespo
     slots = service.streams
     if slots is not None and not slots.take():
         raise ApiError(429, "too many open event streams; try again later", {"Retry-After": "5"})
-
-    def read() -> dict[str, Any] | None:
-        job = service.store.get_job(run_id)
-        if job is None:
-            return None
-        try:
-            row = service.store.get_run(run_id)
-        except StoreError:
-            row = None
-        return {"status": job.status, "progress": progress(job, row, service.hub)}
-
-    def release() -> None:
-        if slots is not None:
-            slots.give_back()
-
-    return StreamingResponse(
-        stream(read, lambda seen: seen["status"] in TERMINAL, release),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return progress_events(service.store, service.hub, run_id, slots)
 
 
 __all__ = ["router"]

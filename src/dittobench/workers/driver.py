@@ -139,21 +139,34 @@ class JobDriver:
             self._check_url(job.harness_url)
         except (ValueError, DittobenchError) as exc:
             raise UnsafeHarness(str(exc)) from None
-        options = RunOptions(
-            harness_url=job.harness_url,
+        options = self._options(job, job.harness_url, self._transport)
+        return self._run(job, options, reporter)
+
+    def _options(
+        self,
+        job: JobRow,
+        url: str,
+        transport: Callable[[], httpx.AsyncBaseTransport] | None,
+        tool_route: Callable[[str], str] | None = None,
+    ) -> RunOptions:
+        """The engine's options for ``job``, reaching its harness at ``url`` over ``transport``
+        (and, for a sandboxed harness, its tool endpoint through ``tool_route``)."""
+        limits = ClientLimits(
+            run_deadline_s=self.settings.case_timeout_s,
+            health_wait_s=self.settings.health_wait_s,
+        )
+        return RunOptions(
+            harness_url=url,
             seed=job.seed,
             run_size=job.run_size,
             bench_version=job.bench_version,
             concurrency=self.settings.run_concurrency,
             out_dir=self.runs_dir,
-            limits=ClientLimits(
-                run_deadline_s=self.settings.case_timeout_s,
-                health_wait_s=self.settings.health_wait_s,
-            ),
+            limits=limits,
             harness_name=job.harness_url,
-            transport=self._transport,
+            transport=transport,
+            tool_route=tool_route,
         )
-        return self._run(job, options, reporter)
 
     def _drive_archive(self, job: JobRow, reporter: Callable[[Progress], None]) -> dict[str, Any]:
         submission = self.store.get_submission(job.run_id)
@@ -172,21 +185,7 @@ class JobDriver:
             _touching(self.store, job.run_id),
             sandboxed_harness(archive, self.sandbox, folder) as harness,
         ):
-            options = RunOptions(
-                harness_url=harness.url,
-                seed=job.seed,
-                run_size=job.run_size,
-                bench_version=job.bench_version,
-                concurrency=self.settings.run_concurrency,
-                out_dir=self.runs_dir,
-                limits=ClientLimits(
-                    run_deadline_s=self.settings.case_timeout_s,
-                    health_wait_s=self.settings.health_wait_s,
-                ),
-                harness_name=job.harness_url,
-                transport=harness.transport,
-                tool_route=harness.tool_route,
-            )
+            options = self._options(job, harness.url, harness.transport, harness.tool_route)
             return self._run(job, options, reporter)
 
     def _run(
