@@ -7,6 +7,7 @@ absent ("Zurich" in "I moved to Zürich" is present) is absent for the grader to
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -117,7 +118,11 @@ def _in_normalized(normalized: str, phrase: str) -> bool:
 
 def normalized_phrases(phrases: Iterable[str]) -> tuple[str, ...]:
     """The phrases normalised once, empty ones dropped (for ``any_phrase_in``)."""
-    return tuple(wanted for wanted in map(normalize, phrases) if wanted)
+    return tuple(wanted for wanted in map(_normalized_phrase, phrases) if wanted)
+
+
+# Key values and distractors recur across a run's questions: each is normalised once.
+_normalized_phrase = functools.lru_cache(maxsize=65536)(normalize)
 
 
 _ALNUM_RUN = re.compile(r"[0-9a-z]+")
@@ -131,12 +136,19 @@ def any_phrase_in(haystack: str, wanted: Sequence[str]) -> bool:
     normalized = normalize(haystack)
     tokens = frozenset(_ALNUM_RUN.findall(normalized))
     for phrase in wanted:
-        opening = _ALNUM_RUN.match(phrase)
-        if opening is not None and opening.group() not in tokens:
+        opening = _opening(phrase)
+        if opening and opening not in tokens:
             continue
         if _found(normalized, phrase):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=65536)
+def _opening(phrase: str) -> str:
+    """The run of letters and digits ``phrase`` opens with ("" when it opens otherwise)."""
+    opening = _ALNUM_RUN.match(phrase)
+    return opening.group() if opening else ""
 
 
 def _found(normalized: str, wanted: str) -> bool:

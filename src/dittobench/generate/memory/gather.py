@@ -97,13 +97,27 @@ def _other_subjects(ctx: Context, attribute: Attribute) -> tuple[str, ...]:
     return tuple(
         dict.fromkeys(
             form
-            for other in ctx.library.of_kind("fixed")
-            if other.name != attribute.name
-            for topic in other.grammar["topic"]
-            if topic not in own
-            for form in (topic, second_person(topic, ctx))
+            for name, topic, forms in _fixed_topics(ctx)
+            if name != attribute.name and topic not in own
+            for form in forms
         )
     )
+
+
+_TOPICS: dict[str, tuple[tuple[str, str, tuple[str, str]], ...]] = {}
+"""Per pack (by SHA-256): each fixed attribute's topic phrases, as the user and as the assistant
+says them; the same for every run of the pack, and asked for by every decline."""
+
+
+def _fixed_topics(ctx: Context) -> tuple[tuple[str, str, tuple[str, str]], ...]:
+    key = ctx.texts.pack_sha256
+    if key not in _TOPICS:
+        _TOPICS[key] = tuple(
+            (other.name, topic, (topic, second_person(topic, ctx)))
+            for other in ctx.library.of_kind("fixed")
+            for topic in other.grammar["topic"]
+        )
+    return _TOPICS[key]
 
 
 def second_person(phrase: str, ctx: Context) -> str:
