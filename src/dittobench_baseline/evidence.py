@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from dittobench.core.dates import MONTH_OF
 from dittobench_baseline.store import Hit, MemoryStore
 from dittobench_baseline.textutil import (
-    MONTHS,
     STOPWORDS,
     content_stems,
     find_dates,
@@ -91,7 +91,7 @@ class Candidate:
 def question_stems(question: str) -> frozenset[str]:
     """The content stems a good answer should cover: no filler, numbers, dates or months."""
     dateless = re.sub(r"\b\d[\d,.:/-]*(?:st|nd|rd|th)?\b", " ", question)
-    stems = content_stems(dateless) - QUESTION_FILLER - {stem(m) for m in MONTHS}
+    stems = content_stems(dateless) - QUESTION_FILLER - {stem(m) for m in MONTH_OF}
     return frozenset(stems)
 
 
@@ -99,7 +99,7 @@ def proper_nouns(question: str) -> frozenset[str]:
     """Stems of capitalised words inside the question (not its first word, not ``I``, not month
     or weekday names): a question naming a place or thing the store never mentions is declined."""
     words = re.findall(r"(?<=[\w,;:] )[A-Z][a-z]{2,}\b", question)
-    skip = {m.capitalize() for m in MONTHS} | _WEEKDAYS
+    skip = {m.capitalize() for m in MONTH_OF} | _WEEKDAYS
     return frozenset(stem(w) for w in words if w not in skip and w.lower() not in STOPWORDS)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime
 
-from dittobench.core.dates import spoken_date
+from dittobench.core.dates import MONTH_OF, spoken_date
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -114,27 +114,7 @@ def is_first_person(text: str) -> bool:
 
 # Dates ------------------------------------------------------------------------------------------
 
-MONTHS: dict[str, int] = {
-    name: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
-    )
-    for name in names
-}
-_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+_MONTH_RE = "|".join(sorted(MONTH_OF, key=len, reverse=True))
 _DATE_PATTERNS = (
     re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"),
     re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.IGNORECASE),
@@ -155,9 +135,9 @@ def find_dates(text: str) -> list[date]:
                 if index == 0:
                     day = date(int(m[1]), int(m[2]), int(m[3]))
                 elif index == 1:
-                    day = date(int(m[3]), MONTHS[m[1].lower()], int(m[2]))
+                    day = date(int(m[3]), MONTH_OF[m[1].lower()], int(m[2]))
                 else:
-                    day = date(int(m[3]), MONTHS[m[2].lower()], int(m[1]))
+                    day = date(int(m[3]), MONTH_OF[m[2].lower()], int(m[1]))
             except ValueError:
                 continue
             found.append((m.start(), day))

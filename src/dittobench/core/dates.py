@@ -25,6 +25,30 @@ MONTH_NAMES = (
 )
 
 
+MONTH_OF: dict[str, int] = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+"""Month names and their short forms, lower case, to the month's number (for reading dates)."""
+
+
 def spoken_date(day: date) -> str:
     """``March 3, 2026``: how questions print a date."""
     return f"{MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"

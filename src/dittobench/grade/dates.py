@@ -9,24 +9,10 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from dittobench.core.dates import MONTH_OF
 from dittobench.grade.match import Prepared, prepare
 
-_MONTHS = (
-    ("january", "jan"),
-    ("february", "feb"),
-    ("march", "mar"),
-    ("april", "apr"),
-    ("may",),
-    ("june", "jun"),
-    ("july", "jul"),
-    ("august", "aug"),
-    ("september", "sep", "sept"),
-    ("october", "oct"),
-    ("november", "nov"),
-    ("december", "dec"),
-)
-_MONTH_OF = {name: number for number, names in enumerate(_MONTHS, start=1) for name in names}
-_MONTH = r"(?P<{0}>" + "|".join(sorted(_MONTH_OF, key=len, reverse=True)) + r")\.?"
+_MONTH = r"(?P<{0}>" + "|".join(sorted(MONTH_OF, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<{0}>[0-9]{{1,2}})(?:st|nd|rd|th)?"
 _YEAR = r"(?:,? (?P<{0}>[0-9]{{4}}))?"
 _SPOKEN = re.compile(
@@ -56,7 +42,7 @@ def days_in(text: str | Prepared) -> list[Day]:
         month = match.group("m1") or match.group("m2")
         day = match.group("d1") or match.group("d2")
         year = match.group("y1") or match.group("y2")
-        found.append((match.start(), (_MONTH_OF[month], int(day), int(year) if year else None)))
+        found.append((match.start(), (MONTH_OF[month], int(day), int(year) if year else None)))
     for match in ISO_DAY.finditer(norm):
         year, month, day = (int(g) for g in match.groups())
         found.append((match.start(), (month, day, year)))

@@ -12,7 +12,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 
-from dittobench.core.prng import seed_text
 from dittobench.sandbox import ArchiveError
 from dittobench.sandbox.archive import Archive, ArchiveLimits, read_archive
 from dittobench.sandbox.bubblewrap import usable
@@ -20,6 +19,7 @@ from dittobench.sandbox.fingerprint import Fingerprint, fingerprint, similarity
 from dittobench.sandbox.layout import read_layout
 from dittobench.service.auth import Principal
 from dittobench.service.context import ApiError, ServiceState, caller, owned_job, state
+from dittobench.service.jobview import accepted
 from dittobench.service.models import SimilarList
 from dittobench.service.routes_info import errors
 from dittobench.service.sandbox_settings import sandbox_config
@@ -87,14 +87,7 @@ def submit_archive(
             service.store.delete_submission(run_id)
             raise ApiError(409, str(exc)) from None
     service.queue.poke()
-    return {
-        "run_id": made.run_id,
-        "status": made.status,
-        "poll": f"/v1/runs/{made.run_id}",
-        "bench_version": version,
-        "run_size": run_size,
-        "seed": seed_text(seed),
-    }
+    return accepted(made, version, run_size, seed)
 
 
 def _decode(encoded: str, limits: ArchiveLimits) -> Archive:

@@ -243,3 +243,15 @@ def progress_events(
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+def accepted(made: JobRow, version: str, run_size: str, seed: int) -> dict[str, Any]:
+    """The 202 body of a submission: the run id, its status and where to poll it."""
+    return {
+        "run_id": made.run_id,
+        "status": made.status,
+        "poll": f"/v1/runs/{made.run_id}",
+        "bench_version": version,
+        "run_size": run_size,
+        "seed": seed_text(seed),
+    }

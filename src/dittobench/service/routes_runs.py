@@ -10,7 +10,6 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.hashing import sha256_hex
-from dittobench.core.prng import seed_text
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import own_pack
 from dittobench.service.archives import submit_archive
@@ -26,7 +25,7 @@ from dittobench.service.context import (
     state,
 )
 from dittobench.service.jobs import new_run_id, now
-from dittobench.service.jobview import job_object, progress_events, summary
+from dittobench.service.jobview import accepted, job_object, progress_events, summary
 from dittobench.service.models import (
     Accepted,
     JobList,
@@ -98,14 +97,7 @@ def _enqueue(
         except ActiveJobError as exc:
             raise ApiError(409, str(exc)) from None
     service.queue.poke()
-    return {
-        "run_id": made.run_id,
-        "status": made.status,
-        "poll": f"/v1/runs/{made.run_id}",
-        "bench_version": version,
-        "run_size": run_size,
-        "seed": seed_text(seed),
-    }
+    return accepted(made, version, run_size, seed)
 
 
 @router.post(
