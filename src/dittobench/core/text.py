@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 WORD = re.compile(r"[^\W_]+")
 """A word: a run of letters and digits (the one tokeniser of the generator and the grader)."""
@@ -70,10 +70,26 @@ def _fraction(match: re.Match[str]) -> str:
     return (match.group(1) or "0") + _FRACTION_VALUE[match.group(2)]
 
 
+LINEWISE_FROM = 2048
+"""Texts of this many characters or more with several lines are normalised line by line."""
+
+
 def normalize(text: str) -> str:
     """NFKC, case-folded, diacritics folded (Zürich -> zurich), curly quotes and apostrophes made
     straight, dashes made hyphens, invisible format characters dropped, vulgar fractions written
     as decimals (3½ -> 3.5), whitespace collapsed to single spaces and the ends trimmed."""
+    if len(text) >= LINEWISE_FROM and "\n" in text:
+        return _normalize_lines(text)
+    return _normalize_line(text)
+
+
+def _normalize_lines(text: str) -> str:
+    """``_normalize_line(text)``, line by line: no step joins characters across a newline, and
+    most lines of a long text are ASCII and take the fast path, where the whole would not."""
+    return " ".join(filter(None, map(_normalize_line, text.split("\n"))))
+
+
+def _normalize_line(text: str) -> str:
     if text.isascii():
         return " ".join(text.lower().split())
     if any(fraction in text for fraction in _FRACTION_VALUE):  # the regex is slow to scan
@@ -116,39 +132,45 @@ def _in_normalized(normalized: str, phrase: str) -> bool:
     return bool(wanted) and _found(normalized, wanted)
 
 
-def normalized_phrases(phrases: Iterable[str]) -> tuple[str, ...]:
-    """The phrases normalised once, empty ones dropped (for ``any_phrase_in``)."""
-    return tuple(wanted for wanted in map(_normalized_phrase, phrases) if wanted)
+class PhraseSet:
+    """Phrases normalised once, for asking of many haystacks whether ``phrases_in`` would find
+    any. A phrase occurs as whole words only where the haystack has each of its runs of letters
+    and digits as a whole token, so each phrase is filed under its longest run (the rarest, as a
+    rule) and only the phrases filed under a run the haystack has are searched."""
 
+    __slots__ = ("_by_run", "_runs", "_unfiled")
 
-# Key values and distractors recur across a run's questions: each is normalised once.
-_normalized_phrase = functools.lru_cache(maxsize=65536)(normalize)
+    def __init__(self, phrases: Iterable[str]) -> None:
+        by_run: dict[str, list[str]] = {}
+        unfiled: list[str] = []
+        for wanted, run in map(_filed, phrases):
+            if run:
+                by_run.setdefault(run, []).append(wanted)
+            elif wanted:
+                unfiled.append(wanted)
+        self._by_run = by_run
+        self._runs = frozenset(by_run)
+        self._unfiled = tuple(unfiled)
+
+    def any_in(self, haystack: str) -> bool:
+        """Whether any phrase occurs in ``haystack`` as whole words (after normalising it)."""
+        normalized = normalize(haystack)
+        if any(_found(normalized, phrase) for phrase in self._unfiled):
+            return True
+        present = self._runs.intersection(_ALNUM_RUN.findall(normalized))
+        return any(_found(normalized, phrase) for run in present for phrase in self._by_run[run])
 
 
 _ALNUM_RUN = re.compile(r"[0-9a-z]+")
 
 
-def any_phrase_in(haystack: str, wanted: Sequence[str]) -> bool:
-    """Whether ``phrases_in(haystack, phrases)`` would find any, for ``wanted`` =
-    ``normalized_phrases(phrases)``: each phrase normalised once for many haystacks. A phrase
-    that opens with a run of letters and digits is only searched for when the haystack has that
-    run as a whole token (where the phrase would start, the haystack's token is exactly it)."""
-    normalized = normalize(haystack)
-    tokens = frozenset(_ALNUM_RUN.findall(normalized))
-    for phrase in wanted:
-        opening = _opening(phrase)
-        if opening and opening not in tokens:
-            continue
-        if _found(normalized, phrase):
-            return True
-    return False
-
-
+# Key values and distractors recur across a run's questions: each is filed once.
 @functools.lru_cache(maxsize=65536)
-def _opening(phrase: str) -> str:
-    """The run of letters and digits ``phrase`` opens with ("" when it opens otherwise)."""
-    opening = _ALNUM_RUN.match(phrase)
-    return opening.group() if opening else ""
+def _filed(phrase: str) -> tuple[str, str]:
+    """The phrase normalised, and its longest run of letters and digits (the first of equals;
+    "" when it has none)."""
+    wanted = normalize(phrase)
+    return wanted, max(_ALNUM_RUN.findall(wanted), key=len, default="")
 
 
 def _found(normalized: str, wanted: str) -> bool:

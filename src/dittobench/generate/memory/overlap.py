@@ -43,8 +43,9 @@ def choose_wording(
     """(chosen wording, overlap of the first candidate, overlap of the chosen one); ``evidence``
     may be given as its content words already."""
     held = evidence if isinstance(evidence, frozenset) else content_words(evidence, stop)
-    scores = [overlap_permille(c, held, stop) for c in candidates]
-    if scores[0] <= TARGET_PERMILLE:
-        return candidates[0], scores[0], scores[0]
+    first = overlap_permille(candidates[0], held, stop)
+    if first <= TARGET_PERMILLE:
+        return candidates[0], first, first
+    scores = [first, *(overlap_permille(c, held, stop) for c in candidates[1:])]
     best = min(range(len(candidates)), key=lambda i: (scores[i], i))
-    return candidates[best], scores[0], scores[best]
+    return candidates[best], first, scores[best]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dittobench.core.prng import Stream
-from dittobench.core.text import any_phrase_in, normalized_phrases
+from dittobench.core.text import PhraseSet
 from dittobench.generate.memory.draft import Draft
 from dittobench.generate.memory.waves import WavePlan
 from dittobench.spec.wire import DEFAULT_USER_ID
@@ -55,6 +55,6 @@ def clear_of_key(candidates: list[str], draft: Draft) -> list[str]:
     values = [*draft.distractors, *draft.forbidden, *draft.dump_guard]
     if draft.answer_kind not in UNANSWERED:
         values += [draft.expected, *draft.accepted, *draft.items]
-    wanted = normalized_phrases(dict.fromkeys(values))
-    clean = [c for c in candidates if not any_phrase_in(c, wanted)]
+    named = PhraseSet(values)
+    clean = [c for c in candidates if not named.any_in(c)]
     return clean or candidates

@@ -23,6 +23,7 @@ coined name spells a function word (``core/text.py`` ``STOP_WORDS``) or a word o
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -140,7 +141,7 @@ def coin_space(spec: CoinSpec, syllables: codes.Syllables) -> int:
     total = 0
     for form in spec.forms:
         size = 1
-        for name in dict.fromkeys(_PART.findall(form)):
+        for name in _part_names(form):
             part = spec.parts[name]
             size *= (
                 per_syllable**part.syllables * max(1, len(part.ends))
@@ -176,14 +177,19 @@ class Registry:
         return twin
 
     def add(self, form: str) -> None:
-        seq = tuple(words(form))
-        if not seq:
-            return
-        self._forms.add(seq)
-        self._runs.update(_runs(seq))
+        self.add_words(tuple(words(form)))
 
     def clashes(self, form: str) -> bool:
-        seq = tuple(words(form))
+        return self.clashes_words(tuple(words(form)))
+
+    def add_words(self, seq: tuple[str, ...]) -> None:
+        """``add`` for a form given as its words."""
+        if seq:
+            self._forms.add(seq)
+            self._runs.update(_runs(seq))
+
+    def clashes_words(self, seq: tuple[str, ...]) -> bool:
+        """``clashes`` for a form given as its words."""
         return not seq or seq in self._runs or any(run in self._forms for run in _runs(seq))
 
 
@@ -204,14 +210,15 @@ def coin_values(
     for _ in range(spec.count):
         for _attempt in range(COIN_ATTEMPTS):
             coined = _draw(spec, stream, syllables, avoid)
-            if coined is not None and not any(
-                registry.clashes(f) for f in (coined.text, *coined.aliases)
-            ):
+            if coined is None:
+                continue
+            forms = [tuple(words(form)) for form in (coined.text, *coined.aliases)]
+            if not any(map(registry.clashes_words, forms)):
                 break
         else:
             raise CoinError(f"{COIN_ATTEMPTS} coined values in a row clash: too few parts")
-        for form in (coined.text, *coined.aliases):
-            registry.add(form)
+        for seq in forms:
+            registry.add_words(seq)
         out.append(coined)
     return out
 
@@ -224,7 +231,7 @@ def _draw(
     form = stream.choice(spec.forms)
     drawn: dict[str, str] = {}
     spelled_badly = False
-    for name in dict.fromkeys(_PART.findall(form)):
+    for name in _part_names(form):
         part = spec.parts[name]
         drawn[name] = part.draw(stream, syllables)
         if part.syllables and drawn[name].lower() in avoid:
@@ -234,6 +241,12 @@ def _draw(
     text = form.format(**drawn)
     aliases = dict.fromkeys(a.format(**drawn) for a in spec.accept)
     return Coined(text, tuple(a for a in aliases if a != text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _part_names(form: str) -> tuple[str, ...]:
+    """The parts ``form`` names, in order of first appearance."""
+    return tuple(dict.fromkeys(_PART.findall(form)))
 
 
 def avoided_words(pack_words: Iterable[str]) -> frozenset[str]:
