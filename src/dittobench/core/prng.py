@@ -86,15 +86,15 @@ class Stream:
 
     def next_u64(self) -> int:
         """The next 64-bit word."""
-        if not self._buffer:
-            self._refill()
-        return self._buffer.pop()
+        return (self._buffer or self._refill()).pop()
 
-    def _refill(self) -> None:
+    def _refill(self) -> list[int]:
         """Hash the next block into the buffer, its last word first (``pop`` takes the first)."""
         block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
         self._counter += 1
-        self._buffer = list(_BLOCK_WORDS.unpack(block))[::-1]
+        first, second, third, fourth = _BLOCK_WORDS.unpack(block)
+        self._buffer = [fourth, third, second, first]
+        return self._buffer
 
     def below(self, n: int) -> int:
         """Uniform integer in ``[0, n)``: draw words until one is below the largest multiple of n
@@ -104,9 +104,7 @@ class Stream:
         limit = _WORD_SPACE - (_WORD_SPACE % n)
         while True:
             # next_u64 inlined: below is the one draw every other draw goes through.
-            if not self._buffer:
-                self._refill()
-            word = self._buffer.pop()
+            word = (self._buffer or self._refill()).pop()
             if word < limit:
                 return word % n
 

@@ -54,19 +54,30 @@ def _expand(grammar: Grammar, stream: Stream, symbol: str, depth: int) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=4096)
-def _pieces(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """``text`` cut at its ``#symbol#``s: the literals around them (one more than the symbols)
-    and the symbol names, left to right. Memoised: a pure function of an alternative's text."""
+def _cut(marker: re.Pattern[str], text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``text`` cut at each match of ``marker``: the literals around them (one more than the
+    matches) and the names the matches carry, left to right."""
     literals: list[str] = []
     names: list[str] = []
     position = 0
-    for match in _SYMBOL.finditer(text):
+    for match in marker.finditer(text):
         literals.append(text[position : match.start()])
         names.append(match.group(1))
         position = match.end()
     literals.append(text[position:])
     return tuple(literals), tuple(names)
+
+
+@lru_cache(maxsize=4096)
+def _pieces(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``text`` cut at its ``#symbol#``s. Memoised: a pure function of an alternative's text."""
+    return _cut(_SYMBOL, text)
+
+
+@lru_cache(maxsize=8192)
+def _slot_pieces(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``text`` cut at its ``{slot}``s. Memoised: templates recur, their values do not."""
+    return _cut(_SLOT, text)
 
 
 def slots_in(text: str) -> list[str]:
@@ -80,14 +91,14 @@ def slots_in(text: str) -> list[str]:
 
 def fill(text: str, values: Mapping[str, str]) -> str:
     """Replace every ``{slot}`` with its value verbatim; a slot without a value raises."""
-
-    def value_of(match: re.Match[str]) -> str:
-        name = match.group(1)
+    literals, names = _slot_pieces(text)
+    out = [literals[0]]
+    for name, literal in zip(names, literals[1:], strict=True):
         if name not in values:
             raise GrammarError(f"no value for slot {{{name}}}")
-        return values[name]
-
-    return _SLOT.sub(value_of, text)
+        out.append(values[name])
+        out.append(literal)
+    return "".join(out)
 
 
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:?!])")

@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from dittobench.core.dates import spoken_date
 from dittobench.core.errors import DittobenchError
-from dittobench.core.text import phrases_in
+from dittobench.core.text import PhraseSet
 from dittobench.generate.grammar import Grammar, expand, fill, tidy
 from dittobench.generate.memory.draft import CANDIDATE_WORDINGS, Context
 from dittobench.generate.persona.attribute import Attribute
@@ -173,6 +173,7 @@ def family_wordings(
     lead anchor and its own draw of every slot in ``drawn`` (a subject among its phrases);
     none names a phrase of ``avoid`` (the answer, which a lead's contact could be)."""
     grammar = asking_of(ctx.texts).grammar
+    named = PhraseSet(avoid)
     out: list[str] = []
     for _ in range(count * 12):
         template = tidy(expand(grammar, ctx.stream, family))
@@ -180,7 +181,7 @@ def family_wordings(
         for name, phrases in (drawn or {}).items():
             slots[name] = ctx.stream.choice(phrases)
         text = _capitalised(fill(template, slots))
-        if text not in out and not phrases_in(text, list(avoid)):
+        if text not in out and not named.any_in(text):
             out.append(text)
         if len(out) == count:
             break
