@@ -49,6 +49,16 @@ def test_every_input_reaches_the_stream() -> None:
     assert Stream(5, "1.0", "p").fork("a").purpose == "p/a"
 
 
+@pytest.mark.parametrize("size", [1, 7, 2**62 + 5])  # 2**62 + 5 rejects about a quarter of words
+def test_choice_draws_exactly_as_below_does(size: int) -> None:
+    # choice inlines below: the same words consumed, rejections included, the same positions.
+    items = range(size)
+    drawing, reference = Stream(9, "1.0", "choice"), Stream(9, "1.0", "choice")
+    for _ in range(300):
+        assert drawing.choice(items) == items[reference.below(size)]
+    assert drawing.next_u64() == reference.next_u64()
+
+
 def test_below_is_roughly_uniform() -> None:
     stream = Stream(1, "1.0", "uniform")
     counts = Counter(stream.below(6) for _ in range(60_000))

@@ -120,9 +120,15 @@ class Stream:
 
     def choice(self, items: Sequence[T]) -> T:
         """One item: ``items[below(len(items))]``."""
-        if not items:
+        size = len(items)
+        if not size:
             raise ValueError("choice() from an empty sequence")
-        return items[self.below(len(items))]
+        limit = _WORD_SPACE - (_WORD_SPACE % size)
+        while True:
+            # below inlined: choice is the generator's most frequent draw.
+            word = (self._buffer or self._refill()).pop()
+            if word < limit:
+                return items[word % size]
 
     def weighted(self, items: Sequence[T], weights: Sequence[int]) -> T:
         """One item with integer weights: r = below(sum); the first item whose running total

@@ -190,7 +190,15 @@ class Registry:
 
     def clashes_words(self, seq: tuple[str, ...]) -> bool:
         """``clashes`` for a form given as its words."""
-        return not seq or seq in self._runs or any(run in self._forms for run in _runs(seq))
+        if not seq or seq in self._runs:
+            return True
+        forms = self._forms
+        size = len(seq)
+        for start in range(size):
+            for end in range(start + 1, size + 1):
+                if seq[start:end] in forms:
+                    return True
+        return False
 
 
 def _runs(seq: tuple[str, ...]) -> Iterable[tuple[str, ...]]:

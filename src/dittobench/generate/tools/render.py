@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dittobench.core.prng import Stream
 from dittobench.core.text import words
@@ -57,7 +58,12 @@ def _expected(category: Category, values: Mapping[str, str]) -> tuple[ExpectedTo
 def _check_bans(category: Category, template: str, prompt: str) -> None:
     # Bans apply to the grammar's own words; slot values (names, codes) are checked separately
     # by tests, since a coined value could in principle spell anything.
-    template_words = set(words(strip_slots(template)))
-    hit = sorted(template_words & category.banned)
+    hit = sorted(_grammar_words(template) & category.banned)
     if hit:
         raise GrammarError(f"{category.name}: banned word(s) {hit} in prompt {prompt!r}")
+
+
+@lru_cache(maxsize=8192)
+def _grammar_words(template: str) -> frozenset[str]:
+    """The words of an expansion outside its slots. Memoised: expansions recur across a run."""
+    return frozenset(words(strip_slots(template)))
