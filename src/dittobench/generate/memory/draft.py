@@ -59,6 +59,45 @@ class Draft:
     """The ``link`` of the read-back that confirms a write instruction."""
 
 
+class PersonIndex:
+    """Lookups over one person's facts, built once and shared by every copy of a ``Context``
+    (a copy drawing from another stream asks about the same person)."""
+
+    def __init__(self, person: Person) -> None:
+        self.person = person
+        self._guard_pools: dict[frozenset[str] | None, tuple[str, ...]] = {}
+
+    @cached_property
+    def by_attribute(self) -> dict[str, tuple[Fact, ...]]:
+        """The person's facts per attribute, in their order: lookups scan one attribute's facts
+        instead of the whole person's."""
+        grouped: dict[str, list[Fact]] = {}
+        for f in self.person.facts:
+            grouped.setdefault(f.attribute, []).append(f)
+        return {name: tuple(facts) for name, facts in grouped.items()}
+
+    @cached_property
+    def own_values(self) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The user's own stated values, sorted, each with the attributes that hold it."""
+        held: dict[str, set[str]] = {}
+        for f in self.person.facts:
+            if f.holder == SELF and f.role in ("state", "change", "event", "recommend"):
+                held.setdefault(f.value, set()).add(f.attribute)
+        return tuple((value, frozenset(held[value])) for value in sorted(held))
+
+    def guard_pool(self, attributes: frozenset[str] | None) -> tuple[str, ...]:
+        """The own values held under any of ``attributes`` (all when None), in ``own_values``
+        order; remembered per set, since a run asks with one set per wave."""
+        pool = self._guard_pools.get(attributes)
+        if pool is None:
+            pool = self._guard_pools[attributes] = tuple(
+                value
+                for value, holders in self.own_values
+                if attributes is None or not holders.isdisjoint(attributes)
+            )
+        return pool
+
+
 @dataclass
 class Context:
     """A person, their haystack and the pack's texts, with lookups generators share."""
@@ -71,23 +110,20 @@ class Context:
     """Attributes already asked about, so different questions spread over the person."""
     content: ContentPolicy = CONTENT_1
     """The content version's generator flags."""
-    _guard_pools: dict[frozenset[str] | None, tuple[str, ...]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
-    """``dump_guard``'s candidates per attribute set (a pure function of the person)."""
+    index: PersonIndex = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    """Lookups over ``person``'s facts: made when not given, and passed on by ``replace``."""
+
+    def __post_init__(self) -> None:
+        if self.index is None or self.index.person is not self.person:
+            self.index = PersonIndex(self.person)
 
     @property
     def library(self) -> Library:
         return self.texts.library
 
-    @cached_property
+    @property
     def _by_attribute(self) -> dict[str, tuple[Fact, ...]]:
-        """The person's facts per attribute, in their order: lookups scan one attribute's facts
-        instead of the whole person's."""
-        grouped: dict[str, list[Fact]] = {}
-        for f in self.person.facts:
-            grouped.setdefault(f.attribute, []).append(f)
-        return {name: tuple(facts) for name, facts in grouped.items()}
+        return self.index.by_attribute
 
     def facts(
         self, attribute: str, holder: str | None = SELF, role: str | None = None
@@ -151,35 +187,14 @@ class Context:
         held = {f.value for f in self._by_attribute.get(attribute.name, ())}
         return self.top_up(attribute, have, (*held, *exclude), len(have) + POOL_DISTRACTORS)
 
-    @cached_property
-    def own_values(self) -> tuple[tuple[str, frozenset[str]], ...]:
-        """The user's own stated values, sorted, each with the attributes that hold it."""
-        held: dict[str, set[str]] = {}
-        for f in self.person.facts:
-            if f.holder == SELF and f.role in ("state", "change", "event", "recommend"):
-                held.setdefault(f.value, set()).add(f.attribute)
-        return tuple((value, frozenset(held[value])) for value in sorted(held))
-
     def dump_guard(
         self, exclude: Iterable[str], size: int = 8, attributes: frozenset[str] | None = None
     ) -> tuple[str, ...]:
         """A sample of the user's other own values (of ``attributes`` only, when given):
         naming many of them zeroes a case."""
         blocked = set(exclude)
-        own = [value for value in self._guard_pool(attributes) if value not in blocked]
+        own = [value for value in self.index.guard_pool(attributes) if value not in blocked]
         return tuple(self.stream.sample(own, min(size, len(own))))
-
-    def _guard_pool(self, attributes: frozenset[str] | None) -> tuple[str, ...]:
-        """The own values held under any of ``attributes`` (all when None), in ``own_values``
-        order; remembered per set, since a run asks with one set per wave."""
-        pool = self._guard_pools.get(attributes)
-        if pool is None:
-            pool = self._guard_pools[attributes] = tuple(
-                value
-                for value, holders in self.own_values
-                if attributes is None or not holders.isdisjoint(attributes)
-            )
-        return pool
 
     def wordings(
         self, grammar: Grammar, symbol: str, values: dict[str, str], count: int = CANDIDATE_WORDINGS

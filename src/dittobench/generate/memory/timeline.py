@@ -195,11 +195,12 @@ def _spread_pairs(ctx: Context, events: list[Fact], count: int) -> list[tuple[Fa
     has (every gap as likely as any other, so no guessed number of days is common), then one of
     the unused pairs that far apart."""
     by_gap: dict[int, list[tuple[Fact, Fact]]] = {}
+    ordinals = [ctx.date_of(e).toordinal() for e in events]
     for i, a in enumerate(events):
-        for b in events[i + 1 :]:
-            days = (ctx.date_of(b) - ctx.date_of(a)).days
+        for j in range(i + 1, len(events)):
+            days = ordinals[j] - ordinals[i]
             if days >= SPREAD_MIN_DAYS:
-                by_gap.setdefault(days, []).append((a, b))
+                by_gap.setdefault(days, []).append((a, events[j]))
     picked: list[tuple[Fact, Fact]] = []
     for _ in range(count):
         if not by_gap:

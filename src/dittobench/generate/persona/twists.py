@@ -74,6 +74,12 @@ class _Twisting:
     dates: Mapping[int, date]
     stream: Stream
     facts: list[Fact] = field(default_factory=list)
+    held: dict[str, set[str]] = field(default_factory=dict, init=False)
+    """Per attribute, the values some fact in ``facts`` holds (kept up to date by ``add``)."""
+
+    def __post_init__(self) -> None:
+        for f in self.facts:
+            self.held.setdefault(f.attribute, set()).add(f.value)
 
     def add(
         self, attribute: str, role: str, holder: str, value: str, session: int, detail: str
@@ -81,11 +87,12 @@ class _Twisting:
         key = f"{holder}:{attribute}:{role}:{len(self.facts)}"
         fact = Fact(key, attribute, role, holder, value, session, detail=detail)
         self.facts.append(fact)
+        self.held.setdefault(attribute, set()).add(value)
         return fact
 
     def unheld(self, attribute: str) -> list[str]:
         """The attribute's values no fact of the history holds so far."""
-        held = {f.value for f in self.facts if f.attribute == attribute}
+        held = self.held.get(attribute, set())
         return [c.text for c in self.library.get(attribute).values if c.text not in held]
 
 
