@@ -231,9 +231,20 @@ def content_words(
 ) -> frozenset[str]:
     """The ``words`` of ``text`` of three letters or more (and with ``numbers``, numbers of any
     length) that are not in ``stop_words``; with ``stems``, their ``stem``."""
-    found = [
-        w
-        for w in frozenset(words(text)).difference(stop_words)
-        if len(w) >= 3 or (numbers and w.isdigit())
-    ]
-    return frozenset(map(stem, found)) if stems else frozenset(found)
+    normalized = normalize(text)
+    if normalized.isascii():  # the same words, picked out by the pattern alone
+        pattern = _ASCII_CONTENT_OR_NUMBER if numbers else _ASCII_CONTENT
+        found = frozenset(pattern.findall(normalized)).difference(stop_words)
+    else:
+        found = frozenset(
+            w
+            for w in frozenset(WORD.findall(normalized)).difference(stop_words)
+            if len(w) >= 3 or (numbers and w.isdigit())
+        )
+    return frozenset(map(stem, found)) if stems else found
+
+
+_ASCII_CONTENT = re.compile(r"(?<![a-z0-9])[a-z0-9]{3,}")
+"""On normalised ASCII text: the words (whole runs of letters and digits) of three or more."""
+_ASCII_CONTENT_OR_NUMBER = re.compile(r"(?<![a-z0-9])(?:[a-z0-9]{3,}|[0-9]+(?![a-z0-9]))")
+"""``_ASCII_CONTENT``, and numbers of any length."""
