@@ -52,7 +52,7 @@ _CODAS = ("", "n", "r", "l", "s", "x", "m")
 
 def coin_string(stream: Stream, length: int, alphabet: str = UNAMBIGUOUS) -> str:
     """``length`` characters, each ``alphabet[below(len(alphabet))]``."""
-    return "".join(alphabet[stream.below(len(alphabet))] for _ in range(length))
+    return "".join([stream.choice(alphabet) for _ in range(length)])
 
 
 def integrity_token(stream: Stream) -> str:

@@ -39,19 +39,18 @@ def _expand(grammar: Grammar, stream: Stream, symbol: str, depth: int) -> str:
     if depth > MAX_DEPTH:
         raise GrammarError(f"grammar recursion deeper than {MAX_DEPTH} at #{symbol}#")
     alternatives = grammar.get(symbol)
-    if alternatives is None:
-        raise GrammarError(f"unknown grammar symbol #{symbol}#")
     if not alternatives:
+        if alternatives is None:
+            raise GrammarError(f"unknown grammar symbol #{symbol}#")
         raise GrammarError(f"grammar symbol #{symbol}# has no alternatives")
     text = stream.choice(alternatives)
     if "#" not in text:  # most alternatives are plain words: no symbol to look for
         return text
     literals, symbols = _pieces(text)
-    out = [literals[0]]
+    out = literals[0]
     for name, literal in zip(symbols, literals[1:], strict=True):
-        out.append(_expand(grammar, stream, name, depth + 1))
-        out.append(literal)
-    return "".join(out)
+        out += _expand(grammar, stream, name, depth + 1) + literal
+    return out
 
 
 def _cut(marker: re.Pattern[str], text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -52,6 +52,8 @@ def _complete(draft: Draft, plan: WavePlan) -> int:
 
 def clear_of_key(candidates: list[str], draft: Draft) -> list[str]:
     """The candidates that name no value of the draft's key (all of them when none does)."""
+    if len(candidates) < 2:  # kept whatever it names
+        return candidates
     values = [*draft.distractors, *draft.forbidden, *draft.dump_guard]
     if draft.answer_kind not in UNANSWERED:
         values += [draft.expected, *draft.accepted, *draft.items]
