@@ -180,8 +180,9 @@ def test_a_suite_spreads_over_two_workers_and_survives_a_sigkill(
             if run_id != victim:
                 assert set(runs_per_case(harnesses[other][1]).values()) == {1}
         # A warm stop (SIGTERM) mid-run: the run stops at its next report and another worker
-        # resumes it.
-        with harness_running("slow", "--delay-ms", "150") as slow_url:
+        # resumes it. The harness is slow enough (12 cases, 7 s) that the run is still going
+        # when the next worker has started, which takes seconds on a busy machine.
+        with harness_running("slow", "--delay-ms", "600") as slow_url:
             stopped = queue_run(store, broker, slow_url, 9)
             wait_until(lambda: victim_of(store, [stopped], "worker-b"), 30, "the run on b")
             workers["worker-e"] = start_worker(
