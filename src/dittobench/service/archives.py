@@ -39,14 +39,15 @@ def submit_archive(
 ) -> dict[str, Any]:
     """Check, fingerprint, keep and queue the archive; the submit response."""
     encoded, pinned_sha, seed, run_size, version = body
-    problem = usable()
-    if problem:
-        raise ApiError(503, f"archive submissions cannot run on this server: {problem}")
+    # A malformed archive is the sender's to fix wherever it is sent: 400 before the 503.
     archive = _decode(encoded, sandbox_config(service.settings).archive_limits)
     if pinned_sha is not None and pinned_sha != archive.sha256:
         raise ApiError(
             400, f"archive_sha256 {pinned_sha} is not the archive's SHA-256 ({archive.sha256})"
         )
+    problem = usable()
+    if problem:
+        raise ApiError(503, f"archive submissions cannot run on this server: {problem}")
     sketch = fingerprint(archive.files.items())
     stamp = now()
     run_id = new_run_id()
