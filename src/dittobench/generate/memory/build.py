@@ -169,13 +169,13 @@ def _drafts(ctx: Context, root: Stream, quota: Mapping[str, int], waves: int) ->
         wanted = quota.get(question_type, 0)
         if not wanted:
             continue
-        made = generate(replace(ctx, stream=root.fork(question_type)), wanted)
+        made = generate(ctx.drawing_from(root.fork(question_type)), wanted)
         if len(made) != wanted:
             raise MemoryGenerationError(f"{question_type}: made {len(made)} of {wanted}")
         drafts.extend(made)
     instructions = quota.get("write_instruction", 0)
     if instructions:
-        made = write_path(replace(ctx, stream=root.fork("write")), instructions, waves - 1)
+        made = write_path(ctx.drawing_from(root.fork("write")), instructions, waves - 1)
         if len(made) != instructions + quota.get("write_readback", 0):
             raise MemoryGenerationError(f"write path: made {len(made)} cases")
         drafts.extend(made)
@@ -220,7 +220,7 @@ def _guard_dumps(
     whole history never pays, whatever the answer kind (a decline or an acknowledgement that
     recites the user's values is as wrong as an answer that does)."""
     out = []
-    sampling = {user: replace(ctx, stream=stream) for user, ctx in contexts.items()}
+    sampling = {user: ctx.drawing_from(stream) for user, ctx in contexts.items()}
     for draft in drafts:
         if not draft.dump_guard:
             ctx = sampling[draft.user_id]
@@ -236,7 +236,7 @@ def _guard_seeded(
     """Give every question a dump guard drawn from the values seeded by the time it is asked:
     a guard of values still unseeded would let a dump of what is stored so far through."""
     out = []
-    sampling = {user: replace(ctx, stream=stream) for user, ctx in contexts.items()}
+    sampling = {user: ctx.drawing_from(stream) for user, ctx in contexts.items()}
     seeded_by: dict[int, frozenset[str]] = {}  # per wave: the clusters seeded by then
     for draft in drafts:
         ctx = sampling[draft.user_id]

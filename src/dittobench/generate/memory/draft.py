@@ -8,7 +8,7 @@ must be seeded before it is asked.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property
 
@@ -60,8 +60,8 @@ class Draft:
 
 
 class PersonIndex:
-    """Lookups over one person's facts, built once and shared by every copy of a ``Context``
-    (a copy drawing from another stream asks about the same person)."""
+    """Lookups over one person's facts, built once and shared by the contexts that draw from
+    other streams about the same person (``Context.drawing_from``)."""
 
     def __init__(self, person: Person) -> None:
         self.person = person
@@ -110,12 +110,17 @@ class Context:
     """Attributes already asked about, so different questions spread over the person."""
     content: ContentPolicy = CONTENT_1
     """The content version's generator flags."""
-    index: PersonIndex = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    """Lookups over ``person``'s facts: made when not given, and passed on by ``replace``."""
+    index: PersonIndex = field(init=False, repr=False, compare=False)
+    """Lookups over ``person``'s facts (shared by ``drawing_from``)."""
 
     def __post_init__(self) -> None:
-        if self.index is None or self.index.person is not self.person:
-            self.index = PersonIndex(self.person)
+        self.index = PersonIndex(self.person)
+
+    def drawing_from(self, stream: Stream) -> Context:
+        """This context drawing from ``stream``: the same person, their lookups shared."""
+        twin = replace(self, stream=stream)
+        twin.index = self.index
+        return twin
 
     @property
     def library(self) -> Library:
