@@ -33,8 +33,9 @@ typecheck: $(STAMP) ## mypy, strict on every package
 imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section 3)
 	$(BIN)/lint-imports
 
-unit: $(STAMP) ## pytest
-	$(BIN)/pytest -q
+unit: $(STAMP) ## pytest: tests without servers on every core, then those with servers one at a time
+	$(BIN)/pytest -q -n auto --ignore=tests/integration --ignore=tests/browser
+	$(BIN)/pytest -q tests/integration tests/browser
 
 bench: $(STAMP) ## Print generator, grader, engine, baseline, service, web page, start-up and content figures (benchmarks/)
 	$(BIN)/python benchmarks/cli_startup.py
