@@ -81,11 +81,7 @@ def _slot_pieces(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def slots_in(text: str) -> list[str]:
     """The slot names a text carries, in order of first appearance, without repeats."""
-    seen: list[str] = []
-    for name in _SLOT.findall(text):
-        if name not in seen:
-            seen.append(name)
-    return seen
+    return list(dict.fromkeys(_slot_pieces(text)[1]))
 
 
 def fill(text: str, values: Mapping[str, str]) -> str:

@@ -161,44 +161,33 @@ class Coined:
 
 
 class Registry:
-    """The forms already in use in a run, as word sequences, and every run of words inside
-    them: a new value is unambiguous when none of its word runs is a form in use and it is not
-    a run inside one."""
+    """The forms already in use in a run, as word sequences (``form_words``), and every run of
+    words inside them: a new value is unambiguous when none of its word runs is a form in use
+    and it is not a run inside one."""
 
     def __init__(self, forms: Iterable[str] = ()) -> None:
         self._forms: set[tuple[str, ...]] = set()
         self._runs: set[tuple[str, ...]] = set()
         for form in forms:
-            self.add(form)
+            self.add(form_words(form))
 
     def copy(self) -> Registry:
         twin = Registry()
         twin._forms, twin._runs = set(self._forms), set(self._runs)
         return twin
 
-    def add(self, form: str) -> None:
-        self.add_words(tuple(words(form)))
-
-    def clashes(self, form: str) -> bool:
-        return self.clashes_words(tuple(words(form)))
-
-    def add_words(self, seq: tuple[str, ...]) -> None:
-        """``add`` for a form given as its words."""
+    def add(self, seq: tuple[str, ...]) -> None:
         if seq:
             self._forms.add(seq)
             self._runs.update(_runs(seq))
 
-    def clashes_words(self, seq: tuple[str, ...]) -> bool:
-        """``clashes`` for a form given as its words."""
-        if not seq or seq in self._runs:
-            return True
-        forms = self._forms
-        size = len(seq)
-        for start in range(size):
-            for end in range(start + 1, size + 1):
-                if seq[start:end] in forms:
-                    return True
-        return False
+    def clashes(self, seq: tuple[str, ...]) -> bool:
+        return not seq or seq in self._runs or any(run in self._forms for run in _runs(seq))
+
+
+def form_words(form: str) -> tuple[str, ...]:
+    """A form as the registry keeps it: its words, normalised."""
+    return tuple(words(form))
 
 
 def _runs(seq: tuple[str, ...]) -> Iterable[tuple[str, ...]]:
@@ -220,13 +209,13 @@ def coin_values(
             coined = _draw(spec, stream, syllables, avoid)
             if coined is None:
                 continue
-            forms = [tuple(words(form)) for form in (coined.text, *coined.aliases)]
-            if not any(map(registry.clashes_words, forms)):
+            forms = [form_words(form) for form in (coined.text, *coined.aliases)]
+            if not any(map(registry.clashes, forms)):
                 break
         else:
             raise CoinError(f"{COIN_ATTEMPTS} coined values in a row clash: too few parts")
         for seq in forms:
-            registry.add_words(seq)
+            registry.add(seq)
         out.append(coined)
     return out
 
