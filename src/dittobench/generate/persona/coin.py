@@ -179,10 +179,10 @@ class Registry:
     def add(self, seq: tuple[str, ...]) -> None:
         if seq:
             self._forms.add(seq)
-            self._runs.update(_runs(seq))
+            self._runs |= _runs(seq)
 
     def clashes(self, seq: tuple[str, ...]) -> bool:
-        return not seq or seq in self._runs or any(run in self._forms for run in _runs(seq))
+        return not seq or seq in self._runs or not self._forms.isdisjoint(_runs(seq))
 
 
 def form_words(form: str) -> tuple[str, ...]:
@@ -190,8 +190,11 @@ def form_words(form: str) -> tuple[str, ...]:
     return tuple(words(form))
 
 
-def _runs(seq: tuple[str, ...]) -> Iterable[tuple[str, ...]]:
-    return (seq[i:j] for i in range(len(seq)) for j in range(i + 1, len(seq) + 1))
+@functools.lru_cache(maxsize=1024)
+def _runs(seq: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
+    """Every run of consecutive words in ``seq`` (``seq`` included); memoised because a
+    value's forms are checked, then added."""
+    return frozenset(seq[i:j] for i in range(len(seq)) for j in range(i + 1, len(seq) + 1))
 
 
 def coin_values(
