@@ -269,3 +269,33 @@ def test_a_run_under_umask_000_leaves_only_owner_only_files(tmp_path: Path) -> N
             assert mode & 0o022 == 0, path  # a public key may be read, never written, by others
         else:
             assert mode & 0o077 == 0, (path, oct(mode))
+
+
+_KEY = '"public_key": "' + "A" * 43 + '="'  # 32 zero bytes: a well-formed public key
+
+
+@pytest.mark.parametrize(
+    ("suite", "code", "said"),
+    [
+        ("[]", 2, "public_key"),
+        ('{"manifest": 7, ' + _KEY + "}", 1, "not a suite receipt"),
+        (
+            '{"manifest": {"format": "dittobench-suite-receipt/1", "runs": "xx"}, ' + _KEY + "}",
+            1,
+            "manifest: must have exactly",
+        ),
+        ('{"manifest": {}, "manifest": {}}', 2, "duplicate key"),
+        ('{"manifest": NaN}', 2, "NaN"),
+    ],
+)
+def test_verify_suite_names_what_is_wrong_with_a_malformed_suite(
+    tmp_path: Path, suite: str, code: int, said: str
+) -> None:
+    """Without --trusted-keys the suite's own key is used; whatever is malformed is named, in
+    one line, never a traceback."""
+    path, run = tmp_path / "suite.json", tmp_path / "run.json"
+    path.write_text(suite, encoding="utf-8")
+    run.write_text("{}", encoding="utf-8")
+    result = dittobench("verify-suite", str(path), str(run), cwd=tmp_path)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == code and said in result.stdout + result.stderr, result

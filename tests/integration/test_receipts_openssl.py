@@ -160,7 +160,13 @@ def test_any_rfc8785_implementation_gives_the_same_bytes(receipt: dict[str, Any]
 def test_export_exits_2_on_unreadable_input(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"manifest": 1}', encoding="utf-8")
-    for path in (bad, tmp_path / "missing.json"):
+    # A reader keeping the first of two keys would show the first scores; verify refuses the
+    # file, and so does export.
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"manifest": {"scores": 1}, "manifest": {}}', encoding="utf-8")
+    nan = tmp_path / "nan.json"
+    nan.write_text('{"manifest": NaN}', encoding="utf-8")
+    for path in (bad, twice, nan, tmp_path / "missing.json"):
         result = subprocess.run(
             [
                 sys.executable,

@@ -296,6 +296,18 @@ def test_one_character_of_any_leafs_score_or_prompt_hash_fails(run: Run) -> None
             assert entry["case_id"] in result.failed[0].detail
 
 
+def test_a_field_riding_beside_a_leaf_fails(run: Run) -> None:
+    """A leaf entry is case_id, leaf and hash; the entry itself is not signed, so nothing else
+    may travel in it looking as if it were."""
+    receipt = run.fresh()
+    entry = receipt["leaves"][0]
+    entry["note"] = "score corrected to 1.0 by the operator"
+    result = check(run, receipt)
+    assert "leaf hashes" in failed_names(result)
+    detail = {c.name: c.detail for c in result.checks}["leaf hashes"]
+    assert f"case {entry['case_id']}: unknown field(s) note" in detail
+
+
 def test_an_observed_call_changed_fails(run: Run) -> None:
     observed = [i for i, e in enumerate(run.receipt["leaves"]) if e["leaf"]["observed"]]
     assert observed, "the oracle's tool cases reach the endpoint"

@@ -6,15 +6,17 @@ none of them creates a file, a folder or a process.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dittobench.cli.common import fail
 from dittobench.core.prng import MAX_SEED
 
 if TYPE_CHECKING:
+    from dittobench.receipts.keys import TrustedKeys
     from dittobench.spec.report import ScoreReport
     from dittobench.store import RunRow, RunStore
 
@@ -45,6 +47,42 @@ def check_run_id(run_id: str, option: str = "RUN_ID") -> None:
             f"{option} {run_id!r} is not a run id (run ids look like {RUN_ID_EXAMPLE}; "
             "`dittobench runs` lists them)"
         )
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Parse a JSON file, rejecting duplicate keys and NaN; exit 2 when it cannot be read."""
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise ValueError(f"duplicate key {key!r}")
+            out[key] = value
+        return out
+
+    def no_constants(name: str) -> Any:
+        raise ValueError(f"{name} is not valid JSON")
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise fail(f"cannot read {what} {path}: {exc.strerror}") from None
+    try:
+        return json.loads(data, object_pairs_hook=no_duplicates, parse_constant=no_constants)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError too
+        raise fail(f"{what} {path}: not valid JSON ({exc})") from None
+
+
+def read_trusted_keys(path: Path | None) -> TrustedKeys | None:
+    """The trusted-keys file, parsed (``None`` when not given); exit 2 when it is malformed."""
+    from dittobench.receipts.keys import KeyFileError, TrustedKeys
+
+    if path is None:
+        return None
+    try:
+        return TrustedKeys.from_json(read_json(path, "trusted keys"))
+    except KeyFileError as exc:
+        raise fail(f"{path}: {exc}") from None
 
 
 def same_file(a: Path, b: Path) -> bool:

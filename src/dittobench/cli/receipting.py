@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from dittobench.cli.common import app, command_group, fail, open_pack_option
+from dittobench.cli.inputs import read_json, read_trusted_keys
 
 if TYPE_CHECKING:
     from dittobench.packs import Pack
-    from dittobench.receipts.keys import TrustedKeys
     from dittobench.receipts.regrade import Regrade
     from dittobench.receipts.verify import Verification
 
@@ -120,9 +120,9 @@ def verify(
     if pack is not None and not regrade:
         raise fail("--pack names the pack to regrade with; add --regrade")
     chosen_pack = open_pack_option(pack)
-    receipt_data = _read_json(receipt, "receipt")
-    trusted = _trusted(trusted_keys)
-    transcript_data = _read_json(transcript, "transcript") if transcript is not None else None
+    receipt_data = read_json(receipt, "receipt")
+    trusted = read_trusted_keys(trusted_keys)
+    transcript_data = read_json(transcript, "transcript") if transcript is not None else None
     result = verify_receipt(receipt_data, trusted, transcript_data, proof)
     _print_checks(result)
     regraded = _regrade(receipt_data, transcript_data, chosen_pack) if regrade else None
@@ -140,18 +140,6 @@ def verify(
         )
     else:
         typer.echo("verdict: VERIFIED")
-
-
-def _trusted(path: Path | None) -> TrustedKeys | None:
-    """The trusted-keys file, parsed (``None`` when not given); exit 2 when it is malformed."""
-    from dittobench.receipts.keys import KeyFileError, TrustedKeys
-
-    if path is None:
-        return None
-    try:
-        return TrustedKeys.from_json(_read_json(path, "trusted keys"))
-    except KeyFileError as exc:
-        raise fail(f"{path}: {exc}") from None
 
 
 def _print_checks(result: Verification) -> None:
@@ -248,12 +236,9 @@ def receipt_export(
     if clash:
         raise fail(clash)
     try:
-        receipt_data = json.loads(receipt.read_bytes())
-        export(receipt_data, manifest, signature, public_key)
+        export(read_json(receipt, "receipt"), manifest, signature, public_key)
     except OSError as exc:
         raise fail(f"{exc.filename}: {exc.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise fail(f"{receipt}: not valid JSON ({exc})") from None
     except ExportError as exc:
         raise fail(f"{receipt}: {exc}") from None
 
@@ -271,27 +256,3 @@ def _output_clash(receipt: Path, outputs: dict[str, Path | None]) -> str:
             if same_file(path, other_path):
                 return f"{option} and {other} are the same file ({path})"
     return ""
-
-
-def _read_json(path: Path, what: str) -> Any:
-    """Parse a JSON file, rejecting duplicate keys and NaN; exit 2 when it cannot be read."""
-
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise ValueError(f"duplicate key {key!r}")
-            out[key] = value
-        return out
-
-    def no_constants(name: str) -> Any:
-        raise ValueError(f"{name} is not valid JSON")
-
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise fail(f"cannot read {what} {path}: {exc.strerror}") from None
-    try:
-        return json.loads(data, object_pairs_hook=no_duplicates, parse_constant=no_constants)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError too
-        raise fail(f"{what} {path}: not valid JSON ({exc})") from None

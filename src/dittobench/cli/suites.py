@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dittobench.cli.common import app, fail
+from dittobench.cli.inputs import read_json, read_trusted_keys
 from dittobench.cli.running import (
     BarProgress,
     PlainProgress,
@@ -270,38 +271,34 @@ def verify_suite(
         ),
     ] = None,
 ) -> None:
-    """Check a suite receipt: its signature, and that it binds exactly these run receipts in
-    this order (a Merkle root over them); and each run receipt as `verify` checks it. Exit 1
-    when anything fails."""
-    from dittobench.receipts.keys import (
-        KeyFileError,
-        b64decode_strict,
-        load_trusted_keys,
-        public_key_from_raw,
-    )
+    """Check a suite receipt: its signature (a trusted key inside its window), that it binds
+    exactly these run receipts in this order (a Merkle root over them), that each run's seed
+    and composite and the suite's mean and interval are the ones the receipts give; and each
+    run receipt as `verify` checks it. Exit 1 when anything fails, 2 when the signer is not
+    trusted or a file is not JSON."""
+    from dittobench.receipts.keys import KeyFileError, b64decode_strict, public_key_from_raw
     from dittobench.receipts.suite import check_suite_receipt
     from dittobench.receipts.verify import verify_receipt
 
-    try:
-        suite = json.loads(suite_receipt.read_text(encoding="utf-8"))
-        runs = [json.loads(path.read_text(encoding="utf-8")) for path in run_receipts]
-        trusted = load_trusted_keys(trusted_keys) if trusted_keys is not None else None
-    except (OSError, ValueError, KeyFileError) as exc:
-        raise fail(str(exc)) from None
-    manifest = suite.get("manifest") if isinstance(suite, dict) else None
+    suite = read_json(suite_receipt, "suite receipt")
+    runs = [read_json(path, "run receipt") for path in run_receipts]
+    trusted = read_trusted_keys(trusted_keys)
+    carried = suite if isinstance(suite, dict) else {}
+    manifest = carried.get("manifest")
     kid = manifest.get("key_id") if isinstance(manifest, dict) else None
+    found = None
     try:
         if trusted is not None:
             found = trusted.lookup(str(kid))
             if found is None:
-                raise fail(f"the suite was signed by key {kid}, which is not trusted")
+                raise fail(f"the suite was signed by key {kid!r:.40}, which is not trusted")
             raw = found.public_key
         else:
-            raw = b64decode_strict(suite.get("public_key"), "public_key")
+            raw = b64decode_strict(carried.get("public_key"), "public_key")
         key = public_key_from_raw(raw)
     except KeyFileError as exc:
         raise fail(f"{suite_receipt}: {exc}") from None
-    problems = check_suite_receipt(suite, key, runs)
+    problems = [f"{suite_receipt}: {p}" for p in check_suite_receipt(suite, key, runs, found)]
     for path, run in zip(run_receipts, runs, strict=True):
         checked = verify_receipt(run, trusted)
         problems += [f"{path}: {c.name}: {c.detail}" for c in checked.failed]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -213,12 +212,3 @@ def trusted_entry(
     """The trusted-keys entry for a key (printed by ``dittobench keys generate``)."""
     raw = raw_public_key(key)
     return TrustedKey(key_id(raw), raw, valid_from, valid_until)
-
-
-def load_trusted_keys(path: Path) -> TrustedKeys:
-    """Read a trusted-keys file; ``OSError`` when unreadable, ``KeyFileError`` when malformed."""
-    try:
-        data = json.loads(path.read_bytes())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise KeyFileError(f"{path}: not valid JSON ({exc})") from None
-    return TrustedKeys.from_json(data)

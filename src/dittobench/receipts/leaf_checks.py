@@ -12,10 +12,13 @@ from typing import Any
 
 from dittobench.core.canonical import CanonicalJSONError
 from dittobench.receipts.checks import Checklist, listing
-from dittobench.receipts.merkle import LEAF_KEYS, leaf_bytes, leaf_hash, merkle_root
+from dittobench.receipts.merkle import LEAF_KEYS, SCORE_TEXT, leaf_bytes, leaf_hash, merkle_root
 
 HEX64 = re.compile(r"[0-9a-f]{64}", re.ASCII)
-_SCORE = re.compile(r"-?\d+\.\d{6}", re.ASCII)
+
+
+ENTRY_KEYS = ("case_id", "leaf", "hash")
+"""The fields of one ``leaves[]`` entry."""
 
 
 def check_leaves(checks: Checklist, entries: list[Any]) -> list[str | None]:
@@ -94,6 +97,9 @@ def leaf_problem(position: int, entry: Any) -> tuple[str, str | None]:
     leaf, stored = entry.get("leaf"), entry.get("hash")
     if not isinstance(case_id, str):
         return f"{label}: no case_id", None
+    extra = sorted(set(entry) - set(ENTRY_KEYS))
+    if extra:  # the entry is not signed: nothing may ride along beside the leaf
+        return f"{label}: unknown field(s) {', '.join(map(str, extra))[:80]}", None
     if not isinstance(leaf, dict):
         return f"{label}: leaf is not an object", None
     if set(leaf) != set(LEAF_KEYS):
@@ -112,7 +118,7 @@ def _field_problem(case_id: str, leaf: dict[str, Any]) -> str:
         return f"leaf names case {leaf['case_id']!r:.40}"
     if not (isinstance(leaf["prompt_sha256"], str) and HEX64.fullmatch(leaf["prompt_sha256"])):
         return "prompt_sha256 is not a hex SHA-256"
-    if not (isinstance(leaf["score"], str) and _SCORE.fullmatch(leaf["score"])):
+    if not (isinstance(leaf["score"], str) and SCORE_TEXT.fullmatch(leaf["score"])):
         return "score is not a six-decimal string"
     if not (leaf["response"] is None or isinstance(leaf["response"], dict)):
         return "response is neither an object nor null"

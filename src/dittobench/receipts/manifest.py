@@ -17,7 +17,7 @@ from dittobench.core.canonical import MAX_SAFE_INTEGER, canonical_bytes
 from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import SeedError, parse_seed
 from dittobench.packs import PACK_ID_PATTERN
-from dittobench.receipts.merkle import format_score
+from dittobench.receipts.merkle import SCORE_TEXT, format_score
 
 RECEIPT_FORMAT_3: Final = "dittobench-receipt-3"
 """Format 2 plus ``wire_nonce``: the nonce that keyed the ids the harness was shown
@@ -52,7 +52,6 @@ SCORE_KEYS: Final = ("composite", "composite_stderr", "tool_mean", "memory_mean"
 _RFC3339 = re.compile(
     r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})", re.ASCII
 )
-_SCORE = re.compile(r"-?\d+\.\d{6}", re.ASCII)
 _HEX64 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 _KEY_ID = re.compile(r"[0-9a-f]{16}", re.ASCII)
 
@@ -261,5 +260,5 @@ def _scores(data: Any) -> Scores:
 
 
 def _check_score(value: Any, what: str) -> None:
-    if not isinstance(value, str) or not _SCORE.fullmatch(value):
+    if not isinstance(value, str) or not SCORE_TEXT.fullmatch(value):
         raise ManifestError(f"{what}: expected a decimal string with six decimals")

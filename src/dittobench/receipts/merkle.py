@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections.abc import Sequence
 from typing import Any, Final, Literal
 
@@ -37,6 +38,10 @@ ProofStep = tuple[Side, str]
 
 class MerkleError(DittobenchError, ValueError):
     """A malformed hash list or an index outside the tree."""
+
+
+SCORE_TEXT: Final = re.compile(r"-?\d+\.\d{6}", re.ASCII)
+"""A score as ``format_score`` writes it."""
 
 
 def format_score(score: float) -> str:

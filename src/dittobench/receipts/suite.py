@@ -24,8 +24,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.errors import DittobenchError
-from dittobench.receipts.keys import b64decode_strict, b64encode, key_id, raw_public_key
-from dittobench.receipts.merkle import format_score, leaf_hash, merkle_root
+from dittobench.receipts.keys import (
+    TrustedKey,
+    b64decode_strict,
+    b64encode,
+    key_id,
+    raw_public_key,
+)
+from dittobench.receipts.manifest import ManifestError, parse_rfc3339
+from dittobench.receipts.merkle import SCORE_TEXT, format_score, leaf_hash, merkle_root
 
 SUITE_FORMAT = "dittobench-suite-receipt/1"
 _T95 = (
@@ -134,32 +141,147 @@ def build_suite_receipt(
     }
 
 
+SUITE_KEYS = (
+    "format",
+    "suite_id",
+    "runs",
+    "merkle_root",
+    "mean_composite",
+    "ci95",
+    "created_at",
+    "key_id",
+)
+ENTRY_KEYS = ("run_id", "seed", "composite", "receipt_leaf")
+SUMMARY_TOLERANCE = 1e-5
+"""How far a signed mean or interval bound may lie from the one recomputed from the runs' signed
+composites: the suite was summarised from unrounded composites, the receipts carry them to six
+decimals."""
+
+
 def check_suite_receipt(
-    receipt: dict[str, Any], key: Ed25519PublicKey, run_receipts: Sequence[dict[str, Any]]
+    receipt: Any,
+    key: Ed25519PublicKey,
+    run_receipts: Sequence[Any],
+    trusted: TrustedKey | None = None,
 ) -> list[str]:
-    """What is wrong with a suite receipt against a trusted key and the runs' receipts (in
-    order); empty when it holds."""
-    problems = []
-    manifest = receipt.get("manifest")
+    """What is wrong with a suite receipt against a key and the runs' receipts (in order);
+    empty when it holds. The manifest must be well formed, signed by ``key``, bind exactly these
+    receipts, and carry each run's seed and composite and the summary as they recompute from
+    them; with ``trusted`` (the trusted entry of ``key``) its ``created_at`` must lie in that
+    key's validity window."""
+    manifest = receipt.get("manifest") if isinstance(receipt, dict) else None
     if not isinstance(manifest, dict) or manifest.get("format") != SUITE_FORMAT:
         return [f"not a suite receipt of format {SUITE_FORMAT}"]
+    shape = _shape_problems(manifest)
+    if shape:
+        return shape
+    problems = []
     try:
         key.verify(
             b64decode_strict(receipt.get("signature"), "signature"), canonical_bytes(manifest)
         )
     except (InvalidSignature, DittobenchError):
         problems.append("the signature does not verify with the trusted key")
-    entries = manifest.get("runs") or []
-    leaves = [receipt_leaf(r) for r in run_receipts]
-    if [entry.get("receipt_leaf") for entry in entries] != leaves:
+    if trusted is not None:
+        window = trusted.window_problem(parse_rfc3339(manifest["created_at"]))
+        if window:
+            problems.append(f"created_at {manifest['created_at']}: {window}")
+    entries = manifest["runs"]
+    odd = [index for index, run in enumerate(run_receipts) if not isinstance(run, dict)]
+    if odd:
+        return [*problems, f"run receipt(s) {', '.join(map(str, odd))}: not a JSON object"]
+    leaves = [receipt_leaf(run) for run in run_receipts]
+    if [entry["receipt_leaf"] for entry in entries] != leaves:
         problems.append("the runs' receipts are not the ones the suite names, in its order")
-    if leaves and manifest.get("merkle_root") != merkle_root(leaves):
+    if leaves and manifest["merkle_root"] != merkle_root(leaves):
         problems.append("the Merkle root is not the root over the runs' receipts")
+    if len(entries) == len(run_receipts):
+        problems += _figure_problems(manifest, run_receipts)
     return problems
 
 
+def _shape_problems(manifest: dict[str, Any]) -> list[str]:
+    """The manifest's fields: exactly ``SUITE_KEYS``, runs a non-empty list of entries with
+    exactly ``ENTRY_KEYS`` as strings, ci95 two strings, created_at RFC 3339."""
+    keys = sorted(set(manifest) ^ set(SUITE_KEYS))
+    if keys:
+        return [
+            f"manifest: must have exactly {', '.join(SUITE_KEYS)} (differs in {', '.join(keys)})"
+        ]
+    runs, ci95 = manifest["runs"], manifest["ci95"]
+    if not isinstance(runs, list) or not runs:
+        return ["manifest.runs: expected a non-empty list"]
+    problems = [
+        f"manifest.runs[{index}]: expected an object of strings {', '.join(ENTRY_KEYS)}"
+        for index, entry in enumerate(runs)
+        if not isinstance(entry, dict)
+        or set(entry) != set(ENTRY_KEYS)
+        or not all(isinstance(value, str) for value in entry.values())
+    ]
+    text = [name for name in SUITE_KEYS if name not in ("runs", "ci95")]
+    problems += [
+        f"manifest.{name}: expected a string"
+        for name in text
+        if not isinstance(manifest[name], str)
+    ]
+    if not (isinstance(ci95, list) and len(ci95) == 2 and all(isinstance(v, str) for v in ci95)):
+        problems.append("manifest.ci95: expected two decimal strings")
+    if not problems:
+        try:
+            parse_rfc3339(manifest["created_at"], "manifest.created_at")
+        except ManifestError as exc:
+            problems.append(str(exc))
+    return problems
+
+
+def _figure_problems(manifest: dict[str, Any], run_receipts: Sequence[Any]) -> list[str]:
+    """Each entry's seed and composite against its run receipt's signed ones, and the signed
+    summary against the one recomputed from those composites."""
+    problems = []
+    composites = []
+    for index, (entry, run) in enumerate(zip(manifest["runs"], run_receipts, strict=True)):
+        signed = run.get("manifest")
+        scores = signed.get("scores") if isinstance(signed, dict) else None
+        seed = signed.get("seed") if isinstance(signed, dict) else None
+        composite = scores.get("composite") if isinstance(scores, dict) else None
+        if entry["seed"] != seed:
+            problems.append(
+                f"runs[{index}]: seed {entry['seed']!r:.30}, its receipt says {seed!r:.30}"
+            )
+        if entry["composite"] != composite:
+            problems.append(
+                f"runs[{index}]: composite {entry['composite']!r:.30}, "
+                f"its receipt says {composite!r:.30}"
+            )
+        composites.append(_decimal(composite))
+    if problems or None in composites:
+        return problems
+    summary = summarise([SuiteRun("", 0, value, 0.0) for value in composites if value is not None])
+    claimed = [manifest["mean_composite"], *manifest["ci95"]]
+    recomputed = [summary.mean, summary.low, summary.high]
+    for name, text, value in zip(
+        ("mean_composite", "ci95[0]", "ci95[1]"), claimed, recomputed, strict=True
+    ):
+        number = _decimal(text)
+        if number is None or abs(number - value) > SUMMARY_TOLERANCE:
+            problems.append(
+                f"{name} is {text!r:.30}; the runs' composites give {format_score(value)}"
+            )
+    return problems
+
+
+def _decimal(text: Any) -> float | None:
+    """A six-decimal score string as a number; None for anything else."""
+    if not (isinstance(text, str) and SCORE_TEXT.fullmatch(text)):
+        return None
+    return float(text)
+
+
 __all__ = [
+    "ENTRY_KEYS",
     "SUITE_FORMAT",
+    "SUITE_KEYS",
+    "SUMMARY_TOLERANCE",
     "SuiteError",
     "SuiteRun",
     "SuiteSummary",
