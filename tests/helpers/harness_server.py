@@ -40,6 +40,9 @@ case_id]`` around each /run's wait, so tests can check the order cases and seeds
 ``drip-seed``  ``/seed`` sends its headers (Content-Length 4096), then one body byte every 0.5 s
 ``drip-health`` ``GET /health`` sends its whole reply, status line included, one byte every 0.5 s;
                ``/run`` answers ``{"final_text": "ok"}``
+``twice``      answers ``{"final_text": <its user_input>}``, then writes a second, unasked reply
+               ``{"final_text": "stale"}`` on the same connection (keep-alive)
+``gzip-bomb``  200 ``Content-Encoding: gzip``: 64 MiB of zeros in about 64 KB
 
 ``--pause-ms N`` makes every ``/run`` wait N ms before doing anything else (any mode), so cases
 stay in flight long enough for a test to act meanwhile.
@@ -55,6 +58,8 @@ file, so the process dies with whoever launched it even if that launcher is kill
 from __future__ import annotations
 
 import argparse
+import functools
+import gzip
 import json
 import os
 import signal
@@ -85,6 +90,8 @@ MODES = (
     "scripted",
     "drip-seed",
     "drip-health",
+    "twice",
+    "gzip-bomb",
 )
 
 DIE_EXIT_CODE = 3
@@ -97,6 +104,7 @@ DRIP_HEALTH_REPLY = (
     b'{"status":"ok"}'
 )
 CASE_PLACEHOLDER = b"@CASE_ID@"
+GZIP_BOMB_BYTES = 64 * 1024 * 1024
 MAX_BODY_BYTES = 64 * 1024 * 1024
 TOOL_TIMEOUT_S = 10.0
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -213,6 +221,11 @@ class State:
             if not self.huge_body:
                 self.huge_body = json.dumps({"final_text": "x" * HUGE_BYTES}).encode()
             return self.huge_body
+
+
+@functools.cache
+def gzip_bomb() -> bytes:
+    return gzip.compress(bytes(GZIP_BOMB_BYTES), 9)
 
 
 class BadRequest(Exception):
@@ -364,12 +377,8 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(500, {"error": "boom"})
         elif mode == "flaky":
             self.flaky()
-        elif mode == "malformed":
-            self.read_body(required=False)
-            self.send_bytes(200, b'{"final_text": ')
-        elif mode == "huge":
-            self.read_body(required=False)
-            self.send_bytes(200, state.huge())
+        elif mode in ("malformed", "huge", "twice", "gzip-bomb"):
+            self.odd_reply(mode)
         elif mode == "drip":
             self.read_body(required=False)
             self.drip()
@@ -384,6 +393,25 @@ class Handler(BaseHTTPRequestHandler):
             threading.Event().wait()
 
     # Modes ---------------------------------------------------------------------------------
+
+    def odd_reply(self, mode: str) -> None:
+        if mode == "twice":
+            asked = str(self.read_json(required=False).get("user_input", ""))
+            self.reply(200, {"final_text": asked})
+            self.reply(200, {"final_text": "stale"})
+            return
+        self.read_body(required=False)
+        if mode == "malformed":
+            self.send_bytes(200, b'{"final_text": ')
+        elif mode == "huge":
+            self.send_bytes(200, self.state.huge())
+        else:  # gzip-bomb
+            bomb = gzip_bomb()
+            self.send_response(200)
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(bomb)))
+            self.end_headers()
+            self.wfile.write(bomb)
 
     def slow(self) -> None:
         request = self.read_json(required=False)

@@ -503,3 +503,33 @@ def test_a_head_that_keeps_growing_is_cut() -> None:
             await endpoint.stop()
 
     asyncio.run(go())
+
+
+# 9. Replies a harness sends that it was not asked for, and compression bombs ------------------
+
+
+def test_a_reply_nobody_asked_for_never_lands_on_another_case(
+    store: RunStore, tmp_path: Path
+) -> None:
+    """After each answer the harness writes a second reply on the same connection. Were the
+    connection used again, that stale reply would be read as the next case's answer."""
+    with harness("twice") as url:
+        outcome = run(store, url, tmp_path)
+    assert store.get_run(outcome.run_id).status == "done"
+    dataset = build_dataset(SEED, "1.1.0", "small")
+    asked = {c.id: c.prompt for c in dataset.tool_cases}
+    asked |= {c.id: c.question for c in dataset.memory_cases}
+    cases = records(store, outcome.run_id)
+    assert len(cases) == len(asked)
+    for record in cases:
+        assert record["response"]["final_text"] == asked[record["case_id"]], record["case_id"]
+
+
+def test_a_compression_bomb_is_too_large_and_the_run_goes_on(
+    store: RunStore, tmp_path: Path
+) -> None:
+    with harness("gzip-bomb") as url:
+        outcome = run(store, url, tmp_path)
+    assert store.get_run(outcome.run_id).status == "done"
+    outcomes = {r["execution"]["outcome"] for r in records(store, outcome.run_id)}
+    assert outcomes == {"too_large"}

@@ -83,13 +83,16 @@ def test_only_cases_in_flight_accept_calls() -> None:
     with_endpoint(body)
 
 
-def test_a_retried_attempt_starts_with_no_calls() -> None:
+def test_every_call_of_a_case_counts_and_is_known_while_it_is_in_flight() -> None:
     async def body(endpoint: ToolEndpoint, client: httpx.AsyncClient) -> None:
         endpoint.open_case(TOOL_CASE.id)
+        assert not endpoint.has_calls(TOOL_CASE.id)
         await client.post(endpoint.url, json=call(TOOL_CASE.id, "search_web"))
-        endpoint.reset_case(TOOL_CASE.id)
+        assert endpoint.has_calls(TOOL_CASE.id)
         await client.post(endpoint.url, json=call(TOOL_CASE.id, "read_links"))
-        assert [c.name for c in endpoint.close_case(TOOL_CASE.id)] == ["read_links"]
+        names = [c.name for c in endpoint.close_case(TOOL_CASE.id)]
+        assert names == ["search_web", "read_links"]
+        assert not endpoint.has_calls(TOOL_CASE.id)
 
     with_endpoint(body)
 

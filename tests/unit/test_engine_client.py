@@ -4,7 +4,9 @@ is recorded with an outcome and a response that can always be stored and hashed.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
+import zlib
 from collections.abc import Callable
 
 import httpx
@@ -15,16 +17,17 @@ from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.wire import RunRequest, ToolDefinition, to_wire
+from tests.helpers.transport import streamed_transport
 
 FAST = ClientLimits(run_deadline_s=2.0, backoff_s=(0.01, 0.01))
 REQUEST = RunRequest("c0123456789abcdef", "system", "hello")
 
 
-def run_with(handler: Callable[[httpx.Request], httpx.Response], hook=None):  # type: ignore[no-untyped-def]
+def run_with(handler: Callable[[httpx.Request], httpx.Response], calls_seen=None):  # type: ignore[no-untyped-def]
     async def go():  # type: ignore[no-untyped-def]
-        transport = httpx.MockTransport(handler)
+        transport = streamed_transport(handler)
         async with HarnessClient("http://harness.test", FAST, transport=transport) as client:
-            return await client.run(REQUEST, before_attempt=hook)
+            return await client.run(REQUEST, calls_seen=calls_seen)
 
     return asyncio.run(go())
 
@@ -60,21 +63,93 @@ def test_bad_replies_are_outcomes_not_errors(reply: httpx.Response, outcome: str
     assert response is None and execution.outcome == outcome
 
 
-def test_every_attempt_starts_clean_and_5xx_is_retried() -> None:
+def test_5xx_is_retried_while_no_tool_call_was_seen() -> None:
     attempts: list[int] = []
-    resets: list[int] = []
+    asked: list[int] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
         attempts.append(1)
         assert json.loads(request.content)["case_id"] == REQUEST.case_id
+        assert request.headers["accept-encoding"] == "identity"
         if len(attempts) < 3:
             return httpx.Response(503)
         return httpx.Response(200, json={"final_text": "done"})
 
-    response, execution = run_with(handler, hook=lambda: resets.append(1))
+    response, execution = run_with(handler, calls_seen=lambda: bool(asked.append(1)))
     assert response is not None and response.final_text == "done"
-    assert len(attempts) == 3 == len(resets) == len(execution.attempts)
+    assert len(attempts) == 3 == len(execution.attempts) and len(asked) == 2
     assert [a.outcome for a in execution.attempts] == ["http_error", "http_error", "ok"]
+
+
+def test_an_attempt_that_made_tool_calls_is_not_retried() -> None:
+    """Explore on one attempt, fail it, answer clean on the next: the calls would be forgotten
+    and the answer graded alone. Once the endpoint has seen a call the failure stands."""
+    attempts: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        attempts.append(1)
+        return httpx.Response(503 if len(attempts) == 1 else 200, json={"final_text": "clean"})
+
+    response, execution = run_with(handler, calls_seen=lambda: True)
+    assert response is None and len(attempts) == 1
+    assert [(a.outcome, a.http_status) for a in execution.attempts] == [("http_error", 503)]
+
+
+def test_a_reply_that_breaks_says_which_field_in_its_attempt() -> None:
+    _, execution = run_with(lambda request: httpx.Response(200, content=b'{"final_text": 5}'))
+    assert execution.outcome == "bad_json"
+    assert execution.attempts[0].detail == "$.final_text: expected a string, got int"
+    _, fine = run_with(lambda request: httpx.Response(200, json={"final_text": "ok"}))
+    assert fine.attempts[0].detail is None  # absent from the JSON: older records keep bytes
+    assert "detail" not in to_wire(fine.attempts[0])
+
+
+def _gzip(data: bytes, layers: int = 1) -> bytes:
+    for _ in range(layers):
+        data = gzip.compress(data)
+    return data
+
+
+def test_a_compressed_reply_is_inflated_within_the_limit() -> None:
+    body = json.dumps({"final_text": "packed " * 50}).encode()
+    for encoding, content in [
+        ("gzip", _gzip(body)),
+        ("deflate", zlib.compress(body)),
+        ("identity", body),
+        ("GZIP, identity", _gzip(body)),
+    ]:
+        reply = httpx.Response(200, content=content, headers={"content-encoding": encoding})
+        response, execution = run_with(lambda request, r=reply: r)
+        assert execution.outcome == "ok" and response is not None, encoding
+        assert response.final_text.startswith("packed packed")
+
+
+def test_a_compression_bomb_is_too_large_before_it_is_inflated() -> None:
+    """8 MiB of zeros in gzip is about 8 KB; inflating it in full would be past the 4 MiB
+    limit. Stacked layers (a 2 KB reply worth gigabytes) are not read at all."""
+    zeros = b"0" * (8 * 1024 * 1024)
+    bomb = httpx.Response(200, content=_gzip(zeros), headers={"content-encoding": "gzip"})
+    _, execution = run_with(lambda request: bomb)
+    assert execution.outcome == "too_large"
+    stacked = httpx.Response(
+        200, content=_gzip(zeros, 2), headers={"content-encoding": "gzip, gzip"}
+    )
+    _, execution = run_with(lambda request: stacked)
+    assert execution.outcome == "bad_json"
+    assert "is not read" in str(execution.attempts[0].detail)
+    for encoding in ("br", "zstd", "gzip"):
+        odd = httpx.Response(
+            200, stream=httpx.ByteStream(b"not packed"), headers={"content-encoding": encoding}
+        )
+        _, execution = run_with(lambda request, r=odd: r)
+        assert execution.outcome == "bad_json", encoding
+
+
+def test_a_huge_number_where_a_small_one_belongs_reads_as_absent() -> None:
+    digits = "9" * 401
+    reply = httpx.Response(200, content=f'{{"final_text": "ok", "confidence": {digits}}}'.encode())
+    response, execution = run_with(lambda request: reply)
+    assert execution.outcome == "ok" and response is not None and response.confidence is None
 
 
 @pytest.mark.parametrize("user_id", ["", "miner"])
@@ -92,7 +167,7 @@ def test_the_run_body_is_the_request_on_the_wire_with_each_key_once(
         return httpx.Response(200, content=b'{"final_text": "ok"}')
 
     async def go() -> None:
-        transport = httpx.MockTransport(handler)
+        transport = streamed_transport(handler)
         async with HarnessClient("http://harness.test", FAST, transport=transport) as client:
             await client.run(request)
             await client.run(request)  # the catalog's cached encoding is reused

@@ -26,6 +26,7 @@ from dittobench.spec.repair import (
 )
 from dittobench.spec.transcript import CaseRecord, Execution, call_json, json_safe
 from dittobench.spec.wire import RunRequest, RunResponse, SeedResponse, ToolCall
+from tests.helpers.transport import streamed_transport
 
 BIG = 2**53 + 1
 
@@ -215,7 +216,7 @@ def test_the_client_records_dropped_calls_and_repairs_the_reply() -> None:
     reply = {"final_text": "ok", "latency_ms": 12.5, "tool_calls": calls}
 
     async def go() -> tuple[RunResponse | None, Execution]:
-        transport = httpx.MockTransport(lambda r: httpx.Response(200, json=reply))
+        transport = streamed_transport(lambda r: httpx.Response(200, json=reply))
         limits = ClientLimits(run_deadline_s=5)
         async with HarnessClient("http://harness.test", limits, transport=transport) as client:
             return await client.run(RunRequest("c", "s", "u"))

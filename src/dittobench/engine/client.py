@@ -3,8 +3,11 @@
 Every request carries ``Content-Length`` (bodies are sent as bytes). ``run`` never raises for a
 harness fault: timeouts, resets, 5xx, 429, malformed or oversized bodies come back as an
 ``Execution`` naming what happened, with no response to grade. Connection errors, 429 and 5xx
-are retried with back-off inside the case's deadline; other failures are not. The transport is
-injectable so tests can drive an in-process app.
+are retried with back-off inside the case's deadline, and only while the tool endpoint has seen
+no call for the case; other failures are not. Bodies are read raw and inflated here within their
+limit, and no connection is reused (a harness that writes more than one reply per request cannot
+shift replies onto other cases). The transport is injectable so tests can drive an in-process
+app.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import asyncio
 import json
 import socket
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -78,10 +82,60 @@ def excerpt(content: bytes, limit: int = ERROR_EXCERPT_CHARS) -> str:
     return " ".join(" ".join(kept).split()) + " …"
 
 
+IDENTITY = {"accept-encoding": "identity"}
+"""Sent with every request: a harness need not compress, and most servers will not."""
+INFLATED = ("gzip", "x-gzip", "deflate")
+
+
+class BodyTooLarge(Exception):
+    """A body past its limit, raw or once inflated."""
+
+
+class BodyUnreadable(Exception):
+    """A body in an encoding the engine does not read, or one that does not inflate."""
+
+
+async def read_body(reply: httpx.Response, limit: int) -> bytes:
+    """The body of a streamed reply, at most ``limit`` bytes raw and inflated. httpx would
+    inflate each chunk in full before any limit could be checked (2 KB of gzip inside gzip is
+    gigabytes), so the raw bytes are read and one gzip or deflate layer is inflated here."""
+    raw = bytearray()
+    async for chunk in reply.aiter_raw():
+        raw += chunk
+        if len(raw) > limit:
+            raise BodyTooLarge
+    return inflate(bytes(raw), reply.headers.get("content-encoding", ""), limit)
+
+
+def inflate(raw: bytes, encoding: str, limit: int) -> bytes:
+    """``raw`` decoded by its ``Content-Encoding`` (identity, or one layer of gzip or deflate)
+    into at most ``limit`` bytes; ``BodyTooLarge`` past it, ``BodyUnreadable`` otherwise."""
+    layers = [e.strip().lower() for e in encoding.split(",")]
+    layers = [e for e in layers if e and e != "identity"]
+    if not layers:
+        return raw
+    if len(layers) > 1 or layers[0] not in INFLATED:
+        raise BodyUnreadable(f"content-encoding {encoding.strip()[:60]!r} is not read")
+    # gzip (31), else zlib-wrapped deflate (15), else raw deflate (-15), as browsers accept it
+    for wbits in (31,) if layers[0] != "deflate" else (15, -15):
+        inflater = zlib.decompressobj(wbits)
+        try:
+            body = inflater.decompress(raw, limit + 1)
+        except zlib.error as exc:
+            failure = str(exc)
+            continue
+        if len(body) > limit or inflater.unconsumed_tail:
+            raise BodyTooLarge
+        return body
+    raise BodyUnreadable(f"a {layers[0]} body that does not inflate ({failure})")
+
+
 class _Failure(Exception):
-    def __init__(self, outcome: str, status: int = 0, retry: bool = False) -> None:
+    def __init__(
+        self, outcome: str, status: int = 0, retry: bool = False, detail: str = ""
+    ) -> None:
         super().__init__(outcome)
-        self.outcome, self.status, self.retry = outcome, status, retry
+        self.outcome, self.status, self.retry, self.detail = outcome, status, retry, detail
 
 
 class HarnessClient:
@@ -102,13 +156,16 @@ class HarnessClient:
             # for the server's delayed ACK (about 40 ms a request on Linux loopback).
             transport = httpx.AsyncHTTPTransport(
                 socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
-                limits=httpx.Limits(max_connections=64),
+                # No connection is reused: bytes a harness writes after a complete reply
+                # would otherwise be read as the next request's reply, another case's.
+                limits=httpx.Limits(max_connections=64, max_keepalive_connections=0),
                 # Certificates matter only over https (redirects are not followed); loading the
                 # CA bundle costs about 60 ms a run otherwise.
                 verify=httpx.URL(self.base_url).scheme != "http",
             )
         self._http = httpx.AsyncClient(
             transport=transport,
+            headers=IDENTITY,
             follow_redirects=False,
             timeout=httpx.Timeout(self.limits.run_deadline_s),
         )
@@ -145,7 +202,7 @@ class HarnessClient:
                 last = f"no complete reply within {budget:.1f} s"
             except httpx.HTTPError as exc:
                 # The reason, when there is one, says why (e.g. a refused non-public address).
-                last = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                last = _reason(exc)
             if self._clock() >= give_up:
                 raise HarnessError(
                     f"{self.base_url}/health never answered 2xx within "
@@ -192,17 +249,19 @@ class HarnessClient:
         except (TimeoutError, httpx.TimeoutException):
             raise HarnessError(f"{what} got no complete reply within {limit:g} s") from None
         except httpx.HTTPError as exc:
-            raise HarnessError(f"{what} failed: {type(exc).__name__}", retryable=True) from None
+            raise HarnessError(f"{what} failed: {_reason(exc)}", retryable=True) from None
         if not 200 <= status < 300:
             busy = status == 429 or status >= 500
-            raise HarnessError(f"{what} answered HTTP {status}: {excerpt(content)}", retryable=busy)
+            said = excerpt(content) or "(no body)"
+            raise HarnessError(f"{what} answered HTTP {status}: {said}", retryable=busy)
         try:
             return repair.seed_response(loads(content, "/seed reply"))
         except DecodeError:
             return SeedResponse()  # counts are informative only
 
     async def _post_seed(self, body: bytes) -> tuple[int, bytes]:
-        """The status and the first ``SEED_REPLY_BYTES`` of the body (the rest is not read)."""
+        """The status and the body; an empty body when it is over ``SEED_REPLY_BYTES`` or
+        cannot be read (its counts are informative only)."""
         async with self._http.stream(
             "POST",
             f"{self.base_url}/seed",
@@ -210,21 +269,18 @@ class HarnessClient:
             headers={"content-type": "application/json"},
             timeout=self.limits.seed_timeout_s,
         ) as reply:
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in reply.aiter_bytes():
-                chunks.append(chunk)
-                size += len(chunk)
-                if size >= SEED_REPLY_BYTES:
-                    break
-            return reply.status_code, b"".join(chunks)[:SEED_REPLY_BYTES]
+            try:
+                return reply.status_code, await read_body(reply, SEED_REPLY_BYTES)
+            except (BodyTooLarge, BodyUnreadable):
+                return reply.status_code, b""
 
     async def run(
-        self, request: RunRequest, before_attempt: Callable[[], None] | None = None
+        self, request: RunRequest, calls_seen: Callable[[], bool] | None = None
     ) -> tuple[RunResponse | None, Execution]:
-        """One case: the response to grade (or None) and how it went. ``before_attempt`` runs
-        before every attempt (the engine clears the case's observed tool calls, so a retried
-        case is graded on its last attempt only)."""
+        """One case: the response to grade (or None) and how it went. A failed attempt is
+        retried only while ``calls_seen()`` is false: an attempt that made tool calls stands
+        with them (a retry would let a harness explore on one attempt and answer clean on the
+        next)."""
         body = self._run_body(request)
         started = self._clock()
         deadline = started + self.limits.run_deadline_s
@@ -234,8 +290,6 @@ class HarnessClient:
             if remaining <= 0:
                 break
             begin = self._clock()
-            if before_attempt is not None:
-                before_attempt()
             try:
                 payload = await asyncio.wait_for(self._post_run(body), remaining)
                 response, dropped = _response(payload)
@@ -250,9 +304,17 @@ class HarnessClient:
                 break
             except _Failure as failure:
                 attempts.append(
-                    Attempt(number, _ms(self._clock() - begin), failure.outcome, failure.status)
+                    Attempt(
+                        number,
+                        _ms(self._clock() - begin),
+                        failure.outcome,
+                        failure.status,
+                        failure.detail or None,
+                    )
                 )
                 if not failure.retry or number == self.limits.attempts:
+                    break
+                if calls_seen is not None and calls_seen():
                     break
                 pause = self.limits.backoff_s[min(number - 1, len(self.limits.backoff_s) - 1)]
                 if self._clock() + pause >= deadline:
@@ -284,21 +346,20 @@ class HarnessClient:
                     raise _Failure("http_error", reply.status_code, retry=True)
                 if not 200 <= reply.status_code < 300:
                     raise _Failure("http_error", reply.status_code)
-                chunks: list[bytes] = []
-                size = 0
-                async for chunk in reply.aiter_bytes():
-                    size += len(chunk)
-                    if size > self.limits.max_response_bytes:
-                        raise _Failure("too_large", reply.status_code)
-                    chunks.append(chunk)
+                try:
+                    content = await read_body(reply, self.limits.max_response_bytes)
+                except BodyTooLarge:
+                    raise _Failure("too_large", reply.status_code) from None
+                except BodyUnreadable as exc:
+                    raise _Failure("bad_json", reply.status_code, detail=str(exc)) from None
         except httpx.TimeoutException:
             raise TimeoutError from None
-        except httpx.HTTPError:
-            raise _Failure("connection_error", retry=True) from None
+        except httpx.HTTPError as exc:
+            raise _Failure("connection_error", retry=True, detail=_reason(exc)) from None
         try:
-            return loads(b"".join(chunks), "run reply")
-        except DecodeError:
-            raise _Failure("bad_json", 200) from None
+            return loads(content, "run reply")
+        except DecodeError as exc:
+            raise _Failure("bad_json", 200, detail=str(exc)) from None
 
 
 def _json(value: Any) -> bytes:
@@ -310,8 +371,14 @@ def _response(payload: Any) -> tuple[RunResponse, int]:
     dropped beyond the number kept."""
     try:
         return repair.run_response(payload)
-    except DecodeError:
-        raise _Failure("bad_json", 200) from None
+    except DecodeError as exc:
+        raise _Failure("bad_json", 200, detail=str(exc)) from None
+    except Exception as exc:
+        raise _Failure("bad_json", 200, detail=f"unreadable: {type(exc).__name__}") from None
+
+
+def _reason(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _ms(seconds: float) -> int:

@@ -30,7 +30,14 @@ from typing import Any
 import httpx
 
 from dittobench.catalog import CATALOG
-from dittobench.engine.client import HarnessClient, HarnessError
+from dittobench.engine.client import (
+    IDENTITY,
+    BodyTooLarge,
+    BodyUnreadable,
+    HarnessClient,
+    HarnessError,
+    read_body,
+)
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.spec.codec import decode
 from dittobench.spec.dataset import Dataset, PackRef
@@ -197,20 +204,19 @@ async def declared_capabilities(
                 client = await stack.enter_async_context(own)
             else:
                 client = http
-            reply = await stack.enter_async_context(client.stream("GET", f"{base_url}/health"))
+            reply = await stack.enter_async_context(
+                client.stream("GET", f"{base_url}/health", headers=IDENTITY)
+            )
             if not 200 <= reply.status_code < 300:
                 return b""
-            body = b""
-            async for chunk in reply.aiter_bytes():
-                body += chunk
-                if len(body) > HEALTH_BODY_LIMIT:
-                    return b""
-            return body
+            return await read_body(reply, HEALTH_BODY_LIMIT)
 
     try:
         body = await asyncio.wait_for(fetch(), timeout_s)
         listed = json.loads(body).get("capabilities") if body else None
     except (TimeoutError, httpx.HTTPError, ValueError, AttributeError, RecursionError):
+        return frozenset()
+    except (BodyTooLarge, BodyUnreadable):
         return frozenset()
     if not isinstance(listed, list):
         return frozenset()
@@ -360,7 +366,7 @@ async def _run_case(
     ctx.endpoint.open_case(case_id)
     try:
         response, execution = await ctx.client.run(
-            request, before_attempt=lambda: ctx.endpoint.reset_case(case_id)
+            request, calls_seen=lambda: ctx.endpoint.has_calls(case_id)
         )
     finally:
         observed = ctx.endpoint.close_case(case_id)

@@ -99,10 +99,10 @@ class ToolEndpoint:
         self._open[case_id] = []
         self._shown[self._ids.case(case_id)] = case_id
 
-    def reset_case(self, case_id: str) -> None:
-        """Forget the calls of a failed attempt: a retried case is judged on its last attempt."""
-        if case_id in self._open:
-            self._open[case_id] = []
+    def has_calls(self, case_id: str) -> bool:
+        """Whether the case (in flight) has made a call: every call it makes counts, so an
+        attempt that made one is not retried."""
+        return bool(self._open.get(case_id))
 
     def close_case(self, case_id: str) -> tuple[ToolCall, ...]:
         """Stop accepting calls for the case and return what it called, in arrival order."""

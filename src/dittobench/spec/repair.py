@@ -95,6 +95,8 @@ def lenient_int(value: Any, low: int = -MAX_SAFE_INTEGER) -> int:
 def _confidence(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return None
+    if isinstance(value, int):  # float() of a 400-digit integer overflows
+        return float(value) if value in (0, 1) else None
     if isinstance(value, str):
         if len(value) > _NUMBER_TEXT_LIMIT:
             return None

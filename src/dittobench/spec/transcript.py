@@ -33,6 +33,9 @@ class Attempt:
     duration_ms: int
     outcome: str
     http_status: int = 0
+    detail: str | None = None
+    """Why it failed, when there is more to say than the outcome (the field a reply broke, a
+    connection error's reason); absent (None) otherwise, so such records keep their bytes."""
 
 
 @dataclass(frozen=True, slots=True)
