@@ -224,3 +224,25 @@ def check_operation(operation: Any, excluded: list[Any]) -> None:
         case.call_and_validate(headers=AS_ADMIN, excluded_checks=excluded)
 
     check()
+
+
+def test_head_is_get_without_a_body_and_a_public_path_refuses_other_methods(
+    client: TestClient,
+) -> None:
+    head = client.head("/health")
+    assert head.status_code == 200 and head.content == b""
+    assert int(head.headers["content-length"]) == len(client.get("/health").content)
+    assert client.head("/v1/runs").status_code == 401  # HEAD is checked as GET
+    assert client.head("/v1/runs", headers={"Authorization": f"Bearer {ADMIN}"}).content == b""
+    for method in ("OPTIONS", "PUT", "PATCH", "DELETE"):
+        answer = client.request(method, "/health")
+        assert answer.status_code == 405 and set(answer.json()) == {"error"}, method
+    assert client.request("OPTIONS", "/v1/runs").status_code == 401  # protected stays so
+
+
+def test_a_sign_in_form_with_too_many_fields_is_400_not_500(client: TestClient) -> None:
+    body = "&".join(f"field{i}=x" for i in range(20))
+    answer = client.post(
+        "/sign-in", content=body, headers={"content-type": "application/x-www-form-urlencoded"}
+    )
+    assert answer.status_code == 400

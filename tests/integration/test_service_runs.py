@@ -9,8 +9,10 @@ uninterrupted run; enforce mode refuses to start without a token.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -141,3 +143,21 @@ def test_enforce_refuses_to_start_without_a_token(tmp_path: Path) -> None:
     assert "needs a token" in result.stderr and "Traceback" not in result.stderr
     wrong = dittobench("serve", "--auth-mode", "loose", cwd=tmp_path)
     assert wrong.returncode == 2 and "enforce or shadow" in wrong.stderr
+
+
+def test_a_request_head_over_the_limit_is_cut_before_it_is_read(tmp_path: Path) -> None:
+    """max_header_bytes (64 KiB) holds for a request still arriving: a 1 MiB header on a public
+    route gets no reply, and the service goes on answering."""
+    service = start_service(tmp_path / "svc")
+    try:
+        with socket.create_connection(("127.0.0.1", service.port), timeout=10) as conn:
+            head = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (1024 * 1024)
+            with contextlib.suppress(OSError):
+                conn.sendall(head + b"\r\n\r\n")
+            reply = b""
+            with contextlib.suppress(OSError):
+                reply = conn.recv(4096)
+        assert not reply.startswith(b"HTTP/1.1 200"), reply[:80]
+        assert service.json("GET", "/health", token=None) == (200, {"status": "ok"})
+    finally:
+        service.stop()

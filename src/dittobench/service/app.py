@@ -33,6 +33,7 @@ from dittobench.service import archives, routes_info, routes_pages, routes_runs,
 from dittobench.service.auth import AuthMiddleware, TokenTable, required_tokens, unclassified
 from dittobench.service.context import ApiError, ServiceState
 from dittobench.service.events import ProgressHub, StreamSlots
+from dittobench.service.head import HeadAsGet
 from dittobench.service.jobs import JobQueue
 from dittobench.service.limits import BodyGuard, SlidingWindow
 from dittobench.service.sandbox_settings import archive_body_bytes
@@ -127,6 +128,7 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
     app.add_middleware(
         AuthMiddleware, table=tokens, mode=settings.auth_mode, public_docs=settings.public_docs
     )
+    app.add_middleware(HeadAsGet)  # outermost: HEAD is checked and served as GET
     stray = unclassified(route_keys(app))
     if stray:
         raise SettingsError(f"routes neither public nor protected (service/auth.py): {stray}")
@@ -266,6 +268,8 @@ def serve(settings: ServiceSettings, app: FastAPI) -> None:
         forwarded_allow_ips=trusted or None,
         timeout_keep_alive=settings.keep_alive_s,
         limit_concurrency=settings.max_connections,
+        # h11, not httptools: only h11 enforces the limit on a request head still arriving.
+        http="h11",
         h11_max_incomplete_event_size=settings.max_header_bytes,
         timeout_graceful_shutdown=10,
         server_header=False,

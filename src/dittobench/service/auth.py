@@ -210,16 +210,19 @@ class AuthMiddleware:
     def __init__(self, app: ASGIApp, table: TokenTable, mode: str, public_docs: bool) -> None:
         self.app, self.table, self.mode = app, table, mode
         self.public = PUBLIC | (DOCS if public_docs else frozenset())
+        self.public_paths = frozenset(path for _method, path in self.public)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        method = "GET" if scope["method"] == "HEAD" else scope["method"]
+        method, path = scope["method"], scope["path"]
         state: dict[str, Any] = scope.setdefault("state", {})
         token = bearer(scope["headers"])
         principal = self.table.match(token) if token is not None else None
-        if (method, scope["path"]) in self.public or is_page(scope["path"]):
+        # A public path asked with a method no route has is the router's to refuse (405).
+        unrouted = path in self.public_paths and (method, path) not in PROTECTED
+        if (method, path) in self.public or unrouted or is_page(path):
             state["principal"] = principal
             await self.app(scope, receive, send)
             return

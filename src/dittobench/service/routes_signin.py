@@ -44,7 +44,11 @@ def _local(path: str) -> str:
 
 async def _form(request: Request) -> dict[str, str]:
     body = (await request.body()).decode("utf-8", "replace")
-    return {k: v[0] for k, v in parse_qs(body, max_num_fields=10).items()}
+    try:
+        fields = parse_qs(body, max_num_fields=10)
+    except ValueError:  # more fields than any sign-in form has
+        raise PageError(400, "the form has more fields than it should; load it again") from None
+    return {k: v[0] for k, v in fields.items()}
 
 
 @router.post("/sign-in", response_class=HTMLResponse)
