@@ -18,6 +18,11 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RELEASED_VERSION
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "4.0.0": {
+        "small": "f254093f62e57bd97bc957e3c12753c7fca112b9e6bf64be07feff5925323186",
+        "medium": "81aa2b0a9acfc1692aecc8fc5672eb4e027e1de6cb95c5cb061da4e308fc3fe2",
+        "full": "0d0796abd6006cad96693872f74f9a6f690183729521a3c66312265ed2b502e0",
+    },
     "3.0.0": {
         "small": "4262941bb0fd6851ad017a4841e394a290a2fa886b7995ceafcc4dc9af396b37",
         "medium": "551c2a776413da80a1ff1572538a7f39cf676da5babfb82d7f90939ee2233d6c",

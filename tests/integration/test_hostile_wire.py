@@ -282,7 +282,9 @@ def test_a_record_stored_with_a_huge_hop_by_an_older_build_still_resumes(
     every resume. Such a stored record is clamped when the transcript is built."""
     run_id = "r-hostile-poisoned"
     with harness("nothing", "--die-after", "3") as url, pytest.raises(HarnessError):
-        run(store, url, tmp_path, run_id=run_id)
+        # One case at a time: the first two are answered before the third stops the harness.
+        one_at_a_time = replace(options(url, tmp_path), concurrency=1)
+        start_run(store, run_id, one_at_a_time, clock, lambda progress: None)
     kept = next(r for r in store.recorded_cases(run_id).values() if r["response"] is not None)
     poisoned = json.loads(json.dumps(kept))
     poisoned["response"]["tool_calls"] = [{"name": "search_web", "args": {}, "hop": 2**60}]

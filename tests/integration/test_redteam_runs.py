@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from dittobench.spec.versions import CURRENT_VERSION, get_policy
 from tests.helpers.strategy_harness import STRATEGIES
 
 SCRIPT = Path(__file__).resolve().parent.parent / "helpers" / "strategy_harness.py"
@@ -54,5 +55,5 @@ def test_answers_from_the_question_alone_score_nothing(strategy: str, tmp_path: 
         )
     assert result.returncode == 0, result.stderr[-2000:]
     scores = json.loads(report.read_text(encoding="utf-8"))
-    assert scores["grading_policy"] == "dittobench-grading-2"
+    assert scores["grading_policy"] == get_policy(CURRENT_VERSION).grading.id
     assert scores["memory_mean"] <= 0.02, strategy

@@ -21,6 +21,7 @@ from dittobench.sandbox.bubblewrap import usable
 from dittobench.service.app import create_app
 from dittobench.service.settings import load_settings
 from dittobench.service.ssrf import UnsafeURLError
+from dittobench.spec.versions import CURRENT_VERSION
 
 with warnings.catch_warnings():  # starlette asks for httpx2; its test client still works on httpx
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
@@ -55,8 +56,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_public_routes_need_no_token(client: TestClient) -> None:
     assert client.get("/health").json() == {"status": "ok"}
     caps = client.get("/v1/capabilities").json()
-    assert caps["supported_bench_versions"] == ["1.0.0", "1.1.0", "2.0.0", "3.0.0"]
-    assert {"version": "3.0.0", "released": True, "current": True, "pack_id": "public-3.0"} in (
+    assert caps["supported_bench_versions"] == ["1.0.0", "1.1.0", "2.0.0", "3.0.0", "4.0.0"]
+    assert {"version": "4.0.0", "released": True, "current": True, "pack_id": "public-3.0"} in (
+        caps["bench_versions"]
+    )
+    assert {"version": "3.0.0", "released": True, "current": False, "pack_id": "public-3.0"} in (
         caps["bench_versions"]
     )
     assert all(len(p["sha256"]) == 64 for p in caps["packs"])
@@ -168,8 +172,8 @@ def test_dataset_shows_what_a_harness_sees_and_no_answer_key(client: TestClient)
     assert set(view["memory_cases"][0]) == {"case_id", "user_id", "user_input", "run_after_wave"}
     from dittobench.generate.assemble import build_dataset
 
-    full = build_dataset(7, "3.0.0", "small")
-    text = json.dumps(view)
+    full = build_dataset(7, CURRENT_VERSION, "small")
+    text = json.dumps(view, ensure_ascii=False)
     for case in full.memory_cases:
         assert case.question in text
         assert f'"{case.expected_answer}"' not in text  # never an answer as a value
@@ -181,7 +185,7 @@ def test_dataset_shows_what_a_harness_sees_and_no_answer_key(client: TestClient)
 
 def test_catalog_names_its_version(client: TestClient) -> None:
     answer = client.get("/v1/catalog", headers=AS_ADMIN)
-    assert answer.headers["x-bench-version"] == "3.0.0"
+    assert answer.headers["x-bench-version"] == CURRENT_VERSION
     assert len(answer.json()["tools"]) == 34
 
 

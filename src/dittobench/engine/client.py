@@ -87,11 +87,11 @@ IDENTITY = {"accept-encoding": "identity"}
 INFLATED = ("gzip", "x-gzip", "deflate")
 
 
-class BodyTooLarge(Exception):
+class BodyTooLarge(DittobenchError):
     """A body past its limit, raw or once inflated."""
 
 
-class BodyUnreadable(Exception):
+class BodyUnreadable(DittobenchError):
     """A body in an encoding the engine does not read, or one that does not inflate."""
 
 

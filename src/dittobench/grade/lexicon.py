@@ -68,6 +68,39 @@ DECLINE: Final = (
 """Declining to answer. Contractions also match their spelled-out forms ("do not have",
 "cannot find"), with or without the apostrophe."""
 
+NOT_KNOWING: Final = (
+    "don't know",
+    "no record",
+    "no information",
+    "not in my memory",
+    "can't find",
+    "couldn't find",
+    "don't recall",
+    "unable to find",
+    "not sure",
+    "not aware",
+    "don't remember",
+    "can't recall",
+    "couldn't recall",
+    "unable to recall",
+    "no memory of",
+    "nothing in my memory",
+    "nothing on record",
+    "not on record",
+    "not recorded",
+    "no details",
+    "no data",
+    "not certain",
+    "can't say",
+    "can't tell",
+    "no way to know",
+    "unknown to me",
+)
+"""The decline phrases that say the assistant does not know, as opposed to those that state
+something about the user's world ("you've never been", "you no longer have", "you never
+told me"), which an answer may say too. An answer that also says one of these hedges between
+declining and answering (grading-3)."""
+
 DELETION_OUTCOMES: Final = ("no longer have", "been deleted")
 """The decline phrases that also report a completed delete: they never spoil an
 acknowledgement ("Done, it has been deleted")."""

@@ -13,7 +13,8 @@ prose does not escape them), then the typed check of the case's answer kind
 4. too many of the user's other values named (at least max(dump_floor, ceil(n / 2)) of n) -> 0
    "dump_guard";
 5. the abstain flag on an answerable case (any kind but decline and acknowledge) -> 0
-   "wrongful_decline";
+   "wrongful_decline"; under grading-3 likewise a reply to an answerable case that says the
+   assistant does not know (``lexicon.NOT_KNOWING``, outside any echo of the question);
 6. the typed check: 0 is "typed", a share of a list is "partial", full credit has no reason.
 
 Under grading-2 an echo of the question counts for nothing in the typed check of any kind
@@ -33,7 +34,7 @@ from math import ceil
 from typing import Final
 
 from dittobench.grade.guards import mask_echo, named_as_answer
-from dittobench.grade.lexicon import DECLINE, DELETION_OUTCOMES
+from dittobench.grade.lexicon import DECLINE, DELETION_OUTCOMES, NOT_KNOWING
 from dittobench.grade.match import Prepared, has_unnegated, hit, joined, masked, normalize, prepare
 from dittobench.grade.memory_kinds import Answer, check
 from dittobench.spec.memory import MemoryCase
@@ -110,6 +111,21 @@ class _Scanner:
     def any(self, values: Iterable[str], excuse_former: bool = False) -> bool:
         return any(self.hit(value, excuse_former) for value in values)
 
+    def any_spending(self, values: Iterable[str]) -> bool:
+        """Some value is named as the answer; longest first, and a value named only as a
+        former one is blanked out before the shorter ones are looked for (its short form
+        inside "you had the Surface Milper before" is not named on its own)."""
+        spent: list[str] = []
+        for value in sorted(dict.fromkeys(values), key=len, reverse=True):
+            if not hit(self._full, value):
+                continue
+            if spent and _Scanner(masked(self._full, spent), self._protected).hit(value, True):
+                return True
+            if not spent and self.hit(value, True):
+                return True
+            spent.append(value)
+        return False
+
 
 def _dumped(scanner: _Scanner, values: tuple[str, ...], floor: int) -> bool:
     distinct = {normalize(v): v for v in values}
@@ -148,7 +164,11 @@ def grade_memory(
     if scanner.any(case.forbidden):
         return _zero("forbidden", disqualified=True, leaked=True)
     excuse = policy.former_values_excused and case.answer_kind == "value"
-    if scanner.any(case.distractors, excuse):
+    if excuse and policy.former_forms_spent:
+        named_wrong = scanner.any_spending(case.distractors)
+    else:
+        named_wrong = scanner.any(case.distractors, excuse)
+    if named_wrong:
         return _zero("distractor", disqualified=True)
     if _dumped(scanner, case.dump_guard, policy.dump_floor):
         return _zero("dump_guard", disqualified=True)
@@ -169,6 +189,13 @@ def grade_memory(
         # persistence cue without saying anything; only words beyond the echo count.
         slot, prose = masked(slot, [case.question]), masked(prose, [case.question])
         full = joined(slot, prose)
+    if (
+        policy.decline_voids_answer
+        and case.answer_kind not in ABSTAIN_KINDS
+        and has_unnegated(full, NOT_KNOWING)
+    ):
+        # "I don't know, but maybe X": a decline and an answer at once is neither.
+        return _zero("wrongful_decline", disqualified=True)
     answer = Answer(slot, prose, full, abstain, policy)
     score = round(min(1.0, max(0.0, check(case, answer))), 6)
     if score >= 1.0:

@@ -111,6 +111,18 @@ def _best(answer: Answer, judge: Callable[[Prepared], float]) -> float:
     return score
 
 
+def _agreed(
+    answer: Answer, judge: Callable[[Prepared], float], says: Callable[[Prepared], bool]
+) -> float:
+    """With ``parts_agree``: the lowest score of the parts (slot, prose) that say anything
+    ``says`` looks for, so one guess in the slot and another in the prose is no answer;
+    otherwise the better part (``_best``)."""
+    if not answer.rules.parts_agree:
+        return _best(answer, judge)
+    parts = [part for part in (answer.slot, answer.prose) if part.norm and says(part)]
+    return min((judge(part) for part in parts), default=0.0)
+
+
 def _distinct(values: Iterable[str]) -> tuple[str, ...]:
     seen: dict[str, str] = {}
     for value in values:
@@ -227,7 +239,7 @@ def check_ordered_list(case: MemoryCase, answer: Answer) -> float:
         once = all(len(spans(text, item)) == 1 for item in items)
         return float(once and in_order(text, items))
 
-    return _best(answer, once_in_order)
+    return _agreed(answer, once_in_order, lambda text: any(hit(text, item) for item in items))
 
 
 def check_duration(case: MemoryCase, answer: Answer) -> float:
@@ -237,7 +249,11 @@ def check_duration(case: MemoryCase, answer: Answer) -> float:
     if expected is None or expected < 0:
         return 0.0
     if answer.rules.exact_durations:
-        return _best(answer, lambda text: float(_exact_duration(text, expected, answer.rules)))
+        return _agreed(
+            answer,
+            lambda text: float(_exact_duration(text, expected, answer.rules)),
+            lambda text: bool(_stated_durations(text)),
+        )
     tolerance = max(2, expected // 2)
 
     def judge(text: Prepared) -> float:
@@ -248,13 +264,21 @@ def check_duration(case: MemoryCase, answer: Answer) -> float:
     return _best(answer, judge)
 
 
-def _exact_duration(text: Prepared, expected: int, rules: GradingPolicy) -> bool:
-    """Some stated duration is exactly the expected days, and no two stated durations lie
-    further apart than ``duration_spread_permille`` of the larger (a list of guesses)."""
+def _stated_durations(text: Prepared) -> list[int]:
+    """The durations ``text`` states in days, or the bare number it is."""
     found = durations_in_days(text)
     bare = bare_days(text) if not found else None
-    stated = found or ([bare] if bare is not None else [])
+    return found or ([bare] if bare is not None else [])
+
+
+def _exact_duration(text: Prepared, expected: int, rules: GradingPolicy) -> bool:
+    """Some stated duration is exactly the expected days, and no two stated durations lie
+    further apart than ``duration_spread_permille`` of the larger, nor are there more than
+    ``duration_max_distinct`` of them (a list of guesses)."""
+    stated = _stated_durations(text)
     if expected not in stated:
+        return False
+    if rules.duration_max_distinct and len(set(stated)) > rules.duration_max_distinct:
         return False
     low, high = min(stated), max(stated)
     return (high - low) * 1000 <= rules.duration_spread_permille * high

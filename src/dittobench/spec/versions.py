@@ -109,6 +109,17 @@ class GradingPolicy:
     as the answer; the expected value must be named without such a cue."""
     confirm_memory_tool_reports: bool = False
     """Tool cases of memory tools: a self-reported call nothing observed is capped."""
+    decline_voids_answer: bool = False
+    """Answerable kinds: a reply that also says it does not know ("no record", "can't recall")
+    is a hedge between declining and answering, and scores nothing (``wrongful_decline``)."""
+    parts_agree: bool = False
+    """Durations and ordered lists: the answer slot and the prose are one answer; each part that
+    states a duration (names an item) must pass on its own, so two guesses, one per part, fail."""
+    duration_max_distinct: int = 0
+    """Durations: more distinct stated durations than this is a list of guesses (0: no cap)."""
+    former_forms_spent: bool = False
+    """Value kinds (with ``former_values_excused``): a distractor named as a former value takes
+    its shorter forms with it ("Not Surface Milper any more" names no "Milper" as the answer)."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
@@ -125,6 +136,15 @@ GRADING_2 = GradingPolicy(
     decline_offer_fails=True,
     former_values_excused=True,
     confirm_memory_tool_reports=True,
+)
+GRADING_3 = replace(
+    GRADING_2,
+    id="dittobench-grading-3",
+    decline_voids_answer=True,
+    parts_agree=True,
+    duration_max_distinct=2,
+    duration_spread_permille=250,
+    former_forms_spent=True,
 )
 
 
@@ -205,6 +225,9 @@ class ContentPolicy:
     """A held attribute gets a look-alike with chance 7/10 (not 3/5), said in a session after
     the user's last statement of it (when one follows), so the last wording of the attribute
     found in the history is the look-alike more often than the fact (needs ``look_alikes``)."""
+    alias_scans: bool = False
+    """Distractors and forbidden values list the other forms a grader would accept for each
+    (``Choice.aliases``: "Petrem" for "Galaxy Petrem"), so a list of short forms names them."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -235,6 +258,8 @@ CONTENT_3 = replace(
 )
 """Bench 3.0: an exam that needs memory (issue: facts woven into talk, look-alike
 non-facts, coined values, combined questions, tool requests without cues)."""
+CONTENT_4 = replace(CONTENT_3, alias_scans=True)
+"""Bench 4.0: 3.0's content with every scanned value's other forms listed beside it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,11 +380,21 @@ POLICIES: Final = MappingProxyType(
             CONTENT_3,
             pack_id="public-3.0",
         ),
+        # 4.0.0: grading-3 (a reply that answers and declines, guesses split between the answer
+        # slot and the prose) and scanned values' other forms; 3.0's content otherwise.
+        "4.0.0": BenchPolicy(
+            "4.0.0",
+            "2026-12-06T00:00:00Z",
+            _sizes(with_memory=True),
+            GRADING_3,
+            CONTENT_4,
+            pack_id="public-3.0",
+        ),
     }
 )
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
-CURRENT_VERSION: Final = "3.0.0"
+CURRENT_VERSION: Final = "4.0.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 

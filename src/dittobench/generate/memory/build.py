@@ -136,6 +136,8 @@ def build_memory(
     else:
         drafts = _guard_dumps(contexts, drafts, root.fork("dump"))
     requests.extend(seed_requests(dataset, first_hay, plan, size.waves, texts))
+    if content.alias_scans:
+        drafts = _with_other_forms(drafts, texts.library)
     stop = texts.questions.overlap_stop_words
     clear = content.shared_questions
     cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop, clear)
@@ -248,6 +250,28 @@ def _guard_seeded(
             seeded = seeded_by[wave]
         keep = (draft.expected, *draft.accepted, *draft.items, *draft.distractors)
         out.append(replace(draft, dump_guard=ctx.dump_guard(keep, attributes=seeded)))
+    return out
+
+
+def _with_other_forms(drafts: list[Draft], library: Library) -> list[Draft]:
+    """Each distractor and forbidden value followed by the other forms a grader accepts for it
+    (its ``Choice.aliases`` in the run's library, coined values included): a short form names
+    a wrong value as surely as the full one."""
+    others: dict[str, list[str]] = {}
+    for attribute in library.attributes:
+        for choice in attribute.values:
+            if choice.aliases:
+                others.setdefault(choice.text, []).extend(choice.aliases)
+
+    def widened(values: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f for v in values for f in (v, *others.get(v, ()))))
+
+    out = []
+    for draft in drafts:
+        distractors, forbidden = widened(draft.distractors), widened(draft.forbidden)
+        if (distractors, forbidden) != (draft.distractors, draft.forbidden):
+            draft = replace(draft, distractors=distractors, forbidden=forbidden)
+        out.append(draft)
     return out
 
 

@@ -1,0 +1,141 @@
+"""grading-3's rules (bench 4.0), one table of answers per rule: the exploit it closes fails,
+honest answers in other words pass, and grading-2 still grades as it did (docs/grading.md,
+"grading-3")."""
+
+from __future__ import annotations
+
+import pytest
+
+from dittobench.grade.memory import grade_memory
+from dittobench.spec.memory import MemoryCase
+from dittobench.spec.versions import GRADING_2, GRADING_3, GradingPolicy
+from dittobench.spec.wire import RunResponse
+from tests.unit.test_grade_memory import case
+
+
+def score(
+    memory_case: MemoryCase,
+    text: str,
+    answer: str | None = None,
+    policy: GradingPolicy = GRADING_3,
+) -> float:
+    return grade_memory(memory_case, RunResponse(final_text=text, answer=answer), policy).score
+
+
+PHONE = case(
+    "value",
+    "Galaxy Petrem",
+    question="Which phone do I carry now?",
+    accepted=("Petrem",),
+    # bench 4.0 lists each scanned value's other forms beside it (alias_scans)
+    distractors=("Surface Milper", "Milper", "Nokia Resdein", "Resdein"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # honest: the answer, in full or short, and the old phone named as the old one
+        ("The Galaxy Petrem.", 1.0),
+        ("Petrem, these days.", 1.0),
+        ("Not Surface Milper any more: it's the Galaxy Petrem now.", 1.0),
+        ("You had the Surface Milper before; these days it's the Petrem.", 1.0),
+        # the exploit: every candidate in its short form
+        ("Petrem, Resdein or Milper.", 0.0),
+        # the short form named as the answer beside its full form named as the old one
+        ("You had the Surface Milper before, and Milper is still what you carry.", 0.0),
+    ],
+)
+def test_a_short_form_names_a_wrong_value_unless_its_full_form_was_the_old_one(
+    text: str, expected: float
+) -> None:
+    assert score(PHONE, text) == expected
+
+
+def test_under_grading_2_a_former_full_form_does_not_excuse_its_short_form() -> None:
+    """Bench 3.0 lists no short forms as distractors; where a case did, grading-2 looked for
+    each on its own, and keeps doing so (its receipts regrade to the same figures)."""
+    text = "Not Surface Milper any more: it's the Galaxy Petrem now."
+    assert score(PHONE, text, policy=GRADING_2) == 0.0
+
+
+CITY = case("value", "Lund", question="Which city did I move to in the spring?")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Lund.", 1.0),
+        ("You moved to Lund; you never told me the street.", 1.0),  # about the user's telling
+        ("You haven't been back to Oslo since you moved to Lund.", 1.0),  # about the world
+        ("I don't know, but maybe Lund.", 0.0),
+        ("I have no record of that. Lund, Gent, Århus.", 0.0),
+        ("I'm not sure - Lund?", 0.0),
+        ("Can't recall exactly; Lund.", 0.0),
+    ],
+)
+def test_an_answer_that_also_says_it_does_not_know_is_a_hedge(text: str, expected: float) -> None:
+    verdict = grade_memory(CITY, RunResponse(final_text=text), GRADING_3)
+    assert verdict.score == expected
+    if not expected:
+        assert verdict.reason == "wrongful_decline"
+    assert grade_memory(CITY, RunResponse(final_text=text), GRADING_2).score == 1.0
+
+
+def test_a_question_that_says_it_does_not_know_is_not_the_answer_s_hedge() -> None:
+    asked = case("value", "Lund", question="I don't remember - which city did I move to?")
+    assert score(asked, "I don't remember - which city did I move to? Lund.") == 1.0
+
+
+DAYS = case("duration", "37", question="How many days passed between the two weddings?")
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "expected"),
+    [
+        ("37 days.", None, 1.0),
+        ("37 days, just over a month.", None, 1.0),  # 30 and 37: a paraphrase, 19% apart
+        ("It was 37 days (five weeks and two days).", None, 1.0),
+        ("Thirty-seven days.", "37 days", 1.0),
+        ("The two weddings were 37 days apart.", "37", 1.0),
+        ("Here is what I found.", "37 days", 1.0),  # a prose that states nothing agrees
+        # the exploits: a window of guesses, or one guess per part
+        ("32 days, 33 days, 34 days, 35 days, 36 days or 37 days.", None, 0.0),
+        ("36 days, 37 days or 38 days.", None, 0.0),
+        ("It was 32 days.", "37 days", 0.0),
+        ("It was 37 days.", "32 days", 0.0),
+    ],
+)
+def test_a_duration_is_one_figure_said_alike_in_the_slot_and_the_prose(
+    text: str, answer: str | None, expected: float
+) -> None:
+    assert score(DAYS, text, answer) == expected
+
+
+def test_grading_2_kept_the_better_part_and_the_wider_window() -> None:
+    assert score(DAYS, "It was 32 days.", "37 days", GRADING_2) == 1.0
+    assert score(DAYS, "33 days, 34 days, 35 days, 36 days or 37 days.", None, GRADING_2) == 1.0
+
+
+ORDER = case(
+    "ordered_list",
+    "Lisbon, Kyoto, Oslo",
+    question="Can you sort my trip to Kyoto, the Oslo trip and my visit to Lisbon by date?",
+    items=("Lisbon", "Kyoto", "Oslo"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "expected"),
+    [
+        ("Lisbon, then Kyoto, then Oslo.", None, 1.0),
+        ("First Lisbon, then Kyoto, and Oslo last.", "Lisbon, Kyoto, Oslo", 1.0),
+        ("In order of date:", "Lisbon, Kyoto, Oslo", 1.0),
+        ("Kyoto, Lisbon, Oslo.", "Lisbon, Kyoto, Oslo", 0.0),
+        ("Lisbon, Kyoto, Oslo.", "Oslo, Kyoto, Lisbon", 0.0),
+    ],
+)
+def test_an_order_is_one_order_in_the_slot_and_the_prose(
+    text: str, answer: str | None, expected: float
+) -> None:
+    assert score(ORDER, text, answer) == expected
