@@ -139,3 +139,33 @@ def test_an_order_is_one_order_in_the_slot_and_the_prose(
     text: str, answer: str | None, expected: float
 ) -> None:
     assert score(ORDER, text, answer) == expected
+
+
+CARRY = case(
+    "value", "Galaxy Petrem", question="Which phone do I carry now?", distractors=("Nokia Resdein",)
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Galaxy Petrem now; before that it was the Nokia Resdein.",
+        "You switched to the Galaxy Petrem after leaving the Nokia Resdein.",
+        "Currently the Galaxy Petrem. Earlier you had the Nokia Resdein.",
+        "The Nokia Resdein was the old one; now it is the Galaxy Petrem.",
+    ],
+)
+def test_more_ways_of_naming_the_old_value_as_old(text: str) -> None:
+    assert score(CARRY, text) == 1.0
+    assert score(CARRY, text, policy=GRADING_2) == 0.0  # grading-2 keeps its verdicts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Before that it was the Galaxy Petrem, and now the Nokia Resdein.",
+        "Earlier you had the Galaxy Petrem; the Nokia Resdein is what you carry.",
+    ],
+)
+def test_the_right_value_named_only_as_the_old_one_is_not_the_answer(text: str) -> None:
+    assert score(CARRY, text) == 0.0

@@ -147,17 +147,35 @@ _FORMER_AFTER = re.compile(
 )
 
 
-def former_at(text: Prepared, start: int, end: int) -> bool:
+_FORMER_MORE = re.compile(
+    r"(?<![^\W_])(?:before that(?: \w+){1,2}|after leaving|earlier you had|earlier it was)"
+    r"(?: (?:the|a|an|your|my|his|her|their|old|former|previous|earlier))*"
+    r" ?$"
+)
+_FORMER_AFTER_MORE = re.compile(
+    r" ?,? ?(?:was|is) (?:the|your) (?:old|older|previous|former|earlier)(?![^\W_])"
+)
+"""grading-3's further cues: "before that it was X", "after leaving X", "earlier you had X",
+"X was the old one"."""
+
+
+def former_at(text: Prepared, start: int, end: int, wider: bool = False) -> bool:
     """Whether the value at ``start:end`` (offsets in ``text.key``) is named as a former or
     rejected one: right after "switched from", "used to have", "replaced your", "not the"…, or
-    right before "before", "until", "at first"…"""
+    right before "before", "until", "at first"…; with ``wider`` also the cues of
+    ``_FORMER_MORE`` and ``_FORMER_AFTER_MORE``."""
     before = text.key[max(0, start - _FORMER_WINDOW) : start].replace("'", "")
-    return _FORMER.search(before) is not None or _FORMER_AFTER.match(text.key, end) is not None
+    if _FORMER.search(before) is not None or _FORMER_AFTER.match(text.key, end) is not None:
+        return True
+    return wider and (
+        _FORMER_MORE.search(before) is not None
+        or _FORMER_AFTER_MORE.match(text.key, end) is not None
+    )
 
 
-def named_as_answer(text: Prepared, value: str) -> bool:
+def named_as_answer(text: Prepared, value: str, wider: bool = False) -> bool:
     """``value`` occurs at least once not named as a former value."""
-    return any(not former_at(text, start, end) for start, end in spans(text, value))
+    return any(not former_at(text, start, end, wider) for start, end in spans(text, value))
 
 
 # --- guesses inside a decline ------------------------------------------------------------------

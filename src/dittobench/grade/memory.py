@@ -89,17 +89,22 @@ class _Scanner:
     """Looks for scanned values in the full answer; a value found inside one of the protected
     forms (expected answer, accepted forms, answer items) is looked for outside them instead."""
 
-    __slots__ = ("_full", "_outside", "_protected")
+    __slots__ = ("_full", "_outside", "_protected", "_wider")
 
-    def __init__(self, full: Prepared, protected: tuple[str, ...]) -> None:
+    def __init__(self, full: Prepared, protected: tuple[str, ...], wider: bool = False) -> None:
         self._full = full
         self._protected = protected
         self._outside: Prepared | None = None
+        self._wider = wider  # former values are also told by grading-3's further cues
 
     def hit(self, value: str, excuse_former: bool = False) -> bool:
         """``value`` is named; with ``excuse_former``, named as the answer, not as a former or
         rejected value ("you switched from X")."""
-        found = named_as_answer if excuse_former else hit
+        wider = self._wider
+
+        def found(text: Prepared, value: str) -> bool:
+            return named_as_answer(text, value, wider) if excuse_former else hit(text, value)
+
         if not hit(self._full, value):
             return False
         if not any(hit(form, value) for form in self._protected):
@@ -119,9 +124,8 @@ class _Scanner:
         for value in sorted(dict.fromkeys(values), key=len, reverse=True):
             if not hit(self._full, value):
                 continue
-            if spent and _Scanner(masked(self._full, spent), self._protected).hit(value, True):
-                return True
-            if not spent and self.hit(value, True):
+            rest = _Scanner(masked(self._full, spent), self._protected, self._wider)
+            if (rest if spent else self).hit(value, True):
                 return True
             spent.append(value)
         return False
@@ -160,7 +164,7 @@ def grade_memory(
         return _zero("empty")
 
     protected = tuple(v for v in (case.expected_answer, *case.accepted, *case.answer_items) if v)
-    scanner = _Scanner(full, protected)
+    scanner = _Scanner(full, protected, policy.former_cues_more)
     if scanner.any(case.forbidden):
         return _zero("forbidden", disqualified=True, leaked=True)
     excuse = policy.former_values_excused and case.answer_kind == "value"

@@ -153,8 +153,13 @@ def check_value(case: MemoryCase, answer: Answer) -> float:
     """The expected value or an accepted form is named (with ``former_values_excused``, at least
     once not as a former value: "you switched from X" does not name X as the answer)."""
     forms = (case.expected_answer, *case.accepted)
-    named = named_as_answer if answer.rules.former_values_excused else hit
-    return _best(answer, lambda text: float(any(named(text, form) for form in forms)))
+    rules = answer.rules
+    if not rules.former_values_excused:
+        return _best(answer, lambda text: float(any(hit(text, form) for form in forms)))
+    wider = rules.former_cues_more
+    return _best(
+        answer, lambda text: float(any(named_as_answer(text, form, wider) for form in forms))
+    )
 
 
 def _states(text: Prepared, expected: int) -> bool:

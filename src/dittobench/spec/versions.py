@@ -120,6 +120,9 @@ class GradingPolicy:
     former_forms_spent: bool = False
     """Value kinds (with ``former_values_excused``): a distractor named as a former value takes
     its shorter forms with it ("Not Surface Milper any more" names no "Milper" as the answer)."""
+    former_cues_more: bool = False
+    """Value kinds (with ``former_values_excused``): "before that it was X", "after leaving X",
+    "earlier you had X" and "X was the old one" name X as a former value too."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
@@ -145,6 +148,7 @@ GRADING_3 = replace(
     duration_max_distinct=2,
     duration_spread_permille=250,
     former_forms_spent=True,
+    former_cues_more=True,
 )
 
 
