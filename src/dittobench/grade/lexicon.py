@@ -68,38 +68,40 @@ DECLINE: Final = (
 """Declining to answer. Contractions also match their spelled-out forms ("do not have",
 "cannot find"), with or without the apostrophe."""
 
-NOT_KNOWING: Final = (
-    "don't know",
-    "no record",
-    "no information",
-    "not in my memory",
-    "can't find",
-    "couldn't find",
-    "don't recall",
-    "unable to find",
-    "not sure",
-    "not aware",
-    "don't remember",
-    "can't recall",
-    "couldn't recall",
-    "unable to recall",
-    "no memory of",
-    "nothing in my memory",
-    "nothing on record",
-    "not on record",
-    "not recorded",
-    "no details",
-    "no data",
-    "not certain",
-    "can't say",
-    "can't tell",
-    "no way to know",
-    "unknown to me",
+ABOUT_THE_USER: Final = (
+    "don't have",
+    "no longer have",
+    "been deleted",
+    "haven't mentioned",
+    "never mentioned",
+    "no mention",
+    "didn't mention",
+    "haven't told",
+    "never told",
+    "didn't tell",
+    "haven't shared",
+    "never shared",
+    "haven't said",
+    "never said",
+    "didn't say",
+    "nothing about",
+    "not stated",
+    "don't see",
+    "no such",
+    "never been",
+    "haven't been",
+    "never visited",
+    "haven't visited",
+    "never went",
+    "didn't go",
 )
-"""The decline phrases that say the assistant does not know, as opposed to those that state
-something about the user's world ("you've never been", "you no longer have", "you never
-told me"), which an answer may say too. An answer that also says one of these hedges between
-declining and answering (grading-3)."""
+"""The decline phrases that state something about the user's world or what they told ("you've
+never been", "you no longer have", "you never told me the street"), which an answer may say
+too."""
+
+NOT_KNOWING: Final = tuple(p for p in DECLINE if p not in ABOUT_THE_USER)
+"""The decline phrases that say the assistant does not know ("no record", "can't recall", "not
+sure"): an answer that also says one hedges between declining and answering (grading-3)."""
 
 DELETION_OUTCOMES: Final = ("no longer have", "been deleted")
 """The decline phrases that also report a completed delete: they never spoil an
