@@ -136,11 +136,10 @@ def build_memory(
     else:
         drafts = _guard_dumps(contexts, drafts, root.fork("dump"))
     requests.extend(seed_requests(dataset, first_hay, plan, size.waves, texts))
-    if content.alias_scans:
-        drafts = _with_other_forms(drafts, texts.library)
     stop = texts.questions.overlap_stop_words
     clear = content.shared_questions
-    cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop, clear)
+    widen = _with_other_forms(texts.library) if content.alias_scans else _as_listed
+    cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop, clear, widen)
     telemetry["raw_pairs_permille"] = plan.raw_share_permille
     persons = {user: c.person for user, c in contexts.items()}
     return MemorySide(tuple(requests), cases, telemetry, persons, hays, texts.library)
@@ -253,10 +252,10 @@ def _guard_seeded(
     return out
 
 
-def _with_other_forms(drafts: list[Draft], library: Library) -> list[Draft]:
-    """Each distractor and forbidden value followed by the other forms a grader accepts for it
-    (its ``Choice.aliases`` in the run's library, coined values included): a short form names
-    a wrong value as surely as the full one."""
+def _with_other_forms(library: Library) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+    """Scanned values (distractors, forbidden values), each followed by the other forms a
+    grader accepts for it (its ``Choice.aliases`` in the run's library, coined values
+    included): a short form names a wrong value as surely as the full one."""
     others: dict[str, list[str]] = {}
     for attribute in library.attributes:
         for choice in attribute.values:
@@ -264,15 +263,15 @@ def _with_other_forms(drafts: list[Draft], library: Library) -> list[Draft]:
                 others.setdefault(choice.text, []).extend(choice.aliases)
 
     def widened(values: tuple[str, ...]) -> tuple[str, ...]:
+        if not any(v in others for v in values):
+            return values
         return tuple(dict.fromkeys(f for v in values for f in (v, *others.get(v, ()))))
 
-    out = []
-    for draft in drafts:
-        distractors, forbidden = widened(draft.distractors), widened(draft.forbidden)
-        if (distractors, forbidden) != (draft.distractors, draft.forbidden):
-            draft = replace(draft, distractors=distractors, forbidden=forbidden)
-        out.append(draft)
-    return out
+    return widened
+
+
+def _as_listed(values: tuple[str, ...]) -> tuple[str, ...]:
+    return values
 
 
 def _wave_of(draft: Draft, plan: WavePlan) -> int:
@@ -290,6 +289,7 @@ def _cases(
     hays: Mapping[str, Haystack],
     stop: frozenset[str],
     clear: bool = False,
+    widen: Callable[[tuple[str, ...]], tuple[str, ...]] = _as_listed,
 ) -> tuple[tuple[MemoryCase, ...], dict[str, int]]:
     seed, version = dataset.seed, dataset.content_version
     questions, telemetry = _choose_questions(drafts, hays, stop, clear)
@@ -315,8 +315,8 @@ def _cases(
                 run_after_wave=wave,
                 accepted=draft.accepted,
                 answer_items=draft.items,
-                distractors=draft.distractors,
-                forbidden=draft.forbidden,
+                distractors=widen(draft.distractors),
+                forbidden=widen(draft.forbidden),
                 dump_guard=draft.dump_guard,
                 family_id=opaque_id("fam", seed, version, draft.family) if draft.family else "",
                 evidence_pair_ids=_evidence_pairs(hays[draft.user_id], draft),
