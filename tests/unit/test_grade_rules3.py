@@ -169,3 +169,67 @@ def test_more_ways_of_naming_the_old_value_as_old(text: str) -> None:
 )
 def test_the_right_value_named_only_as_the_old_one_is_not_the_answer(text: str) -> None:
     assert score(CARRY, text) == 0.0
+
+
+QUIT = case(
+    "reversal",
+    "pottery",
+    question="What became of the hobby I took up on March 3?",
+    items=("pottery",),
+    distractors=("archery", "surfing"),
+)
+STILL = case(
+    "persistence",
+    "pottery",
+    question="What became of the hobby I took up on March 3?",
+    items=("pottery",),
+    distractors=("archery", "surfing"),
+)
+
+
+@pytest.mark.parametrize(
+    ("memory_case", "text"),
+    [
+        (QUIT, "You gave pottery up."),
+        (QUIT, "You put pottery on hold."),
+        (QUIT, "Pottery didn't stick; you haven't done it in months."),
+        (STILL, "You're sticking with pottery."),
+        (STILL, "You kept pottery up."),
+        (STILL, "You're keeping your pottery up."),
+        (STILL, "You've stuck with pottery."),
+    ],
+)
+def test_endings_and_continuations_in_more_words(memory_case: MemoryCase, text: str) -> None:
+    assert score(memory_case, text) == 1.0
+    assert score(memory_case, text, policy=GRADING_2) == 0.0  # grading-2 keeps its verdicts
+    other = QUIT if memory_case is STILL else STILL
+    assert score(other, text) == 0.0  # the opposite question is not passed by the same words
+
+
+def test_saying_both_still_fails() -> None:
+    for memory_case in (QUIT, STILL):
+        assert score(memory_case, "You gave pottery up, but you're sticking with it.") == 0.0
+
+
+UNKNOWN = case(
+    "decline",
+    question="What is my signature dish?",
+    items=("your signature dish",),
+    distractors=("lasagne",),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "not_knowing"),
+    [
+        ("I have no idea what your signature dish is.", True),
+        ("I don't think you've ever told me your signature dish.", False),
+        ("That's not something you've shared - your signature dish.", False),
+    ],
+)
+def test_declines_in_more_words(text: str, not_knowing: bool) -> None:
+    assert score(UNKNOWN, text) == 1.0
+    assert score(UNKNOWN, text, policy=GRADING_2) == 0.0
+    # On an answerable question, not knowing is a hedge; what the user told is the user's world
+    # ("you never told me the street"), which an answer may mention.
+    assert score(CITY, f"{text} Lund.") == (0.0 if not_knowing else 1.0)

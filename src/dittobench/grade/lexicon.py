@@ -94,12 +94,29 @@ ABOUT_THE_USER: Final = (
     "haven't visited",
     "never went",
     "didn't go",
+    "ever told",
+    "ever mentioned",
+    "ever shared",
+    "not something you've",
+    "not something you have",
 )
 """The decline phrases that state something about the user's world or what they told ("you've
 never been", "you no longer have", "you never told me the street"), which an answer may say
 too."""
 
-NOT_KNOWING: Final = tuple(p for p in DECLINE if p not in ABOUT_THE_USER)
+DECLINE_3: Final = (
+    *DECLINE,
+    "no idea",
+    "ever told",
+    "ever mentioned",
+    "ever shared",
+    "not something you've",
+    "not something you have",
+)
+"""grading-3's decline phrases: grading-2's and "I have no idea", "I don't think you've ever
+told me", "that's not something you've shared"."""
+
+NOT_KNOWING: Final = tuple(p for p in DECLINE_3 if p not in ABOUT_THE_USER)
 """The decline phrases that say the assistant does not know ("no record", "can't recall", "not
 sure"): an answer that also says one hedges between declining and answering (grading-3)."""
 
@@ -247,6 +264,35 @@ ACKNOWLEDGE: Final = (
     "committed to memory",
 )
 """An instruction to save, update or delete acknowledged."""
+
+CESSATION_3: Final = (
+    *CESSATION,
+    "put it on hold",
+    "put it aside",
+    "set it aside",
+    "dropped it",
+    "quit it",
+    "stopped it",
+    "finished with it",
+    "haven't done it",
+)
+"""grading-3's endings, read with the activity's name replaced by "it" ("You gave pottery up"
+is "You gave it up")."""
+
+STRONG_PERSISTENCE_3: Final = (
+    "kept it up",
+    "keep it up",
+    "keeping it up",
+    "keeps it up",
+    "sticking with",
+    "stuck with",
+    "sticks with",
+    "stick with",
+    "kept at it",
+    "keeping at it",
+)
+"""grading-3's strong continuations beyond grading-2's ("You're sticking with pottery", "You
+kept it up")."""
 
 USED_TO: Final = ("used to", "formerly", "back in the day")
 """A suggestion that an activity ended without saying so ("used to", but not "got used to")."""

@@ -30,9 +30,12 @@ from dittobench.grade.guards import (
 from dittobench.grade.lexicon import (
     ACKNOWLEDGE,
     CESSATION,
+    CESSATION_3,
     DECLINE,
+    DECLINE_3,
     DELETION_OUTCOMES,
     PERSISTENCE,
+    STRONG_PERSISTENCE_3,
     USED_TO,
 )
 from dittobench.grade.match import (
@@ -308,12 +311,28 @@ class _Determination:
 
 def _determine(case: MemoryCase, answer: Answer) -> _Determination:
     full = answer.full
-    cessation = phrases_outside(case.question, CESSATION)
-    strong = phrases_outside(case.question, STRONG_PERSISTENCE)
+    more = answer.rules.more_phrasings
+    strong_cues = STRONG_PERSISTENCE + STRONG_PERSISTENCE_3 if more else STRONG_PERSISTENCE
+    cessation = phrases_outside(case.question, CESSATION_3 if more else CESSATION)
+    strong = phrases_outside(case.question, strong_cues)
     weak = phrases_outside(case.question, tuple(p for p in PERSISTENCE if p not in strong))
+    if more:  # "You gave pottery up" says "gave it up"
+        full = _activity_as_it(case, full)
     ended = has_unnegated(full, cessation) or has_negated(full, strong) or has_phrase(full, USED_TO)
     goes_on = has_unnegated(full, strong) or has_negated(full, cessation)
     return _Determination(ended, goes_on, has_unnegated(full, weak))
+
+
+def _activity_as_it(case: MemoryCase, text: Prepared) -> Prepared:
+    """``text`` with each mention of the activity (or an accepted form) read as "it"."""
+    activity = case.answer_items[0] if case.answer_items else case.expected_answer
+    forms = sorted({f for f in (activity, *case.accepted) if normalize(f)}, key=len, reverse=True)
+    pattern = "|".join(re.escape(normalize(f)) for f in forms)
+    if not pattern:
+        return text
+    return prepare(
+        re.sub(rf"(?<![^\W_])(?:the |your |my )?(?:{pattern})(?![^\W_])", "it", text.norm)
+    )
 
 
 def check_reversal(case: MemoryCase, answer: Answer) -> float:
@@ -350,7 +369,8 @@ def check_decline(case: MemoryCase, answer: Answer) -> float:
     """A grounded decline: the abstain flag or an unnegated decline phrase, in an answer that
     shares a content word with the question ("no record of your grandfather's name" declines
     grounded; a bare "I don't know." does not)."""
-    declined = answer.abstain is True or has_unnegated(answer.full, DECLINE)
+    phrases = DECLINE_3 if answer.rules.more_phrasings else DECLINE
+    declined = answer.abstain is True or has_unnegated(answer.full, phrases)
     need = answer.rules.decline_grounding_words
     if need <= 1:
         grounded = not content_words(case.question).isdisjoint(content_words(answer.full))

@@ -120,6 +120,10 @@ class GradingPolicy:
     former_forms_spent: bool = False
     """Value kinds (with ``former_values_excused``): a distractor named as a former value takes
     its shorter forms with it ("Not Surface Milper any more" names no "Milper" as the answer)."""
+    more_phrasings: bool = False
+    """Declines and ended/ongoing: grading-3's further phrases (``lexicon.DECLINE_3``,
+    ``CESSATION_3``, ``STRONG_PERSISTENCE_3``), the activity's name read as "it" ("You gave
+    pottery up")."""
     former_cues_more: bool = False
     """Value kinds (with ``former_values_excused``): "before that it was X", "after leaving X",
     "earlier you had X" and "X was the old one" name X as a former value too."""
@@ -149,6 +153,7 @@ GRADING_3 = replace(
     duration_spread_permille=250,
     former_forms_spent=True,
     former_cues_more=True,
+    more_phrasings=True,
 )
 
 
