@@ -233,3 +233,27 @@ def test_declines_in_more_words(text: str, not_knowing: bool) -> None:
     # On an answerable question, not knowing is a hedge; what the user told is the user's world
     # ("you never told me the street"), which an answer may mention.
     assert score(CITY, f"{text} Lund.") == (0.0 if not_knowing else 1.0)
+
+
+GUARDED = case(
+    "value",
+    "Lund",
+    question="Which city did I move to in the spring?",
+    dump_guard=("pears", "Volvo", "tennis", "Rex", "Milo", "blue", "jazz", "Tuesday", "Kiwi"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "grading_3", "grading_2"),
+    [
+        ("Lund.", 1.0, 1.0),
+        ("Lund - you moved there with Rex and Milo.", 1.0, 1.0),  # two of nine: an answer
+        ("Lund. Also: pears, Volvo, tennis.", 0.0, 1.0),  # three of nine: a dump
+        ("Lund, pears, Volvo, tennis, Rex, Milo.", 0.0, 0.0),  # five of nine: grading-2's half
+    ],
+)
+def test_a_dump_trips_at_a_third_of_the_guard(
+    text: str, grading_3: float, grading_2: float
+) -> None:
+    assert score(GUARDED, text) == grading_3
+    assert score(GUARDED, text, policy=GRADING_2) == grading_2

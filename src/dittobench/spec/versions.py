@@ -64,8 +64,9 @@ class GradingPolicy:
     """An argument value is stuffed (rejected) when it is more than ``stuffing_ratio`` times as
     long as the wanted value and has at least ``stuffing_min_words`` words."""
     dump_floor: int = 3
-    """A memory answer naming at least max(dump_floor, ceil(n / 2)) of the n dump-guard values
-    scores zero."""
+    """A memory answer naming at least max(dump_floor, ceil(n / dump_divisor)) of the n
+    dump-guard values scores zero."""
+    dump_divisor: int = 2
     correct_at: float = 0.5
     """A case counts as correct (for efficiency, consistency and the token) at this score."""
     tool_half: float = 0.5
@@ -154,6 +155,7 @@ GRADING_3 = replace(
     former_forms_spent=True,
     former_cues_more=True,
     more_phrasings=True,
+    dump_divisor=3,
 )
 
 
