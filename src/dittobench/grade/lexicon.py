@@ -68,6 +68,16 @@ DECLINE: Final = (
 """Declining to answer. Contractions also match their spelled-out forms ("do not have",
 "cannot find"), with or without the apostrophe."""
 
+TELLING_3: Final = (
+    "ever told",
+    "ever mentioned",
+    "ever shared",
+    "not something you've",
+    "not something you have",
+)
+"""grading-3's further declines about what the user told: "I don't think you've ever told me",
+"that's not something you've shared"."""
+
 ABOUT_THE_USER: Final = (
     "don't have",
     "no longer have",
@@ -94,27 +104,14 @@ ABOUT_THE_USER: Final = (
     "haven't visited",
     "never went",
     "didn't go",
-    "ever told",
-    "ever mentioned",
-    "ever shared",
-    "not something you've",
-    "not something you have",
+    *TELLING_3,
 )
 """The decline phrases that state something about the user's world or what they told ("you've
 never been", "you no longer have", "you never told me the street"), which an answer may say
 too."""
 
-DECLINE_3: Final = (
-    *DECLINE,
-    "no idea",
-    "ever told",
-    "ever mentioned",
-    "ever shared",
-    "not something you've",
-    "not something you have",
-)
-"""grading-3's decline phrases: grading-2's and "I have no idea", "I don't think you've ever
-told me", "that's not something you've shared"."""
+DECLINE_3: Final = (*DECLINE, "no idea", *TELLING_3)
+"""grading-3's decline phrases: grading-2's, "I have no idea" and ``TELLING_3``."""
 
 NOT_KNOWING: Final = tuple(p for p in DECLINE_3 if p not in ABOUT_THE_USER)
 """The decline phrases that say the assistant does not know ("no record", "can't recall", "not
