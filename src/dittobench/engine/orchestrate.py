@@ -216,7 +216,7 @@ async def declared_capabilities(
         listed = json.loads(body).get("capabilities") if body else None
     except (TimeoutError, httpx.HTTPError, ValueError, AttributeError, RecursionError):
         return frozenset()
-    except (BodyTooLarge, BodyUnreadable):
+    except (BodyTooLarge, BodyUnreadable):  # too big or unreadable: no capabilities declared
         return frozenset()
     if not isinstance(listed, list):
         return frozenset()

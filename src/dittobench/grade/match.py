@@ -189,9 +189,10 @@ def in_order(text: str | Prepared, items: Iterable[str]) -> bool:
     return seen
 
 
-def masked(text: str | Prepared, values: Iterable[str]) -> Prepared:
-    """``text`` with every bounded occurrence of ``values`` blanked out (by " ; "), so a shorter
-    value inside one of them (a "York" inside "New York") can be looked for on its own."""
+def masked(text: str | Prepared, values: Iterable[str], by: str = " ; ") -> Prepared:
+    """``text`` with every bounded occurrence of ``values`` blanked out (by " ; ", or ``by``),
+    so a shorter value inside one of them (a "York" inside "New York") can be looked for on its
+    own; where occurrences overlap, the one that starts first is replaced."""
     prepared = prepare(text)
     spans = sorted(span for value in values for span in _spans(prepared, value))
     if not spans:
@@ -201,7 +202,7 @@ def masked(text: str | Prepared, values: Iterable[str]) -> Prepared:
         if e <= pos:
             continue
         pieces.append(prepared.norm[pos : max(s, pos)])
-        pieces.append(" ; ")
+        pieces.append(by)
         pos = e
     pieces.append(prepared.norm[pos:])
     return _from_norm("".join(pieces))

@@ -125,8 +125,10 @@ class _Scanner:
         for value in sorted(dict.fromkeys(values), key=len, reverse=True):
             if not hit(self._full, value):
                 continue
-            rest = _Scanner(masked(self._full, spent), self._protected, self._wider)
-            if (rest if spent else self).hit(value, True):
+            rest = (
+                _Scanner(masked(self._full, spent), self._protected, self._wider) if spent else self
+            )
+            if rest.hit(value, True):
                 return True
             spent.append(value)
         return False

@@ -45,6 +45,7 @@ from dittobench.grade.match import (
     has_unnegated,
     hit,
     in_order,
+    masked,
     normalize,
     prepare,
     spans,
@@ -324,15 +325,12 @@ def _determine(case: MemoryCase, answer: Answer) -> _Determination:
 
 
 def _activity_as_it(case: MemoryCase, text: Prepared) -> Prepared:
-    """``text`` with each mention of the activity (or an accepted form) read as "it"."""
+    """``text`` with each mention of the activity (or an accepted form, with "the", "your" or
+    "my" before it) read as "it"."""
     activity = case.answer_items[0] if case.answer_items else case.expected_answer
-    forms = sorted({f for f in (activity, *case.accepted) if normalize(f)}, key=len, reverse=True)
-    pattern = "|".join(re.escape(normalize(f)) for f in forms)
-    if not pattern:
-        return text
-    return prepare(
-        re.sub(rf"(?<![^\W_])(?:the |your |my )?(?:{pattern})(?![^\W_])", "it", text.norm)
-    )
+    forms = [f for f in (activity, *case.accepted) if normalize(f)]
+    owned = [f"{owner} {form}" for owner in ("the", "your", "my") for form in forms]
+    return masked(text, [*owned, *forms], by="it")
 
 
 def check_reversal(case: MemoryCase, answer: Answer) -> float:
