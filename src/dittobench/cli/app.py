@@ -191,6 +191,7 @@ def audit(
 # Registered after generate, grade and audit so `--help` lists the commands in that order.
 from dittobench.cli import (  # noqa: E402, F401
     baseline,
+    blinding,
     database,
     packing,
     receipting,

@@ -108,7 +108,7 @@ def _harness_options(
     """The run's options with its harness: at a URL, the built-in one, or a source archive
     built and run in a sandbox (reached over its bridges) for as long as the run lasts."""
     if archive is None:
-        with _harness_url(name, home, run_id) as url:
+        with _harness_url(options.harness_url or name, home, run_id) as url:
             yield replace(options, harness_url=url, harness_name=name)
         return
     from dittobench.sandbox.harness import SandboxConfig, sandboxed_harness
