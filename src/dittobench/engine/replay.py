@@ -92,7 +92,7 @@ def _handler(harness: ReplayHarness) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+        def log_message(self, format: str, *args: Any) -> None:
             """Quiet: the run's progress is the engine's to show."""
 
         def _send(self, status: int, payload: Any) -> None:
@@ -103,13 +103,13 @@ def _handler(harness: ReplayHarness) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def do_GET(self) -> None:  # noqa: N802 - the base's name
+        def do_GET(self) -> None:
             if self.path.rstrip("/") == "/health":
                 self._send(200, {"status": "ok", "harness": "dittobench-replay"})
             else:
                 self._send(404, {"error": "not found"})
 
-        def do_POST(self) -> None:  # noqa: N802 - the base's name
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             if not 0 <= length <= MAX_BODY:
                 self._send(413, {"error": "body too large"})
