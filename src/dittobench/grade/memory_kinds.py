@@ -214,10 +214,50 @@ def check_tally(case: MemoryCase, answer: Answer) -> float:
     if expected is None or first is None:
         return 0.0
     named = days_in(answer.full)
-    if len({(m, d) for m, d, _y in named}) > TALLY_DAYS_MAX or not states_day(named, first):
+    if not states_day(named, first):
+        return 0.0
+    distinct = {(m, d) for m, d, _y in named}
+    if answer.rules.tally_listing:
+        # The days of what it counted, listed: no more than the count, none before the first.
+        if len(distinct) > max(TALLY_DAYS_MAX, expected) or any(
+            (m, d) < (first.month, first.day) and y in (None, first.year) for m, d, y in named
+        ):
+            return 0.0
+        return float(_claimed_counts(case, answer) == {expected})
+    if len(distinct) > TALLY_DAYS_MAX:
         return 0.0
     counted = candidate_numbers(prepare(ISO_DAY.sub(" ", answer.full.norm)))
     return float(counted == {expected})
+
+
+def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
+    """The counts an answer claims: from the slot when it states one; else the numbers it says
+    count something the question counts ("5 times", "three books"), or failing those every
+    candidate number (grading-4)."""
+    if answer.slot.norm:
+        in_slot = candidate_numbers(prepare(ISO_DAY.sub(" ", answer.slot.norm)))
+        if in_slot:
+            return in_slot
+    text = prepare(ISO_DAY.sub(" ", answer.full.norm))
+    counted = candidate_numbers(text)
+    nouns = {w for w in content_words(case.question) if len(w) >= 3} | {"time", "mention"}
+    claimed = frozenset(
+        value
+        for start, end, value in number_spans(text)
+        if value in counted and _counts_noun(text.norm, end, nouns)
+    )
+    return claimed or counted
+
+
+_NEXT_WORDS = re.compile(r"(?: [^\W_]+){1,3}")
+
+
+def _counts_noun(norm: str, end: int, nouns: set[str]) -> bool:
+    """The number at ``end`` is followed, within three words, by one the question counts."""
+    following = _NEXT_WORDS.match(norm, end)
+    if following is None:
+        return False
+    return not nouns.isdisjoint(content_words(following.group()))
 
 
 def _iso_day(raw: str) -> date | None:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
 from dittobench.grade import composite
-from dittobench.grade.memory import MemoryVerdict, grade_memory
+from dittobench.grade.match import hit, prepare
+from dittobench.grade.memory import HistoryKeys, MemoryVerdict, grade_memory
 from dittobench.grade.stats import mean, median_int, std_err
 from dittobench.grade.tools import ToolVerdict, grade_tool
 from dittobench.grade.writes import write_done
@@ -35,10 +36,14 @@ class Graded:
     tool: dict[str, ToolVerdict]
 
 
-def grade_run(dataset: Dataset, transcript: Transcript) -> Graded:
+def grade_run(
+    dataset: Dataset, transcript: Transcript, grading: GradingPolicy | None = None
+) -> Graded:
+    """The report of ``transcript`` against ``dataset`` under the grading policy of the
+    dataset's bench version, or under ``grading`` (any shipped policy: a study's regrade)."""
     dataset_sha = canonical_sha256(dataset.to_json())
     _check_match(dataset, dataset_sha, transcript)
-    policy = get_policy(dataset.bench_version).grading
+    policy = grading or get_policy(dataset.bench_version).grading
     records = {c.case_id: c for c in transcript.cases}
     # The ids the harness was shown, and the one way back from them (identity without a nonce).
     shown = _wire_ids(dataset, transcript)
@@ -48,15 +53,38 @@ def grade_run(dataset: Dataset, transcript: Transcript) -> Graded:
         for c in dataset.tool_cases
     }
     memory: dict[str, MemoryVerdict] = {}
+    keys = history_keys(dataset) if policy.committed_scans else {}
     # Read-backs first: a write instruction's credit depends on its read-back's verdict.
     for c in sorted(dataset.memory_cases, key=lambda c: bool(c.confirmed_by)):
         record = records.get(c.id)
         confirmed = bool(c.confirmed_by) and _write_confirmed(c, record, memory, shown)
-        memory[c.id] = grade_memory(c, _response(record), policy, confirmed)
+        history = keys.get(c.id, HistoryKeys())
+        memory[c.id] = grade_memory(c, _response(record), policy, confirmed, history)
     memory = {c.id: memory[c.id] for c in dataset.memory_cases}
     scores = _case_scores(dataset, records, tool, memory, policy)
     report = _report(dataset, dataset_sha, transcript, scores, tool, memory, records, policy)
     return Graded(report, memory, tool)
+
+
+def history_keys(dataset: Dataset) -> dict[str, HistoryKeys]:
+    """Per memory case: its forbidden values the user's own history names (not another user's
+    private ones) and its dump-guard values its evidence pairs name (grading-4)."""
+    said: dict[str, list[str]] = {}
+    pairs: dict[str, str] = {}
+    for wave in dataset.memory_waves:
+        for pair in wave.pairs:
+            text = f"{pair.prompt}\n{pair.response}"
+            said.setdefault(wave.user_id, []).append(text)
+            pairs[pair.pair_id] = text
+    own = {user: prepare("\n".join(texts)) for user, texts in said.items()}
+    out = {}
+    for case in dataset.memory_cases:
+        history = own.get(case.user_id)
+        public = frozenset(v for v in case.forbidden if history is not None and hit(history, v))
+        evidence = prepare("\n".join(pairs.get(p, "") for p in case.evidence_pair_ids))
+        spared = frozenset(v for v in case.dump_guard if hit(evidence, v))
+        out[case.id] = HistoryKeys(public, spared)
+    return out
 
 
 def _check_match(dataset: Dataset, dataset_sha: str, transcript: Transcript) -> None:

@@ -128,6 +128,23 @@ class GradingPolicy:
     former_cues_more: bool = False
     """Value kinds (with ``former_values_excused``): "before that it was X", "after leaving X",
     "earlier you had X" and "X was the old one" name X as a former value too."""
+    committed_scans: bool = False
+    """Memory answers are read for what they commit to (``grade.commitment``): a value set
+    aside (someone else's, old, later, untrue, excluded, a look-alike) is neither an answer nor
+    a wrong one; scans and typed checks read only what is committed. The other user's private
+    values still fail wherever they appear."""
+    slot_commits: bool = False
+    """Value, number, list, ordered-list and duration answers: a given ``answer`` slot is the
+    commitment, graded on its own; the prose then fails only on a leak."""
+    guard_spares_evidence: bool = False
+    """Dump guards spare the values of the case's own evidence (the items a count counted, the
+    facts a recommendation draws on), which an answer may list as what it used."""
+    decline_context: bool = False
+    """Declines: after a grounded decline that offers no candidate, the user's own values named
+    as context do not trip the dump guard."""
+    tally_listing: bool = False
+    """Tallies: an answer may name the day of each event it counted, when it names no more days
+    than its count and the earliest it names is the first."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
@@ -157,6 +174,17 @@ GRADING_3 = replace(
     more_phrasings=True,
     dump_divisor=3,
 )
+GRADING_4 = replace(
+    GRADING_3,
+    id="dittobench-grading-4",
+    committed_scans=True,
+    slot_commits=True,
+    guard_spares_evidence=True,
+    decline_context=True,
+    tally_listing=True,
+)
+GRADINGS: Final = MappingProxyType({g.id: g for g in (GRADING_1, GRADING_2, GRADING_3, GRADING_4)})
+"""Every shipped grading policy by id (``dittobench grade --grading``)."""
 
 
 @dataclass(frozen=True, slots=True)

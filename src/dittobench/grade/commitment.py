@@ -1,0 +1,452 @@
+"""What an answer commits to (grading-4): which of the values it names it puts forward as the
+user's fact, and which it sets aside.
+
+A careful assistant names more than its answer: the old value it replaced ("you moved there from
+Valencia"), someone else's ("Ernest is Nerys's gramps"), a look-alike to beware of ("the similar
+VK-T8U… belongs to Osvaldo, not you"), a claim the user denied ("you said it's not true you
+finished it"), what it left out of a count ("Bruges doesn't count"), a first try the user
+corrected ("you first wrote skateboard"). Each mention of a candidate value (every value the key
+lists: the answer and its forms, distractors, forbidden and dump-guard values) is read in its
+sentence: a cue that sets it aside, close before or after it with no other candidate in between,
+makes it *set aside*; otherwise it is *committed*. Mentions joined only by list glue ("A, B and
+then C") are one group and share a cue ("before that: A, B and C").
+
+The reading is the same for every value, the right answer included: an answer that sets every
+candidate aside commits to none (and earns nothing), one that commits to several hedges, and
+only what is committed is scanned. So wrapping values in cues gains a guess nothing: it can
+still commit to one value only.
+
+Temporal cues depend on the question: a value said to come *later* ("you only switched to X on
+the 18th", "until", "came after") is set aside where the question asks for the value at a point
+in time, and committed elsewhere (the latest value answers "what is it now?").
+
+Pure: no clock, no I/O, and no exception for any string.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from dittobench.core.text import STOP_WORDS, normalize, wordset
+from dittobench.grade.match import Prepared, masked, prepare, spans
+
+WINDOW_WORDS: Final = 8
+"""How far before or after a mention a cue is looked for (words, within its sentence)."""
+NEGATION_WORDS: Final = 6
+"""How far before a mention a negator reaches (words, not across a comma or colon)."""
+
+RELATIONS: Final = wordset(
+    "friend friends colleague colleagues coworker coworkers sister sisters brother brothers mum",
+    "mom mother dad father partner wife husband boyfriend girlfriend boss manager neighbour",
+    "neighbor neighbours neighbors roommate flatmate housemate teammate classmate cousin aunt",
+    "uncle gran granddad grandad grandpa grandma grandmother grandfather nan niece nephew son",
+    "daughter kid child children someone somebody everyone people person family parents",
+    "mate buddy pal else user",
+)
+"""Nouns of other people: "your sister's", "someone else's" attribute what follows to them."""
+
+_SENTENCE_END = re.compile(r"[.!?;\n]+(?=\s|$)|[!?;\n]")
+_BARRIER = re.compile(r"[,:]")
+_GLUE = re.compile(r"(?:[\s,&/()\"'+]|\band\b|\bor\b|\bthen\b|\bnor\b|\bplus\b|\balso\b|\b[0-9]\)|\b[0-9]\.)*")
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+_OWNERS = r"(?:the|a|an|your|my|that|this|those|these|its)"
+
+
+def _alternation(*phrases: str) -> str:
+    return "(?:" + "|".join(sorted(phrases, key=len, reverse=True)) + ")"
+
+
+_BEFORE_ANY = re.compile(
+    r"(?<![^\W_])"
+    + _alternation(
+        # an old or replaced value
+        r"after",
+        r"(?<!told me )(?<!said )(?<!mentioned )before (?:the|your|that|then|it)(?: [^\W_]+){0,3}",
+        r"prior to that",
+        r"(?:switch|mov|chang|swapp|swap|upgrad|port|transferr|relocat|migrat|came|went|graduat)"
+        r"\w*(?: [^\W_]+){0,2} from",
+        r"over from",
+        r"used to(?: [^\W_]+){0,2}",
+        r"previously(?: [^\W_]+)?",
+        r"formerly(?: [^\W_]+)?",
+        r"originally(?: [^\W_]+)?",
+        r"at first(?: [^\W_]+)?",
+        r"earlier(?: [^\W_]+){0,2}",
+        r"(?:old|older|former|previous)(?: [^\W_]+){0,4}",
+        r"none of(?: [^\W_]+){0,3}",
+        r"different(?: [^\W_]+)? from",
+        r"not the same as",
+        r"replac\w*",
+        r"instead of",
+        r"rather than",
+        r"no longer(?: [^\W_]+){0,2}",
+        r"(?:gave|give|given|giving) up(?: on)?",
+        r"quit",
+        r"dropped",
+        r"ditched",
+        r"stopped(?: [^\W_]+)?",
+        r"left",
+        r"sold",
+        r"got rid of",
+        r"swapped out",
+        r"traded in",
+        r"corrected(?: it)? from",
+        r"first (?:wrote|said|typed|called it|put|gave|mentioned|named|told me)",
+        r"trail before that went",
+        # not the user's, not true, not counted
+        r"except(?: for)?",
+        r"excluding",
+        r"other than",
+        r"apart from",
+        r"aside from",
+        r"besides",
+        r"not counting",
+        r"unlike",
+        r"others?(?: [^\W_]+){0,2}",
+        r"not true(?: that)?",
+        r"isn't true",
+        r"wasn't true",
+        r"rumou?r",
+        r"denied",
+        r"wish(?:ed)?(?: you)?",
+        r"hoped",
+        r"hope to",
+        r"plann?ed(?: to)?",
+        r"wanted to",
+        r"thinking (?:of|about)",
+        r"considering",
+        r"would suggest",
+        r"people suggest",
+        r"suggested by",
+        r"according to",
+        r"belongs? to",
+        r"someone else'?s?",
+        r"his",
+        r"her",
+        r"their",
+        # a look-alike
+        r"similar(?: looking)?",
+        r"look ?alike",
+        r"looks like",
+        r"resembl\w*",
+        r"confus\w*(?: it)?(?: with)?",
+        r"mix(?:ed|ing)? (?:it |them |that |this )?up(?: with)?",
+        r"muddle\w*",
+        r"decoy",
+        r"near(?:ly)? identical",
+        r"almost identical",
+    )
+    + r"(?: " + _OWNERS + r")*"
+    + r"[\s,:\"'(]*$"
+)
+"""Cues that set aside the mention right after them (their end is where the mention's group
+starts, up to owners such as "the" or "your")."""
+
+_NEGATORS: Final = wordset(
+    "not never no nor neither without isnt wasnt arent werent dont doesnt didnt havent hasnt",
+    "hadnt wont cant couldnt wouldnt",
+)
+_AFTER_ANY = re.compile(
+    r"^(?:[\s,:\"')]*[^\W_]+(?:'[^\W_]+)?){0,6}?[\s,:\"')]*"
+    + _alternation(
+        r"(?:is|was|are|were|'s) (?:not |n't )?(?:yours|mine)",
+        r"isn't (?:yours|mine|true|right|it|the one)",
+        r"wasn't (?:yours|mine|true|right|it|the one|my pick)",
+        r"(?:weren't|aren't|wasn't|isn't) (?:your|my) (?:pick|favourite|favorite|choice)",
+        r"different (?:one|thing|hobby|one)",
+        r"(?:is|was|are|were) not (?:yours|true|right|it|the one)",
+        r"not (?:yours|you|true|right|the one|mine)",
+        r"(?:doesn't|don't|didn't) count",
+        r"never happened",
+        r"didn't happen",
+        r"fell through",
+        r"(?:was|is) (?:only|just) (?:a |an )?(?:plan|idea|wish|wishful|one day|maybe|hope|joke)",
+        r"wishful",
+        r"one day,? maybe",
+        r"was news to you",
+        r"belongs? to",
+        r"belonged to",
+        r"(?:is|was|are|were) (?:his|hers|theirs)",
+        r"(?:are|were) their",
+        r"(?:is|was) (?:the|your) (?:old|older|previous|former|earlier|first)",
+        r"(?:was|is) (?:a typo|a slip|a mistake|wrong)",
+        r"then corrected",
+        r"before",
+        r"previously",
+        r"earlier",
+        r"at first",
+        r"originally",
+        r"in the past",
+        r"back then",
+        r"no longer",
+        r"any ?more",
+        r"looks? (?:very )?similar",
+        r"similar",
+        r"look ?alike",
+        r"confus\w*",
+    )
+    + r"(?![^\W_])"
+)
+"""Cues that set aside the mention right before them ("Tallinn was your cousin's trip, not
+yours", "Bruges doesn't count", "Inspiron Birshol, then corrected it")."""
+
+_LATER_BEFORE = re.compile(
+    r"(?<![^\W_])"
+    + _alternation(
+        r"later",
+        r"afterwards",
+        r"after that",
+        r"then",
+        r"until",
+        r"till",
+        r"since then",
+        r"only (?:later |then )?(?:switched|moved|changed|started|became|went|got|bought|took)",
+        r"(?:switched|moved|changed|went|upgraded|swapped) (?:over )?(?:to|for)",
+        r"took over from",
+        r"next",
+        r"after (?:those|them|these|that)(?: came)?",
+    )
+    + r"(?:[\s,]+[^\W_]+){0,6}?(?: " + _OWNERS + r")*[\s,:\"'(]*$"
+)
+_LATER_AFTER = re.compile(
+    r"^[\s,:\"')]*(?:[^\W_]+ ){0,3}?"
+    + _alternation(
+        r"came (?:later|after|next|afterwards)",
+        r"later",
+        r"afterwards",
+        r"after that",
+        r"after them",
+        r"after these",
+        r"after those",
+        r"after this",
+        r"from then on",
+        r"since then",
+    )
+    + r"(?![^\W_])"
+)
+"""Point-in-time questions only: a value said to come later than the asked time."""
+
+_FORWARD = re.compile(
+    r"(?<![^\W_])"
+    + _alternation(
+        r"confus\w*",
+        r"mix(?:ed|ing)?(?: [^\W_]+)? up",
+        r"mixed in",
+        r"similar",
+        r"look ?alike",
+        r"(?:don't|doesn't|didn't|wouldn't|won't) count",
+        r"not counting",
+        r"(?:didn't|don't|won't) include",
+        r"not including",
+        r"left out",
+        r"leaving out",
+        r"excluded?",
+        r"except",
+        r"other people",
+        r"someone else",
+        r"belongs? to",
+        r"(?:weren't|aren't|wasn't|isn't) (?:your|yours)",
+        r"not yours",
+        r"others? [^\W_]+(?: [^\W_]+)? (?:have |has |had )?(?:come|came) up",
+        r"before (?:that|then)",
+        r"prior to that",
+    )
+    + r"(?![^\W_])"
+)
+"""Cues that set aside every mention after them in their sentence ("Just so the photos don't
+confuse things: around the 23rd you were in Cartagena"; "I didn't count A or B")."""
+
+_CONTRACTIONS = re.compile(r"n't")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """One place a candidate value is named: offsets in the answer's ``key``."""
+
+    value: str
+    start: int
+    end: int
+    committed: bool
+
+
+def _names(raw: str, question: str, candidates: Iterable[str]) -> frozenset[str]:
+    """Lower-case words the answer writes capitalised (people's names, mostly) that are not
+    common words, the question's words or words of a candidate value."""
+    excluded = set(STOP_WORDS)
+    excluded.update(_WORD.findall(normalize(question)))
+    for value in candidates:
+        excluded.update(_WORD.findall(normalize(value)))
+    found = set()
+    for word in re.findall(r"(?<![^\W_])([A-Z][^\W_\d]+)(?:['’]s)?(?![^\W_])", raw):
+        low = normalize(word)
+        if low not in excluded and low.upper() != word:
+            found.add(low)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=256)
+def _attribution(names: frozenset[str], question: str) -> re.Pattern[str]:
+    """Another person's possessive ("nerys's", "your cousin's") or a person who holds or says
+    something ("osvaldo has", "your cousin radomir grew up")."""
+    asked = set(_WORD.findall(normalize(question)))
+    owners = sorted((names | RELATIONS) - asked, key=len, reverse=True)
+    people = sorted(names, key=len, reverse=True)
+    parts = []
+    if owners:
+        parts.append(r"(?<![^\W_])(?:" + "|".join(map(re.escape, owners)) + r")'s?(?![^\W_])")
+    if people:
+        who = "(?:" + "|".join(map(re.escape, people)) + ")"
+        parts.append(
+            r"(?<![^\W_])" + who + r" (?:has|had|have|owns|owned|drives|drove|uses|used|said|"
+            r"says|thinks|thought|claims|claimed|reckons|reckoned|believes|insists|tried|"
+            r"is convinced|was convinced|keeps|grew up|loves|likes|prefers|swears|went|"
+            r"sank|sunk|is the one|was the one|picked|chose|wears|plays|speaks)(?![^\W_])"
+        )
+    return re.compile("|".join(parts) if parts else r"(?!x)x")
+
+
+def _sentences(key: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sentence bounds of ``key``; an end mark inside a mention ("St. Ives") does not count."""
+    bounds, start = [], 0
+    for m in _SENTENCE_END.finditer(key):
+        if any(s < m.start() < e for s, e in protected):
+            continue
+        bounds.append((start, m.end()))
+        start = m.end()
+    bounds.append((start, len(key)))
+    return bounds
+
+
+def _locate(text: Prepared, values: Iterable[str]) -> list[tuple[int, int, str]]:
+    """Every bounded occurrence of the values, longest value first, without overlaps."""
+    taken: list[tuple[int, int, str]] = []
+    for value in sorted(dict.fromkeys(v for v in values if normalize(v)), key=len, reverse=True):
+        for start, end in spans(text, value):
+            if all(end <= s or start >= e for s, e, _ in taken):
+                taken.append((start, end, value))
+    return sorted(taken)
+
+
+def read_mentions(
+    raw: str, text: Prepared, candidates: Iterable[str], question: str, later_aside: bool
+) -> list[Mention]:
+    """Every mention of the candidates in ``text`` (``raw`` is the same answer before
+    normalisation, read for capitalised names), each committed or set aside."""
+    pool = tuple(candidates)
+    found = _locate(text, pool)
+    if not found:
+        return []
+    key = text.key
+    attribution = _attribution(_names(raw, question, pool), normalize(question))
+    asked = frozenset(_WORD.findall(normalize(question)))
+    sentences = _sentences(key, [(s, e) for s, e, _ in found])
+    groups = _groups(key, found)
+    out: list[Mention] = []
+    for group in groups:
+        first, last = group[0], group[-1]
+        sentence = next((b for b in sentences if b[0] <= first[0] < b[1]), (0, len(key)))
+        index = found.index(first)
+        before_from = max(sentence[0], found[index - 1][1] if index else 0)
+        after_to = sentence[1]
+        nxt = found.index(last) + 1
+        if nxt < len(found):
+            after_to = min(after_to, found[nxt][0])
+        before = _last_words(key[before_from : first[0]], WINDOW_WORDS)
+        after = _first_words(key[last[1] : after_to], WINDOW_WORDS)
+        cue = _BEFORE_ANY.search(before)
+        aside = (
+            (cue is not None and _WORD.findall(cue.group())[0] not in asked)
+            or _AFTER_ANY.match(after) is not None
+            or _negated_before(before)
+            or attribution.search(before) is not None
+            or attribution.search(after) is not None
+            or (later_aside and _later(before, after))
+        )
+        aside = aside or _FORWARD.search(key, sentence[0], first[0]) is not None
+        out.extend(Mention(value, s, e, not aside) for s, e, value in group)
+    return _aside_in_sentence(out, sentences)
+
+
+def _aside_in_sentence(
+    mentions: list[Mention], sentences: list[tuple[int, int]]
+) -> list[Mention]:
+    """A value set aside somewhere in a sentence is set aside wherever that sentence names it
+    again ("before that a motorbike (you first said express bus, then corrected it to
+    motorbike)")."""
+    aside = {
+        (normalize(m.value), next(i for i, b in enumerate(sentences) if b[0] <= m.start < b[1]))
+        for m in mentions
+        if not m.committed
+    }
+    out = []
+    for m in mentions:
+        where = next(i for i, b in enumerate(sentences) if b[0] <= m.start < b[1])
+        if m.committed and (normalize(m.value), where) in aside:
+            m = Mention(m.value, m.start, m.end, False)
+        out.append(m)
+    return out
+
+
+def _later(before: str, after: str) -> bool:
+    return _LATER_BEFORE.search(before) is not None or _LATER_AFTER.match(after) is not None
+
+
+def _groups(key: str, found: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
+    """Mentions joined only by list glue ("A, B and then C") are one group."""
+    groups: list[list[tuple[int, int, str]]] = []
+    for mention in found:
+        if groups and _GLUE.fullmatch(key[groups[-1][-1][1] : mention[0]]):
+            groups[-1].append(mention)
+        else:
+            groups.append([mention])
+    return groups
+
+
+def _last_words(text: str, count: int) -> str:
+    """The end of ``text`` holding at most ``count`` words (and what follows them)."""
+    words = list(_WORD.finditer(text))
+    if len(words) <= count:
+        return text
+    return text[words[-count].start() :]
+
+
+def _first_words(text: str, count: int) -> str:
+    words = list(_WORD.finditer(text))
+    if len(words) <= count:
+        return text
+    return text[: words[count - 1].end()]
+
+
+def _negated_before(before: str) -> bool:
+    """A negator within ``NEGATION_WORDS`` words before the mention, with no comma or colon in
+    between ("you don't wear a size 44", "it wasn't a Vauxhall Nova")."""
+    barrier = list(_BARRIER.finditer(before))
+    tail = before[barrier[-1].end() :] if barrier else before
+    words = [w.replace("'", "") for w in _WORD.findall(tail)][-NEGATION_WORDS:]
+    return any(w in _NEGATORS or _CONTRACTIONS.search(w) is not None for w in words) or any(
+        w.endswith("nt") and w[:-2] + "n't" in tail for w in words
+    )
+
+
+def committed_text(text: Prepared, mentions: list[Mention]) -> Prepared:
+    """``text`` with every set-aside mention blanked out: what the answer commits to."""
+    aside = [m for m in mentions if not m.committed]
+    if not aside:
+        return text
+    pieces, pos = [], 0
+    for m in sorted(aside, key=lambda m: m.start):
+        if m.start < pos:
+            continue
+        pieces.append(text.norm[pos : m.start])
+        pieces.append(" ; ")
+        pos = m.end
+    pieces.append(text.norm[pos:])
+    return prepare("".join(pieces))
+
+
+__all__ = ["RELATIONS", "Mention", "committed_text", "masked", "read_mentions"]
