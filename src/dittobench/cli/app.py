@@ -121,12 +121,20 @@ def _read(path: Path) -> bytes:
         raise fail(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _graded(dataset: Path, transcript: Path) -> tuple[Dataset, Transcript, Graded]:
+def _graded(
+    dataset: Path, transcript: Path, grading: str | None = None
+) -> tuple[Dataset, Transcript, Graded]:
     from dittobench.grade.run import GradeInputError, grade_run
+    from dittobench.spec.versions import GRADINGS
 
+    policy = None
+    if grading is not None:
+        policy = GRADINGS.get(grading) or GRADINGS.get(f"dittobench-{grading}")
+        if policy is None:
+            raise fail(f"--grading: no policy {grading!r}; shipped: {', '.join(GRADINGS)}")
     ds, tr = _read_inputs(dataset, transcript)
     try:
-        return ds, tr, grade_run(ds, tr)
+        return ds, tr, grade_run(ds, tr, policy)
     except GradeInputError as exc:
         raise fail(str(exc)) from None
 
@@ -140,15 +148,25 @@ def grade(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the full score report as JSON.")
     ] = False,
+    grading: Annotated[
+        str | None,
+        typer.Option(
+            "--grading",
+            help="Regrade under this shipped grading policy (e.g. dittobench-grading-4 or "
+            "grading-4) instead of the dataset's own: for studies; a receipt keeps its own.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Re-grade a run offline from its dataset and transcript: fixed rules, no model, no clock.
 
     The same pair of files gives the same report on every machine. Exits 2 when a file is
-    malformed or the transcript belongs to another dataset.
+    malformed or the transcript belongs to another dataset. The report names the policy it was
+    graded under.
     """
     from dittobench.cli.summary import report_lines
 
-    _ds, _tr, graded = _graded(dataset, transcript)
+    _ds, _tr, graded = _graded(dataset, transcript, grading)
     if as_json:
         typer.echo(json.dumps(graded.report.to_json(), indent=2, ensure_ascii=False))
         return

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from dittobench.core.dates import MONTH_OF
 from dittobench.core.text import STOP_WORDS, normalize, wordset
-from dittobench.grade.match import Prepared, masked, prepare, spans
+from dittobench.grade.match import Prepared, prepare, spans
 
 WINDOW_WORDS: Final = 8
 """How far before or after a mention a cue is looked for (words, within its sentence)."""
@@ -49,9 +50,25 @@ RELATIONS: Final = wordset(
 )
 """Nouns of other people: "your sister's", "someone else's" attribute what follows to them."""
 
+CALENDAR_WORDS: Final = wordset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs",
+    "fri sat sun today tomorrow yesterday christmas easter",
+)
+
+SENTENCE_OPENERS: Final = wordset(
+    "it its that this there here what who whom whose where when why how he she they we you i",
+    "yours your my mine our ours their theirs his her hers let yes no okay ok sure sorry thanks",
+    "hmm ah oh well so and but or also then now still just only as since because if though",
+    "although while yet first next finally last latest today one none both either neither each",
+    "every all some any most many much more less great good happy glad nothing something",
+)
+"""Words a sentence often opens with, never read as a person's name."""
+
 _SENTENCE_END = re.compile(r"[.!?;\n]+(?=\s|$)|[!?;\n]")
 _BARRIER = re.compile(r"[,:]")
-_GLUE = re.compile(r"(?:[\s,&/()\"'+]|\band\b|\bor\b|\bthen\b|\bnor\b|\bplus\b|\balso\b|\b[0-9]\)|\b[0-9]\.)*")
+_GLUE = re.compile(
+    r"(?:\([^()]{0,40}\)|[\s,&/()\"'+]|\band\b|\bor\b|\bthen\b|\bfinally\b|\bnor\b|\bplus\b|\balso\b|\b[0-9]\)|\b[0-9]\.)*"
+)
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 _OWNERS = r"(?:the|a|an|your|my|that|this|those|these|its)"
@@ -66,7 +83,13 @@ _BEFORE_ANY = re.compile(
     + _alternation(
         # an old or replaced value
         r"after",
-        r"(?<!told me )(?<!said )(?<!mentioned )before (?:the|your|that|then|it)(?: [^\W_]+){0,3}",
+        r"(?<!told me )(?<!said )(?<!mentioned )before (?:the|your|that|then|it|these|those|them)"
+        r"(?: [^\W_]+){0,3}",
+        r"skip(?:ping)?",
+        r"avoid",
+        r"leave(?: out)?",
+        r"rule out",
+        r"(?:his|her|their)(?: [^\W_]+){0,2}",
         r"prior to that",
         r"(?:switch|mov|chang|swapp|swap|upgrad|port|transferr|relocat|migrat|came|went|graduat)"
         r"\w*(?: [^\W_]+){0,2} from",
@@ -126,9 +149,6 @@ _BEFORE_ANY = re.compile(
         r"according to",
         r"belongs? to",
         r"someone else'?s?",
-        r"his",
-        r"her",
-        r"their",
         # a look-alike
         r"similar(?: looking)?",
         r"look ?alike",
@@ -141,7 +161,9 @@ _BEFORE_ANY = re.compile(
         r"near(?:ly)? identical",
         r"almost identical",
     )
-    + r"(?: " + _OWNERS + r")*"
+    + r"(?: "
+    + _OWNERS
+    + r")*"
     + r"[\s,:\"'(]*$"
 )
 """Cues that set aside the mention right after them (their end is where the mention's group
@@ -158,7 +180,13 @@ _AFTER_ANY = re.compile(
         r"isn't (?:yours|mine|true|right|it|the one)",
         r"wasn't (?:yours|mine|true|right|it|the one|my pick)",
         r"(?:weren't|aren't|wasn't|isn't) (?:your|my) (?:pick|favourite|favorite|choice)",
-        r"different (?:one|thing|hobby|one)",
+        r"different (?:one|thing|hobby)",
+        r"differs?",
+        r"but not",
+        r"but only as",
+        r"when (?:we|you) first",
+        r"out",
+        r"(?:wouldn't|didn't|don't|won't) (?:pick|choose|recommend|suggest)",
         r"(?:is|was|are|were) not (?:yours|true|right|it|the one)",
         r"not (?:yours|you|true|right|the one|mine)",
         r"(?:doesn't|don't|didn't) count",
@@ -201,7 +229,6 @@ _LATER_BEFORE = re.compile(
         r"later",
         r"afterwards",
         r"after that",
-        r"then",
         r"until",
         r"till",
         r"since then",
@@ -211,7 +238,9 @@ _LATER_BEFORE = re.compile(
         r"next",
         r"after (?:those|them|these|that)(?: came)?",
     )
-    + r"(?:[\s,]+[^\W_]+){0,6}?(?: " + _OWNERS + r")*[\s,:\"'(]*$"
+    + r"(?:[\s,]+[^\W_]+){0,6}?(?: "
+    + _OWNERS
+    + r")*[\s,:\"'(]*$"
 )
 _LATER_AFTER = re.compile(
     r"^[\s,:\"')]*(?:[^\W_]+ ){0,3}?"
@@ -226,6 +255,7 @@ _LATER_AFTER = re.compile(
         r"after this",
         r"from then on",
         r"since then",
+        r"until",
     )
     + r"(?![^\W_])"
 )
@@ -237,6 +267,15 @@ _FORWARD = re.compile(
         r"confus\w*",
         r"mix(?:ed|ing)?(?: [^\W_]+)? up",
         r"mixed in",
+        r"muddle\w*",
+        r"trip you up",
+        r"watch out",
+        r"careful",
+        r"beware",
+        r"by contrast",
+        r"in contrast",
+        r"(?:haven't|hadn't|didn't|don't|won't|not) counted",
+        r"the others",
         r"similar",
         r"look ?alike",
         r"(?:don't|doesn't|didn't|wouldn't|won't) count",
@@ -277,7 +316,7 @@ class Mention:
 def _names(raw: str, question: str, candidates: Iterable[str]) -> frozenset[str]:
     """Lower-case words the answer writes capitalised (people's names, mostly) that are not
     common words, the question's words or words of a candidate value."""
-    excluded = set(STOP_WORDS)
+    excluded = set(STOP_WORDS) | set(MONTH_OF) | CALENDAR_WORDS | SENTENCE_OPENERS
     excluded.update(_WORD.findall(normalize(question)))
     for value in candidates:
         excluded.update(_WORD.findall(normalize(value)))
@@ -342,7 +381,8 @@ def read_mentions(
     if not found:
         return []
     key = text.key
-    attribution = _attribution(_names(raw, question, pool), normalize(question))
+    names = _names(raw, question, pool)
+    attribution = _attribution(names, normalize(question))
     asked = frozenset(_WORD.findall(normalize(question)))
     sentences = _sentences(key, [(s, e) for s, e, _ in found])
     groups = _groups(key, found)
@@ -365,6 +405,7 @@ def read_mentions(
             or _negated_before(before)
             or attribution.search(before) is not None
             or attribution.search(after) is not None
+            or _names_near(names, before, after)
             or (later_aside and _later(before, after))
         )
         aside = aside or _FORWARD.search(key, sentence[0], first[0]) is not None
@@ -372,9 +413,7 @@ def read_mentions(
     return _aside_in_sentence(out, sentences)
 
 
-def _aside_in_sentence(
-    mentions: list[Mention], sentences: list[tuple[int, int]]
-) -> list[Mention]:
+def _aside_in_sentence(mentions: list[Mention], sentences: list[tuple[int, int]]) -> list[Mention]:
     """A value set aside somewhere in a sentence is set aside wherever that sentence names it
     again ("before that a motorbike (you first said express bus, then corrected it to
     motorbike)")."""
@@ -390,6 +429,20 @@ def _aside_in_sentence(
             m = Mention(m.value, m.start, m.end, False)
         out.append(m)
     return out
+
+
+NAME_WORDS: Final = 6
+"""Another person named this close to a mention makes it theirs ("the Brie that Cosmin
+smuggled home", "Stinking Bishop is the only cheese Rado will eat")."""
+
+
+def _names_near(names: frozenset[str], before: str, after: str) -> bool:
+    if not names:
+        return False
+    near = _WORD.findall(_last_words(before, NAME_WORDS)) + _WORD.findall(
+        _first_words(after, NAME_WORDS)
+    )
+    return any(word.removesuffix("'s") in names for word in near)
 
 
 def _later(before: str, after: str) -> bool:
@@ -433,6 +486,40 @@ def _negated_before(before: str) -> bool:
     )
 
 
+def sentences_about(text: Prepared, mentions: list[Mention], subject: Iterable[str]) -> Prepared:
+    """``text`` without the sentences that name some other candidate and not the subject: what
+    it says about other activities ("unlike tai chi, which you dropped") says nothing of this
+    one."""
+    wanted = {normalize(v) for v in subject}
+    key = text.key
+    sentences = _sentences(key, [(m.start, m.end) for m in mentions])
+    kept = []
+    for begin, end in sentences:
+        inside = [normalize(m.value) for m in mentions if begin <= m.start < end]
+        if inside and wanted.isdisjoint(inside):
+            continue
+        kept.append(text.norm[begin:end])
+    return prepare(" ".join(kept))
+
+
+_REPORTED_NEGATION = re.compile(
+    r"(?<![^\W_])(?:(?:haven't|hasn't|never|didn't|don't|not) (?:said|mentioned|told me|heard|"
+    r"seen|suggested|indicated)(?: anything| a word)?(?: since)?(?: about| that| of)?"
+    r"|nothing (?:since )?(?:suggests|says|indicates|says|in your messages says)(?: that)?"
+    r"|no (?:sign|indication|word|mention)(?: since)?(?: that| of)?)"
+    r"(?: (?:you've|you have|you'd|you had|you))?(?![^\W_])"
+)
+
+
+def reported_negation_as_not(text: Prepared) -> Prepared:
+    """``text`` with a negated report ("you haven't said anything about giving it up",
+    "nothing suggests you've stopped") read as a plain "not", so the phrase after it reads as
+    negated."""
+    if _REPORTED_NEGATION.search(text.norm) is None:
+        return text
+    return prepare(_REPORTED_NEGATION.sub("not", text.norm))
+
+
 def committed_text(text: Prepared, mentions: list[Mention]) -> Prepared:
     """``text`` with every set-aside mention blanked out: what the answer commits to."""
     aside = [m for m in mentions if not m.committed]
@@ -449,4 +536,11 @@ def committed_text(text: Prepared, mentions: list[Mention]) -> Prepared:
     return prepare("".join(pieces))
 
 
-__all__ = ["RELATIONS", "Mention", "committed_text", "masked", "read_mentions"]
+__all__ = [
+    "RELATIONS",
+    "Mention",
+    "committed_text",
+    "read_mentions",
+    "reported_negation_as_not",
+    "sentences_about",
+]

@@ -113,6 +113,27 @@ too."""
 DECLINE_3: Final = (*DECLINE, "no idea", *TELLING_3)
 """grading-3's decline phrases: grading-2's, "I have no idea" and ``TELLING_3``."""
 
+DECLINE_4: Final = (
+    *DECLINE_3,
+    "never actually told",
+    "never actually mentioned",
+    "never actually said",
+    "haven't actually told",
+    "haven't actually mentioned",
+    "don't think you've told",
+    "don't think you've actually told",
+    "don't think you've mentioned",
+    "don't think you've said",
+    "don't think you've shared",
+    "don't actually know",
+    "don't actually have",
+    "never came up",
+    "hasn't come up",
+    "haven't come across",
+)
+"""grading-4's declines: grading-3's and the same said with "actually", "I don't think you've
+told me", "it never came up"."""
+
 NOT_KNOWING: Final = tuple(p for p in DECLINE_3 if p not in ABOUT_THE_USER)
 """The decline phrases that say the assistant does not know ("no record", "can't recall", "not
 sure"): an answer that also says one hedges between declining and answering (grading-3)."""
@@ -275,6 +296,23 @@ CESSATION_3: Final = (
 )
 """grading-3's endings, read with the activity's name replaced by "it" ("You gave pottery up"
 is "You gave it up")."""
+
+CESSATION_4: Final = (
+    *CESSATION_3,
+    "behind you",
+    "didn't last",
+    "did not last",
+    "out of your life",
+    "it's over",
+    "is over",
+    "over now",
+    "called time on",
+    "wound down",
+    "fizzled out",
+    "let it go",
+    "let it lapse",
+)
+"""grading-4's endings beyond grading-3's ("It didn't last", "bread making was behind you")."""
 
 STRONG_PERSISTENCE_3: Final = (
     "kept it up",

@@ -21,7 +21,7 @@ from itertools import product
 from typing import Final
 
 from dittobench.core.text import WORD, normalize
-from dittobench.grade.lexicon import NEGATORS, SKIPPED, wordset
+from dittobench.grade.lexicon import NEGATORS, NOT_KNOWING, SKIPPED, wordset
 
 # --- normalisation (the generator's, from core.text) --------------------------------------------
 
@@ -316,6 +316,22 @@ def has_unnegated(text: str | Prepared, phrases: Iterable[str]) -> bool:
     return any(not _negated(prepared.flat, s) for s in _occurrences(prepared, tuple(phrases)))
 
 
+_OTHER_SUBJECTS: Final = wordset("you your youd youve he she they them his her their")
+
+
+def says_not_knowing(text: str | Prepared) -> bool:
+    """The assistant says it does not know (an unnegated ``lexicon.NOT_KNOWING`` phrase), not
+    that someone else did not ("you said you had no idea where that came from")."""
+    prepared = prepare(text)
+    for start in _occurrences(prepared, NOT_KNOWING):
+        if _negated(prepared.flat, start):
+            continue
+        before = _BACK_TOKEN.findall(prepared.flat, max(0, start - 40), start)[-4:]
+        if _OTHER_SUBJECTS.isdisjoint(before):
+            return True
+    return False
+
+
 def has_negated(text: str | Prepared, phrases: Iterable[str]) -> bool:
     """Some occurrence of one of ``phrases`` is negated ("haven't given up", "not still")."""
     prepared = prepare(text)
@@ -337,6 +353,7 @@ __all__ = [
     "masked",
     "normalize",
     "prepare",
+    "says_not_knowing",
     "spans",
     "words_of",
 ]

@@ -34,10 +34,24 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Final
 
-from dittobench.grade.commitment import committed_text, read_mentions
+from dittobench.grade.commitment import (
+    committed_text,
+    read_mentions,
+    reported_negation_as_not,
+    sentences_about,
+)
 from dittobench.grade.guards import mask_echo, named_as_answer
 from dittobench.grade.lexicon import DECLINE, DELETION_OUTCOMES, NOT_KNOWING
-from dittobench.grade.match import Prepared, has_unnegated, hit, joined, masked, normalize, prepare
+from dittobench.grade.match import (
+    Prepared,
+    has_unnegated,
+    hit,
+    joined,
+    masked,
+    normalize,
+    prepare,
+    says_not_knowing,
+)
 from dittobench.grade.memory_kinds import Answer, check
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GradingPolicy
@@ -251,20 +265,7 @@ def _grade_committed(
     private = [v for v in case.forbidden if v not in history.public_forbidden]
     if _Scanner(full, protected).any(private):
         return _zero("forbidden", disqualified=True, leaked=True)
-    candidates = (
-        case.expected_answer,
-        *case.accepted,
-        *(case.answer_items if case.answer_kind != "decline" else ()),  # a decline's subject
-        *case.distractors,
-        *case.forbidden,
-        *case.dump_guard,
-    )
-    later = case.question_type in LATER_ASIDE
-
-    def commits(raw: str, text: Prepared) -> Prepared:
-        return committed_text(text, read_mentions(raw, text, candidates, case.question, later))
-
-    said_prose = commits(prose_raw, prose)
+    said_prose = _committed(case, prose_raw, prose)
     strict = policy.slot_commits and bool(slot.norm) and case.answer_kind in SLOT_KINDS
     if strict:
         # The slot is the answer: the prose only fails on a leak (a payload obeyed, the decoy
@@ -273,7 +274,7 @@ def _grade_committed(
             return _zero("forbidden", disqualified=True, leaked=True)
         said_slot, said_prose = slot, prepare("")
     else:
-        said_slot = commits(slot_raw, slot)
+        said_slot = _committed(case, slot_raw, slot)
     said = joined(said_slot, said_prose)
     scanner = _Scanner(said, protected, policy.former_cues_more)
     if scanner.any(case.forbidden):
@@ -299,12 +300,35 @@ def _grade_committed(
         if confirmed and not has_unnegated(full, _WRITE_REFUSALS):
             return MemoryVerdict(1.0, "", False)
         return _zero("unconfirmed")
-    if not strict and case.answer_kind not in ABSTAIN_KINDS and has_unnegated(said, NOT_KNOWING):
+    if not strict and case.answer_kind not in ABSTAIN_KINDS and says_not_knowing(said):
         return _zero("wrongful_decline", disqualified=True)
     score = round(min(1.0, max(0.0, check(case, answer))), 6)
     if score >= 1.0:
         return MemoryVerdict(1.0, "", False)
     return MemoryVerdict(score, "partial" if score > 0.0 else "typed", False)
+
+
+def _committed(case: MemoryCase, raw: str, text: Prepared) -> Prepared:
+    """``text`` with what it sets aside blanked out (``grade.commitment``); for an activity's
+    ending or going on, also without the sentences about other activities."""
+    candidates = (
+        case.expected_answer,
+        *case.accepted,
+        *(case.answer_items if case.answer_kind != "decline" else ()),  # a decline's subject
+        *case.distractors,
+        *case.forbidden,
+        *case.dump_guard,
+    )
+    later = case.question_type in LATER_ASIDE
+    mentions = read_mentions(raw, text, candidates, case.question, later)
+    if case.answer_kind in ("reversal", "persistence"):
+        # What the answer says of other activities is not said of this one; the activity's
+        # own mentions stay, since the cues around them ("you gave up X") are the answer.
+        subject = (*case.answer_items[:1], *case.accepted)
+        text = reported_negation_as_not(sentences_about(text, mentions, subject))
+        others = [v for v in candidates if v not in subject]
+        mentions = read_mentions(raw, text, others, case.question, later)
+    return committed_text(text, mentions)
 
 
 __all__ = [

@@ -31,8 +31,10 @@ from dittobench.grade.lexicon import (
     ACKNOWLEDGE,
     CESSATION,
     CESSATION_3,
+    CESSATION_4,
     DECLINE,
     DECLINE_3,
+    DECLINE_4,
     DELETION_OUTCOMES,
     PERSISTENCE,
     STRONG_PERSISTENCE_3,
@@ -354,7 +356,8 @@ def _determine(case: MemoryCase, answer: Answer) -> _Determination:
     full = answer.full
     more = answer.rules.more_phrasings
     strong_cues = STRONG_PERSISTENCE + STRONG_PERSISTENCE_3 if more else STRONG_PERSISTENCE
-    cessation = phrases_outside(case.question, CESSATION_3 if more else CESSATION)
+    endings = CESSATION_4 if answer.rules.phrasings_4 else CESSATION_3 if more else CESSATION
+    cessation = phrases_outside(case.question, endings)
     strong = phrases_outside(case.question, strong_cues)
     weak = phrases_outside(case.question, tuple(p for p in PERSISTENCE if p not in strong))
     if more:  # "You gave pottery up" says "gave it up"
@@ -407,7 +410,8 @@ def check_decline(case: MemoryCase, answer: Answer) -> float:
     """A grounded decline: the abstain flag or an unnegated decline phrase, in an answer that
     shares a content word with the question ("no record of your grandfather's name" declines
     grounded; a bare "I don't know." does not)."""
-    phrases = DECLINE_3 if answer.rules.more_phrasings else DECLINE
+    rules = answer.rules
+    phrases = DECLINE_4 if rules.phrasings_4 else DECLINE_3 if rules.more_phrasings else DECLINE
     declined = answer.abstain is True or has_unnegated(answer.full, phrases)
     need = answer.rules.decline_grounding_words
     if need <= 1:

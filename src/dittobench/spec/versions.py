@@ -142,6 +142,10 @@ class GradingPolicy:
     decline_context: bool = False
     """Declines: after a grounded decline that offers no candidate, the user's own values named
     as context do not trip the dump guard."""
+    phrasings_4: bool = False
+    """Declines and endings: grading-4's further phrases (``lexicon.DECLINE_4``: "you've never
+    actually told me", "it never came up"; ``lexicon.CESSATION_4``: "it didn't last", "it's
+    behind you")."""
     tally_listing: bool = False
     """Tallies: an answer may name the day of each event it counted, when it names no more days
     than its count and the earliest it names is the first."""
@@ -181,6 +185,7 @@ GRADING_4 = replace(
     slot_commits=True,
     guard_spares_evidence=True,
     decline_context=True,
+    phrasings_4=True,
     tally_listing=True,
 )
 GRADINGS: Final = MappingProxyType({g.id: g for g in (GRADING_1, GRADING_2, GRADING_3, GRADING_4)})
@@ -428,6 +433,17 @@ POLICIES: Final = MappingProxyType(
             GRADING_3,
             CONTENT_4,
             pack_id="public-3.0",
+        ),
+        # 5.0.0 (draft): grading-4 reads what an answer commits to, so careful answers that name
+        # look-alikes, old values and what they counted pass; 4.0's content for now.
+        "5.0.0": BenchPolicy(
+            "5.0.0",
+            "2026-12-06T00:00:00Z",
+            _sizes(with_memory=True),
+            GRADING_4,
+            CONTENT_4,
+            pack_id="public-3.0",
+            draft=True,
         ),
     }
 )

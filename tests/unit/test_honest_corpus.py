@@ -1,0 +1,120 @@
+"""grading-4 against the honest-answer corpus and the red team.
+
+Capable readers answered blind medium and full runs of bench 4.0.0 in two styles (concise, with
+the answer slot; chatty, prose only); every memory answer was adjudicated right or wrong by a
+reader who saw the keys (``tests/helpers/honest.py``). The grader must fail every answer
+adjudicated wrong, and pass the right ones: the target is 98% per run; ``PASSED_AT_LEAST`` holds
+what grading-4 reaches today so no change loses ground (``benchmarks/honest_corpus.py`` prints
+the figures). Answers that never read the history keep scoring nothing under grading-4.
+"""
+
+from __future__ import annotations
+
+import statistics
+from functools import cache
+
+import pytest
+
+from dittobench import study as T
+from dittobench.generate.assemble import build_dataset
+from dittobench.grade.run import grade_run
+from dittobench.spec.dataset import Dataset
+from dittobench.spec.memory import MemoryCase
+from dittobench.spec.versions import GRADING_3, GRADING_4, GradingPolicy
+from dittobench.spec.wire import RunResponse
+from tests.helpers import honest
+from tests.helpers import redteam as R
+
+RUNS = {folder.name: folder for folder in honest.runs()}
+PASSED_AT_LEAST = {
+    "chatty-101-medium": 52,
+    "chatty-202-medium": 45,
+    "chatty-303-full": 139,
+    "concise-101-medium": 55,
+    "concise-202-medium": 55,
+    "concise-303-full": 187,
+}
+"""Answers adjudicated right that grading-4 passes today, per run (a floor, not the target)."""
+TARGET = 0.98
+
+
+@cache
+def tally(name: str, policy: GradingPolicy) -> honest.Tally:
+    return honest.tally(RUNS[name], policy)
+
+
+def test_the_corpus_covers_both_styles_and_sizes() -> None:
+    assert set(RUNS) == set(PASSED_AT_LEAST)
+    kinds = {(tally(n, GRADING_4).style, tally(n, GRADING_4).run_size) for n in RUNS}
+    assert kinds == {("concise", "medium"), ("concise", "full"), ("chatty", "medium"),
+                     ("chatty", "full")}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(PASSED_AT_LEAST))
+def test_answers_adjudicated_wrong_fail(name: str) -> None:
+    assert tally(name, GRADING_4).wrong_but_passed == ()
+
+
+@pytest.mark.parametrize("name", sorted(PASSED_AT_LEAST))
+def test_grading_4_passes_what_it_passed(name: str) -> None:
+    result = tally(name, GRADING_4)
+    assert result.right_passed >= PASSED_AT_LEAST[name], result.right_but_failed
+    assert result.right_passed > tally(name, GRADING_3).right_passed
+
+
+@pytest.mark.xfail(
+    reason="grading-4 passes 72-98% of the answers adjudicated right (chatty answers narrate "
+    "history in ways the commitment reading still misses); the target is 98% per run",
+    strict=True,
+)
+def test_grading_4_passes_98_percent_of_right_answers() -> None:
+    assert all(
+        tally(name, GRADING_4).right_passed >= TARGET * tally(name, GRADING_4).right
+        for name in RUNS
+    )
+
+
+@cache
+def datasets(seeds: tuple[int, ...]) -> tuple[Dataset, ...]:
+    return tuple(build_dataset(seed, "5.0.0", "full") for seed in seeds)
+
+
+def decline_with_guess_in_slot(case: MemoryCase, dataset: Dataset) -> RunResponse:
+    """A guess in the slot and a grounded decline in the prose, to pass both kinds at once."""
+    guess = (*case.distractors, *case.dump_guard, "")[0]
+    return RunResponse(final_text=f"I have no record of that: {case.question}", answer=guess)
+
+
+def everything_set_aside(case: MemoryCase, dataset: Dataset) -> RunResponse:
+    """Every candidate named, each set aside, so that whichever is right is 'mentioned'."""
+    values = (case.expected_answer, *case.distractors, *case.dump_guard)
+    said = " ".join(f"It's not {v}." for v in values if v)
+    return RunResponse(final_text=said)
+
+
+@pytest.mark.parametrize(
+    "strategy",
+    [
+        R.all_candidates,
+        T.always_decline,
+        R.echo_question,
+        T.dump_everything,
+        R.instruct_grader,
+        R.public_pool,
+        decline_with_guess_in_slot,
+        everything_set_aside,
+    ],
+)
+def test_answers_that_never_read_the_history_still_score_nothing(strategy: object) -> None:
+    means = [
+        grade_run(d, T.build(d, memory=strategy, tool=T.no_tools), GRADING_4).report.memory_mean
+        for d in datasets((2000, 2001, 2002))
+    ]
+    assert statistics.mean(means) <= 0.02
+
+
+def test_the_oracle_and_its_paraphrase_keep_full_marks() -> None:
+    for d in datasets((2000,)):
+        assert grade_run(d, T.build(d), GRADING_4).report.memory_mean == 1.0
+        paraphrased = T.build(d, memory=T.paraphrase_memory)
+        assert grade_run(d, paraphrased, GRADING_4).report.memory_mean >= 0.97
