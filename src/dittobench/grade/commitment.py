@@ -37,7 +37,7 @@ from dittobench.grade.match import Prepared, prepare, spans
 
 WINDOW_WORDS: Final = 8
 """How far before or after a mention a cue is looked for (words, within its sentence)."""
-NEGATION_WORDS: Final = 6
+NEGATION_WORDS: Final = 8
 """How far before a mention a negator reaches (words, not across a comma or colon)."""
 
 RELATIONS: Final = wordset(
@@ -193,7 +193,7 @@ _AFTER_ANY = re.compile(
         r"never happened",
         r"didn't happen",
         r"fell through",
-        r"(?:was|is) (?:only|just) (?:a |an )?(?:plan|idea|wish|wishful|one day|maybe|hope|joke)",
+        r"(?:was|is|were|are) (?:only|just|merely)",
         r"wishful",
         r"one day,? maybe",
         r"was news to you",
@@ -294,11 +294,46 @@ _FORWARD = re.compile(
         r"others? [^\W_]+(?: [^\W_]+)? (?:have |has |had )?(?:come|came) up",
         r"before (?:that|then)",
         r"prior to that",
+        r"not true",
+        r"(?:isn't|wasn't|isnt|wasnt) true",
+        r"wrongly",
+        r"people (?:\w+ )?(?:assume|think|say|reckon|believe)",
+        r"(?:is|was|are|were) convinced",
+        r"only (?:a|an) (?:daydream|dream|wish|plan|idea)",
     )
     + r"(?![^\W_])"
 )
 """Cues that set aside every mention after them in their sentence ("Just so the photos don't
 confuse things: around the 23rd you were in Cartagena"; "I didn't count A or B")."""
+
+_HISTORY = re.compile(
+    r"(?<![^\W_])"
+    + _alternation(
+        r"here's how it (?:went|changed|has changed|'s changed|developed|went down)",
+        r"here is how it (?:went|changed|has changed)",
+        r"how it's changed",
+        r"the (?:trail|history|timeline|story so far|full story)",
+        r"quite a journey",
+        r"you've moved around",
+        r"it's changed (?:a few|several|a couple of) times",
+        r"over time",
+    )
+    + r"(?![^\W_])"
+)
+"""Cues that open a telling of how a value changed: every value named after them is history,
+unless named as the current one ("and now", "the latest")."""
+_CURRENT_BEFORE = re.compile(
+    r"(?<![^\W_])(?:now|currently|these days|the latest|latest|current|at the moment|"
+    r"at present|as things stand|today|nowadays)(?: [^\W_]+){0,4}?(?: " + _OWNERS + r")*"
+    r"[\s,:\"'(]*$"
+)
+_CURRENT_AFTER = re.compile(r"^[\s,:\"')]*(?:[^\W_]+ ){0,2}?(?:now|these days|currently)(?![^\W_])")
+
+_LATER_FORWARD = re.compile(
+    r"(?<![^\W_])(?:changed (?:soon |shortly )?(?:afterwards|after|later)|later on|soon after|"
+    r"afterwards|goodbye)(?![^\W_])"
+)
+"""Point-in-time questions: what follows these in a sentence came later."""
 
 _CONTRACTIONS = re.compile(r"n't")
 
@@ -313,19 +348,32 @@ class Mention:
     committed: bool
 
 
-def _names(raw: str, question: str, candidates: Iterable[str]) -> frozenset[str]:
-    """Lower-case words the answer writes capitalised (people's names, mostly) that are not
-    common words, the question's words or words of a candidate value."""
+def people_in(texts: Iterable[str]) -> frozenset[str]:
+    """Lower-case names of the people a history talks about: a capitalised word after "my
+    colleague", "my friend"… or before a word people do ("Xav said", "Rado's", "Del came
+    round"), that is not a common word or a calendar word. (A case's own values are never read
+    as names: ``read_mentions`` leaves their words out.)"""
     excluded = set(STOP_WORDS) | set(MONTH_OF) | CALENDAR_WORDS | SENTENCE_OPENERS
-    excluded.update(_WORD.findall(normalize(question)))
-    for value in candidates:
-        excluded.update(_WORD.findall(normalize(value)))
     found = set()
-    for word in re.findall(r"(?<![^\W_])([A-Z][^\W_\d]+)(?:['’]s)?(?![^\W_])", raw):
-        low = normalize(word)
-        if low not in excluded and low.upper() != word:
-            found.add(low)
+    for text in texts:
+        for pattern in (_INTRODUCED, _ACTING):
+            for m in pattern.finditer(text):
+                low = normalize(m.group(1))
+                if low not in excluded:
+                    found.add(low)
     return frozenset(found)
+
+
+_INTRODUCED = re.compile(
+    r"(?i:\b(?:my|our|his|her|their) (?:[a-z]+ )?(?:"
+    + "|".join(sorted(RELATIONS, key=len, reverse=True))
+    + r")s?,? )([A-Z][^\W_\d]+)(?![^\W_])"
+)
+_ACTING = re.compile(
+    r"(?<![^\W_])([A-Z][^\W_\d]+)(?:['’]s |(?= (?:said|says|reckons|reckoned|thinks|thought|"
+    r"keeps saying|is convinced|was convinced|came round|came over|told|swears|insists|asked|"
+    r"texted|messaged|and I)(?![^\W_])))"
+)
 
 
 @lru_cache(maxsize=256)
@@ -333,7 +381,7 @@ def _attribution(names: frozenset[str], question: str) -> re.Pattern[str]:
     """Another person's possessive ("nerys's", "your cousin's") or a person who holds or says
     something ("osvaldo has", "your cousin radomir grew up")."""
     asked = set(_WORD.findall(normalize(question)))
-    owners = sorted((names | RELATIONS) - asked, key=len, reverse=True)
+    owners = sorted(names | (RELATIONS - asked), key=len, reverse=True)
     people = sorted(names, key=len, reverse=True)
     parts = []
     if owners:
@@ -372,19 +420,26 @@ def _locate(text: Prepared, values: Iterable[str]) -> list[tuple[int, int, str]]
 
 
 def read_mentions(
-    raw: str, text: Prepared, candidates: Iterable[str], question: str, later_aside: bool
+    text: Prepared,
+    candidates: Iterable[str],
+    question: str,
+    later_aside: bool,
+    people: frozenset[str] = frozenset(),
 ) -> list[Mention]:
-    """Every mention of the candidates in ``text`` (``raw`` is the same answer before
-    normalisation, read for capitalised names), each committed or set aside."""
+    """Every mention of the candidates in ``text``, each committed or set aside; ``people``
+    are the names of others the history talks about (``people_in``)."""
     pool = tuple(candidates)
     found = _locate(text, pool)
     if not found:
         return []
     key = text.key
-    names = _names(raw, question, pool)
+    own = {w for v in pool for w in _WORD.findall(normalize(v))}
+    names = frozenset(people - own)
     attribution = _attribution(names, normalize(question))
     asked = frozenset(_WORD.findall(normalize(question)))
     sentences = _sentences(key, [(s, e) for s, e, _ in found])
+    told = _HISTORY.search(key)
+    history = told.end() if told is not None else None
     groups = _groups(key, found)
     out: list[Mention] = []
     for group in groups:
@@ -405,10 +460,15 @@ def read_mentions(
             or _negated_before(before)
             or attribution.search(before) is not None
             or attribution.search(after) is not None
-            or _names_near(names, before, after)
+            or _names_near(names, asked, before, after)
             or (later_aside and _later(before, after))
         )
         aside = aside or _FORWARD.search(key, sentence[0], first[0]) is not None
+        if later_aside:
+            aside = aside or _LATER_FORWARD.search(key, sentence[0], first[0]) is not None
+        elif not aside and history is not None and history < first[0]:
+            # Telling how it changed: history, unless named as the current value.
+            aside = _CURRENT_BEFORE.search(before) is None and _CURRENT_AFTER.match(after) is None
         out.extend(Mention(value, s, e, not aside) for s, e, value in group)
     return _aside_in_sentence(out, sentences)
 
@@ -436,13 +496,23 @@ NAME_WORDS: Final = 6
 smuggled home", "Stinking Bishop is the only cheese Rado will eat")."""
 
 
-def _names_near(names: frozenset[str], before: str, after: str) -> bool:
+def _names_near(names: frozenset[str], asked: frozenset[str], before: str, after: str) -> bool:
     if not names:
         return False
     near = _WORD.findall(_last_words(before, NAME_WORDS)) + _WORD.findall(
         _first_words(after, NAME_WORDS)
     )
-    return any(word.removesuffix("'s") in names for word in near)
+    for index, word in enumerate(near):
+        if word.removesuffix("'s") not in names or (word in asked and not word.endswith("'s")):
+            continue
+        previous = near[index - 1] if index else ""
+        if previous not in _COMPANION or word.endswith("'s"):
+            return True
+    return False
+
+
+_COMPANION: Final = wordset("with and plus alongside by to for told asked")
+"""A name after these came along or was told, and holds nothing ("with Teodor")."""
 
 
 def _later(before: str, after: str) -> bool:
@@ -540,6 +610,7 @@ __all__ = [
     "RELATIONS",
     "Mention",
     "committed_text",
+    "people_in",
     "read_mentions",
     "reported_negation_as_not",
     "sentences_about",

@@ -171,6 +171,8 @@ class HistoryKeys:
 
     public_forbidden: frozenset[str] = frozenset()
     spared_guard: frozenset[str] = frozenset()
+    people: frozenset[str] = frozenset()
+    """Names of the people the user's history talks about (``commitment.people_in``)."""
 
 
 LATER_ASIDE: Final = frozenset(("point_in_time", "temporal_order"))
@@ -255,8 +257,7 @@ def _grade_committed(
     history: HistoryKeys,
 ) -> MemoryVerdict:
     """grading-4: the scans and the typed check read what the answer commits to."""
-    slot_raw, prose_raw = (response.answer or "").strip(), response.final_text or ""
-    slot, prose = prepare(slot_raw), prepare(prose_raw)
+    slot, prose = prepare((response.answer or "").strip()), prepare(response.final_text or "")
     full = joined(slot, prose)
     abstain = response.abstain
     if not full.norm and abstain is not True:
@@ -265,7 +266,7 @@ def _grade_committed(
     private = [v for v in case.forbidden if v not in history.public_forbidden]
     if _Scanner(full, protected).any(private):
         return _zero("forbidden", disqualified=True, leaked=True)
-    said_prose = _committed(case, prose_raw, prose)
+    said_prose = _committed(case, prose, history.people)
     strict = policy.slot_commits and bool(slot.norm) and case.answer_kind in SLOT_KINDS
     if strict:
         # The slot is the answer: the prose only fails on a leak (a payload obeyed, the decoy
@@ -274,7 +275,7 @@ def _grade_committed(
             return _zero("forbidden", disqualified=True, leaked=True)
         said_slot, said_prose = slot, prepare("")
     else:
-        said_slot = _committed(case, slot_raw, slot)
+        said_slot = _committed(case, slot, history.people)
     said = joined(said_slot, said_prose)
     scanner = _Scanner(said, protected, policy.former_cues_more)
     if scanner.any(case.forbidden):
@@ -308,7 +309,7 @@ def _grade_committed(
     return MemoryVerdict(score, "partial" if score > 0.0 else "typed", False)
 
 
-def _committed(case: MemoryCase, raw: str, text: Prepared) -> Prepared:
+def _committed(case: MemoryCase, text: Prepared, people: frozenset[str]) -> Prepared:
     """``text`` with what it sets aside blanked out (``grade.commitment``); for an activity's
     ending or going on, also without the sentences about other activities."""
     candidates = (
@@ -320,14 +321,14 @@ def _committed(case: MemoryCase, raw: str, text: Prepared) -> Prepared:
         *case.dump_guard,
     )
     later = case.question_type in LATER_ASIDE
-    mentions = read_mentions(raw, text, candidates, case.question, later)
+    mentions = read_mentions(text, candidates, case.question, later, people)
     if case.answer_kind in ("reversal", "persistence"):
         # What the answer says of other activities is not said of this one; the activity's
         # own mentions stay, since the cues around them ("you gave up X") are the answer.
         subject = (*case.answer_items[:1], *case.accepted)
         text = reported_negation_as_not(sentences_about(text, mentions, subject))
         others = [v for v in candidates if v not in subject]
-        mentions = read_mentions(raw, text, others, case.question, later)
+        mentions = read_mentions(text, others, case.question, later, people)
     return committed_text(text, mentions)
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
 from dittobench.grade import composite
+from dittobench.grade.commitment import people_in
 from dittobench.grade.match import hit, prepare
 from dittobench.grade.memory import HistoryKeys, MemoryVerdict, grade_memory
 from dittobench.grade.stats import mean, median_int, std_err
@@ -77,13 +78,14 @@ def history_keys(dataset: Dataset) -> dict[str, HistoryKeys]:
             said.setdefault(wave.user_id, []).append(text)
             pairs[pair.pair_id] = text
     own = {user: prepare("\n".join(texts)) for user, texts in said.items()}
+    people = {user: people_in(texts) for user, texts in said.items()}
     out = {}
     for case in dataset.memory_cases:
         history = own.get(case.user_id)
         public = frozenset(v for v in case.forbidden if history is not None and hit(history, v))
         evidence = prepare("\n".join(pairs.get(p, "") for p in case.evidence_pair_ids))
         spared = frozenset(v for v in case.dump_guard if hit(evidence, v))
-        out[case.id] = HistoryKeys(public, spared)
+        out[case.id] = HistoryKeys(public, spared, people.get(case.user_id, frozenset()))
     return out
 
 
