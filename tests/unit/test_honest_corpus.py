@@ -92,9 +92,27 @@ def everything_set_aside(case: MemoryCase, dataset: Dataset) -> RunResponse:
     return RunResponse(final_text=said)
 
 
+def every_session_day(case: MemoryCase, dataset: Dataset) -> RunResponse:
+    """A count that lists every day the user talked, first to last, claiming that many."""
+    days = sorted(
+        {p.timestamp[:10] for w in dataset.memory_waves if w.user_id == case.user_id
+         for p in w.pairs}
+    )  # fmt: skip
+    return RunResponse(final_text=f"{len(days)} times: " + ", ".join(days) + ".")
+
+
+def history_told_then_guess(case: MemoryCase, dataset: Dataset) -> RunResponse:
+    """Every candidate told as history, with the commonest kind of answer put as current."""
+    values = [v for v in (*case.distractors, *case.dump_guard) if v]
+    told = ", then ".join(values)
+    return RunResponse(final_text=f"Here's how it changed: {told}, and now {values[:1]}.")
+
+
 @pytest.mark.parametrize(
     "strategy",
     [
+        every_session_day,
+        history_told_then_guess,
         R.all_candidates,
         T.always_decline,
         R.echo_question,

@@ -35,7 +35,7 @@ from dittobench.core.dates import MONTH_OF
 from dittobench.core.text import STOP_WORDS, normalize, wordset
 from dittobench.grade.match import Prepared, prepare, spans
 
-WINDOW_WORDS: Final = 8
+WINDOW_WORDS: Final = 10
 """How far before or after a mention a cue is looked for (words, within its sentence)."""
 NEGATION_WORDS: Final = 8
 """How far before a mention a negator reaches (words, not across a comma or colon)."""
@@ -86,13 +86,18 @@ _BEFORE_ANY = re.compile(
         r"(?<!told me )(?<!said )(?<!mentioned )before (?:the|your|that|then|it|these|those|them)"
         r"(?: [^\W_]+){0,3}",
         r"skip(?:ping)?",
+        r"(?:steered|steer|kept|keep) (?:you )?away from",
+        r"away from",
+        r"goodbye",
+        r"(?:would|'d) (?:love|like)(?: [^\W_]+){0,3} to be",
+        r"love (?:your|my|the) [^\W_]+ to be",
         r"avoid",
         r"leave(?: out)?",
         r"rule out",
         r"(?:his|her|their)(?: [^\W_]+){0,2}",
         r"prior to that",
         r"(?:switch|mov|chang|swapp|swap|upgrad|port|transferr|relocat|migrat|came|went|graduat)"
-        r"\w*(?: [^\W_]+){0,2} from",
+        r"\w*(?: [^\W_]+){0,3} from",
         r"over from",
         r"used to(?: [^\W_]+){0,2}",
         r"previously(?: [^\W_]+)?",
@@ -174,7 +179,7 @@ _NEGATORS: Final = wordset(
     "hadnt wont cant couldnt wouldnt",
 )
 _AFTER_ANY = re.compile(
-    r"^(?:[\s,:\"')]*[^\W_]+(?:'[^\W_]+)?){0,6}?[\s,:\"')]*"
+    r"^(?:[\s,:\"'()]*[^\W_]+(?:'[^\W_]+)?){0,8}?[\s,:\"'()]*"
     + _alternation(
         r"(?:is|was|are|were|'s) (?:not |n't )?(?:yours|mine)",
         r"isn't (?:yours|mine|true|right|it|the one)",
@@ -194,6 +199,10 @@ _AFTER_ANY = re.compile(
         r"didn't happen",
         r"fell through",
         r"(?:was|is|were|are) (?:only|just|merely)",
+        r"(?:people |everyone |others )?(?:wrongly )?assumes?",
+        r"wrongly",
+        r"(?:is|was) (?:one|what|who) people",
+        r"(?:was|is) (?:a )?(?:rumou?r|myth|misunderstanding)",
         r"wishful",
         r"one day,? maybe",
         r"was news to you",
@@ -204,13 +213,6 @@ _AFTER_ANY = re.compile(
         r"(?:is|was) (?:the|your) (?:old|older|previous|former|earlier|first)",
         r"(?:was|is) (?:a typo|a slip|a mistake|wrong)",
         r"then corrected",
-        r"before",
-        r"previously",
-        r"earlier",
-        r"at first",
-        r"originally",
-        r"in the past",
-        r"back then",
         r"no longer",
         r"any ?more",
         r"looks? (?:very )?similar",
@@ -297,6 +299,7 @@ _FORWARD = re.compile(
         r"not true",
         r"(?:isn't|wasn't|isnt|wasnt) true",
         r"wrongly",
+        r"(?:anyone|people|someone|whoever) who (?:tells|told|says|said|thinks)",
         r"people (?:\w+ )?(?:assume|think|say|reckon|believe)",
         r"(?:is|was|are|were) convinced",
         r"only (?:a|an) (?:daydream|dream|wish|plan|idea)",
@@ -378,23 +381,11 @@ _ACTING = re.compile(
 
 @lru_cache(maxsize=256)
 def _attribution(names: frozenset[str], question: str) -> re.Pattern[str]:
-    """Another person's possessive ("nerys's", "your cousin's") or a person who holds or says
-    something ("osvaldo has", "your cousin radomir grew up")."""
+    """Another person's possessive ("nerys's", "your cousin's"): what is near it is theirs. (A
+    person named near a mention without one is ``_names_near``'s.)"""
     asked = set(_WORD.findall(normalize(question)))
     owners = sorted(names | (RELATIONS - asked), key=len, reverse=True)
-    people = sorted(names, key=len, reverse=True)
-    parts = []
-    if owners:
-        parts.append(r"(?<![^\W_])(?:" + "|".join(map(re.escape, owners)) + r")'s?(?![^\W_])")
-    if people:
-        who = "(?:" + "|".join(map(re.escape, people)) + ")"
-        parts.append(
-            r"(?<![^\W_])" + who + r" (?:has|had|have|owns|owned|drives|drove|uses|used|said|"
-            r"says|thinks|thought|claims|claimed|reckons|reckoned|believes|insists|tried|"
-            r"is convinced|was convinced|keeps|grew up|loves|likes|prefers|swears|went|"
-            r"sank|sunk|is the one|was the one|picked|chose|wears|plays|speaks)(?![^\W_])"
-        )
-    return re.compile("|".join(parts) if parts else r"(?!x)x")
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, owners)) + r")'s?(?![^\W_])")
 
 
 def _sentences(key: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -419,15 +410,24 @@ def _locate(text: Prepared, values: Iterable[str]) -> list[tuple[int, int, str]]
     return sorted(taken)
 
 
+AT_A_TIME: Final = "at"
+"""The question asks for the value at a time (or an order): a value said to come later is
+set aside."""
+LATEST: Final = "latest"
+"""The question asks for the current value: a value said to come earlier ("until March",
+"earlier in the year") is set aside."""
+
+
 def read_mentions(
     text: Prepared,
     candidates: Iterable[str],
     question: str,
-    later_aside: bool,
+    timing: str = "",
     people: frozenset[str] = frozenset(),
 ) -> list[Mention]:
-    """Every mention of the candidates in ``text``, each committed or set aside; ``people``
-    are the names of others the history talks about (``people_in``)."""
+    """Every mention of the candidates in ``text``, each committed or set aside. ``timing`` is
+    ``AT_A_TIME``, ``LATEST`` or empty; ``people`` are the names of others the history talks
+    about (``people_in``)."""
     pool = tuple(candidates)
     found = _locate(text, pool)
     if not found:
@@ -440,9 +440,8 @@ def read_mentions(
     sentences = _sentences(key, [(s, e) for s, e, _ in found])
     told = _HISTORY.search(key)
     history = told.end() if told is not None else None
-    groups = _groups(key, found)
     out: list[Mention] = []
-    for group in groups:
+    for group in _groups(key, found, sentences):
         first, last = group[0], group[-1]
         sentence = next((b for b in sentences if b[0] <= first[0] < b[1]), (0, len(key)))
         index = found.index(first)
@@ -461,16 +460,58 @@ def read_mentions(
             or attribution.search(before) is not None
             or attribution.search(after) is not None
             or _names_near(names, asked, before, after)
-            or (later_aside and _later(before, after))
+            or _FORWARD.search(key, sentence[0], first[0]) is not None
+            or _timed_aside(timing, key, sentence[0], first[0], before, after)
         )
-        aside = aside or _FORWARD.search(key, sentence[0], first[0]) is not None
-        if later_aside:
-            aside = aside or _LATER_FORWARD.search(key, sentence[0], first[0]) is not None
-        elif not aside and history is not None and history < first[0]:
+        if not aside and timing != AT_A_TIME and history is not None and history < first[0]:
             # Telling how it changed: history, unless named as the current value.
             aside = _CURRENT_BEFORE.search(before) is None and _CURRENT_AFTER.match(after) is None
+        if not aside and index and _AFTER_BEFORE.search(key, sentence[0], found[index - 1][0]):
+            # "before the moped it was a motorbike": what came before the one named.
+            aside = _BEFORE_IT_WAS.fullmatch(key[found[index - 1][1] : first[0]]) is not None
+        if not aside and index and _CHAINED.fullmatch(key[found[index - 1][1] : first[0]]):
+            # "after A, then B": B goes with A ("then" continues a telling).
+            aside = bool(out) and not out[-1].committed
         out.extend(Mention(value, s, e, not aside) for s, e, value in group)
     return _aside_in_sentence(out, sentences)
+
+
+_AFTER_BEFORE = re.compile(r"(?<![^\W_])before (?:the |your |that |my )?$")
+_BEFORE_IT_WAS = re.compile(
+    r",? ?(?:(?:it|that|there) (?:was|were)|you (?:had|used|were (?:on|with|at|in))|came)?"
+    r" ?(?:a|an|the|your)? ?"
+)
+_CHAINED = re.compile(
+    r"[^.!?;]{0,40}?(?:,|\band\b)? ?(?:and )?then(?: (?:to|at|on|with|in|a|an|the|your))*[\s,]*"
+)
+"""The text between two mentions that continues a sequence ("(14 Oct), then Telekom")."""
+
+
+def _timed_aside(timing: str, key: str, start: int, at: int, before: str, after: str) -> bool:
+    """Set aside by when it held: later than the asked time, or earlier than the latest."""
+    if timing == AT_A_TIME:
+        return (
+            _LATER_BEFORE.search(before) is not None
+            or _LATER_AFTER.match(after) is not None
+            or _LATER_FORWARD.search(key, start, at) is not None
+        )
+    if timing == LATEST:
+        return (
+            _EARLIER_FORWARD.search(key, start, at) is not None
+            or _EARLIER_AFTER.match(after) is not None
+        )
+    return False
+
+
+_EARLIER_FORWARD = re.compile(
+    r"(?<![^\W_])(?:earlier|previously|originally|at first|in the past|back then|back in|"
+    r"before|until|till|used to|formerly)(?![^\W_])"
+)
+_EARLIER_AFTER = re.compile(
+    r"^[\s,:\"')]*(?:(?:[^\W_]+ ){0,3}?(?:until|till|up to)|(?:[^\W_]+ )?(?:before|previously|"
+    r"earlier|at first|originally|in the past|back then))(?![^\W_])"
+)
+"""Questions about the current value: what these put before it in a sentence was earlier."""
 
 
 def _aside_in_sentence(mentions: list[Mention], sentences: list[tuple[int, int]]) -> list[Mention]:
@@ -499,6 +540,7 @@ smuggled home", "Stinking Bishop is the only cheese Rado will eat")."""
 def _names_near(names: frozenset[str], asked: frozenset[str], before: str, after: str) -> bool:
     if not names:
         return False
+    before, after = _PARENTHETICAL.sub(" ", before), _PARENTHETICAL.sub(" ", after)
     near = _WORD.findall(_last_words(before, NAME_WORDS)) + _WORD.findall(
         _first_words(after, NAME_WORDS)
     )
@@ -511,19 +553,26 @@ def _names_near(names: frozenset[str], asked: frozenset[str], before: str, after
     return False
 
 
+_PARENTHETICAL = re.compile(r"\([^()]*\)?|^[^()]*\)")
+"""A remark in brackets beside a mention ("(with Teodor)", "(Fenna took it with you)") says who
+came along, not whose it is (possessives there still count, through ``_attribution``)."""
+
 _COMPANION: Final = wordset("with and plus alongside by to for told asked")
 """A name after these came along or was told, and holds nothing ("with Teodor")."""
 
 
-def _later(before: str, after: str) -> bool:
-    return _LATER_BEFORE.search(before) is not None or _LATER_AFTER.match(after) is not None
-
-
-def _groups(key: str, found: list[tuple[int, int, str]]) -> list[list[tuple[int, int, str]]]:
-    """Mentions joined only by list glue ("A, B and then C") are one group."""
+def _groups(
+    key: str, found: list[tuple[int, int, str]], sentences: list[tuple[int, int]]
+) -> list[list[tuple[int, int, str]]]:
+    """Mentions joined only by list glue ("A, B and then C") within a sentence are one group."""
     groups: list[list[tuple[int, int, str]]] = []
     for mention in found:
-        if groups and _GLUE.fullmatch(key[groups[-1][-1][1] : mention[0]]):
+        last = groups[-1][-1] if groups else None
+        if (
+            last is not None
+            and not any(last[1] <= end <= mention[0] for _start, end in sentences)
+            and _GLUE.fullmatch(key[last[1] : mention[0]])
+        ):
             groups[-1].append(mention)
         else:
             groups.append([mention])
@@ -590,6 +639,15 @@ def reported_negation_as_not(text: Prepared) -> Prepared:
     return prepare(_REPORTED_NEGATION.sub("not", text.norm))
 
 
+_LINE_END = re.compile(r"(?<=[^\s.!?;:])[ \t]*\n")
+
+
+def lines_as_sentences(raw: str) -> str:
+    """``raw`` with a full stop at each line end that has none, so a line break (which
+    normalising folds into a space) still ends a sentence."""
+    return _LINE_END.sub(".\n", raw)
+
+
 def committed_text(text: Prepared, mentions: list[Mention]) -> Prepared:
     """``text`` with every set-aside mention blanked out: what the answer commits to."""
     aside = [m for m in mentions if not m.committed]
@@ -607,9 +665,12 @@ def committed_text(text: Prepared, mentions: list[Mention]) -> Prepared:
 
 
 __all__ = [
+    "AT_A_TIME",
+    "LATEST",
     "RELATIONS",
     "Mention",
     "committed_text",
+    "lines_as_sentences",
     "people_in",
     "read_mentions",
     "reported_negation_as_not",

@@ -32,10 +32,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from math import ceil
+from types import MappingProxyType
 from typing import Final
 
 from dittobench.grade.commitment import (
+    AT_A_TIME,
+    LATEST,
     committed_text,
+    lines_as_sentences,
     read_mentions,
     reported_negation_as_not,
     sentences_about,
@@ -175,9 +179,16 @@ class HistoryKeys:
     """Names of the people the user's history talks about (``commitment.people_in``)."""
 
 
-LATER_ASIDE: Final = frozenset(("point_in_time", "temporal_order"))
-"""Question types whose answer is not the latest value: a value said to come later is set
-aside (``grade.commitment``)."""
+TIMING: Final = MappingProxyType(
+    {
+        "point_in_time": AT_A_TIME,
+        "temporal_order": AT_A_TIME,
+        "knowledge_update": LATEST,
+        "stored_injection": LATEST,
+    }
+)
+"""How a question type reads when a value held (``grade.commitment``): at a time (what came
+later is set aside) or the latest (what came earlier is)."""
 
 SLOT_KINDS: Final = frozenset(("value", "number", "list", "ordered_list", "duration"))
 """Kinds whose answer slot, when given, is the commitment (``slot_commits``)."""
@@ -257,7 +268,8 @@ def _grade_committed(
     history: HistoryKeys,
 ) -> MemoryVerdict:
     """grading-4: the scans and the typed check read what the answer commits to."""
-    slot, prose = prepare((response.answer or "").strip()), prepare(response.final_text or "")
+    slot = prepare(lines_as_sentences((response.answer or "").strip()))
+    prose = prepare(lines_as_sentences(response.final_text or ""))
     full = joined(slot, prose)
     abstain = response.abstain
     if not full.norm and abstain is not True:
@@ -320,15 +332,15 @@ def _committed(case: MemoryCase, text: Prepared, people: frozenset[str]) -> Prep
         *case.forbidden,
         *case.dump_guard,
     )
-    later = case.question_type in LATER_ASIDE
-    mentions = read_mentions(text, candidates, case.question, later, people)
+    timing = TIMING.get(case.question_type, "")
+    mentions = read_mentions(text, candidates, case.question, timing, people)
     if case.answer_kind in ("reversal", "persistence"):
         # What the answer says of other activities is not said of this one; the activity's
         # own mentions stay, since the cues around them ("you gave up X") are the answer.
         subject = (*case.answer_items[:1], *case.accepted)
         text = reported_negation_as_not(sentences_about(text, mentions, subject))
         others = [v for v in candidates if v not in subject]
-        mentions = read_mentions(text, others, case.question, later, people)
+        mentions = read_mentions(text, others, case.question, timing, people)
     return committed_text(text, mentions)
 
 

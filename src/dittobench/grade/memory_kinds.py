@@ -242,14 +242,24 @@ def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
             return in_slot
     text = prepare(ISO_DAY.sub(" ", answer.full.norm))
     counted = candidate_numbers(text)
-    nouns = {w for w in content_words(case.question) if len(w) >= 3} | {"time", "mention"}
+    nouns = {w for w in content_words(case.question) if len(w) >= 3}
     claimed = frozenset(
         value
         for start, end, value in number_spans(text)
-        if value in counted and _counts_noun(text.norm, end, nouns)
+        if value in counted
+        and _counts_noun(text.norm, end, nouns)
+        and _AS_OF.search(text.norm, max(0, start - 60), start) is None
     )
     return claimed or counted
 
+
+_AS_OF = re.compile(
+    r"(?<![^\W_])(?:by|as of|up to|until|till) (?:the )?(?:[0-9]{1,2}(?:st|nd|rd|th)? (?:of )?)?"
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)(?:[^.!?;]*)$"
+)
+"""A count said as of an earlier day ("by 7 November it had come up five times") is a part,
+not the claim."""
 
 _NEXT_WORDS = re.compile(r"(?: [^\W_]+){1,3}")
 
@@ -259,7 +269,13 @@ def _counts_noun(norm: str, end: int, nouns: set[str]) -> bool:
     following = _NEXT_WORDS.match(norm, end)
     if following is None:
         return False
-    return not nouns.isdisjoint(content_words(following.group()))
+    said = following.group().split()
+    return bool(_COUNTED.intersection(said)) or not nouns.isdisjoint(
+        content_words(following.group())
+    )
+
+
+_COUNTED: Final = frozenset(("time", "times", "mention", "mentions", "occasion", "occasions"))
 
 
 def _iso_day(raw: str) -> date | None:
@@ -285,12 +301,33 @@ def check_ordered_list(case: MemoryCase, answer: Answer) -> float:
     if not answer.rules.order_items_once:
         return _best(answer, lambda text: float(in_order(text, items)))
 
+    if answer.rules.committed_scans:
+        # What counts is the order an answer first names them in; naming one again later
+        # ("so Digital Photography Basics is the latest") restates, it does not reorder.
+        return _agreed(
+            answer,
+            lambda text: float(_first_named_in_order(text, items)),
+            lambda text: any(hit(text, item) for item in items),
+        )
+
     def once_in_order(text: Prepared) -> float:
         # A permutation dump names each item several times; one answer names each once.
         once = all(len(spans(text, item)) == 1 for item in items)
         return float(once and in_order(text, items))
 
     return _agreed(answer, once_in_order, lambda text: any(hit(text, item) for item in items))
+
+
+def _first_named_in_order(text: Prepared, items: tuple[str, ...]) -> bool:
+    """Every item named, and the first mention of each comes after the first of the one
+    before."""
+    firsts = []
+    for item in items:
+        found = spans(text, item)
+        if not found:
+            return False
+        firsts.append(found[0][0])
+    return all(a < b for a, b in zip(firsts, firsts[1:], strict=False))
 
 
 def check_duration(case: MemoryCase, answer: Answer) -> float:
