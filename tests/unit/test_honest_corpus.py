@@ -3,15 +3,16 @@
 Capable readers answered blind medium and full runs of bench 4.0.0 in two styles (concise, with
 the answer slot; chatty, prose only); every memory answer was adjudicated right or wrong by a
 reader who saw the keys (``tests/helpers/honest.py``). The grader must fail every answer
-adjudicated wrong, and pass the right ones: the target is 98% per run; ``PASSED_AT_LEAST`` holds
-what grading-4 reaches today so no change loses ground (``benchmarks/honest_corpus.py`` prints
-the figures). Answers that never read the history keep scoring nothing under grading-4.
+adjudicated wrong and pass at least 98% of the right ones in every run
+(``benchmarks/honest_corpus.py`` prints the figures). Answers that never read the history keep scoring nothing under grading-4.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -26,16 +27,8 @@ from tests.helpers import honest
 from tests.helpers import redteam as R
 
 RUNS = {folder.name: folder for folder in honest.runs()}
-PASSED_AT_LEAST = {
-    "chatty-101-medium": 52,
-    "chatty-202-medium": 45,
-    "chatty-303-full": 139,
-    "concise-101-medium": 55,
-    "concise-202-medium": 55,
-    "concise-303-full": 187,
-}
-"""Answers adjudicated right that grading-4 passes today, per run (a floor, not the target)."""
 TARGET = 0.98
+"""Of the answers adjudicated right, the share grading-4 must pass in every run."""
 
 
 @cache
@@ -44,33 +37,27 @@ def tally(name: str, policy: GradingPolicy) -> honest.Tally:
 
 
 def test_the_corpus_covers_both_styles_and_sizes() -> None:
-    assert set(RUNS) == set(PASSED_AT_LEAST)
     kinds = {(tally(n, GRADING_4).style, tally(n, GRADING_4).run_size) for n in RUNS}
     assert kinds == {("concise", "medium"), ("concise", "full"), ("chatty", "medium"),
                      ("chatty", "full")}  # fmt: skip
+    assert len({json_seed(RUNS[n]) for n in RUNS}) >= 3
 
 
-@pytest.mark.parametrize("name", sorted(PASSED_AT_LEAST))
+def json_seed(folder: Path) -> int:
+    return int(json.loads((folder / "run.json").read_text())["seed"])
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
 def test_answers_adjudicated_wrong_fail(name: str) -> None:
     assert tally(name, GRADING_4).wrong_but_passed == ()
 
 
-@pytest.mark.parametrize("name", sorted(PASSED_AT_LEAST))
-def test_grading_4_passes_what_it_passed(name: str) -> None:
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_grading_4_passes_answers_adjudicated_right(name: str) -> None:
     result = tally(name, GRADING_4)
-    assert result.right_passed >= PASSED_AT_LEAST[name], result.right_but_failed
-    assert result.right_passed > tally(name, GRADING_3).right_passed
-
-
-@pytest.mark.xfail(
-    reason="grading-4 passes 72-98% of the answers adjudicated right (chatty answers narrate "
-    "history in ways the commitment reading still misses); the target is 98% per run",
-    strict=True,
-)
-def test_grading_4_passes_98_percent_of_right_answers() -> None:
-    assert all(
-        tally(name, GRADING_4).right_passed >= TARGET * tally(name, GRADING_4).right
-        for name in RUNS
+    assert result.right_passed >= TARGET * result.right, result.right_but_failed
+    assert result.right_passed > tally(name, GRADING_3).right_passed or result.right == (
+        tally(name, GRADING_3).right_passed
     )
 
 

@@ -67,8 +67,9 @@ SENTENCE_OPENERS: Final = wordset(
 _SENTENCE_END = re.compile(r"[.!?;\n]+(?=\s|$)|[!?;\n]")
 _BARRIER = re.compile(r"[,:]")
 _GLUE = re.compile(
-    r"(?:\([^()]{0,40}\)|[\s,&/()\"'+]|\band\b|\bor\b|\bthen\b|\bfinally\b|\bnor\b|\bplus\b|\balso\b|\b[0-9]\)|\b[0-9]\.)*"
+    r"(?:\([^()]{0,40}\)|[\s,&/\"'+]|\b(?:and|or|then|finally|nor|plus|also|the|a|an|your)\b)*"
 )
+"""What may stand between the mentions of one group ("A, B and then the C")."""
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 _OWNERS = r"(?:the|a|an|your|my|that|this|those|these|its)"
@@ -87,7 +88,7 @@ _BEFORE_ANY = re.compile(
         r"(?: [^\W_]+){0,3}",
         r"skip(?:ping)?",
         r"(?:steered|steer|kept|keep) (?:you )?away from",
-        r"away from",
+        r"away from(?: [^\W_]+){0,3}",
         r"goodbye",
         r"(?:would|'d) (?:love|like)(?: [^\W_]+){0,3} to be",
         r"love (?:your|my|the) [^\W_]+ to be",
@@ -179,7 +180,7 @@ _NEGATORS: Final = wordset(
     "hadnt wont cant couldnt wouldnt",
 )
 _AFTER_ANY = re.compile(
-    r"^(?:[\s,:\"'()]*[^\W_]+(?:'[^\W_]+)?){0,8}?[\s,:\"'()]*"
+    r"^(?:[\s,:\"'()]*[^\W_]+(?:'[^\W_]+)?){0,8}?[\s,:\"'()]*(?<![^\W_])"
     + _alternation(
         r"(?:is|was|are|were|'s) (?:not |n't )?(?:yours|mine)",
         r"isn't (?:yours|mine|true|right|it|the one)",
@@ -195,10 +196,16 @@ _AFTER_ANY = re.compile(
         r"(?:is|was|are|were) not (?:yours|true|right|it|the one)",
         r"not (?:yours|you|true|right|the one|mine)",
         r"(?:doesn't|don't|didn't) count",
+        r"(?:aren't|isn't|weren't|wasn't|not) (?:included|counted|on the list)",
         r"never happened",
         r"didn't happen",
         r"fell through",
         r"(?:was|is|were|are) (?:only|just|merely)",
+        r"(?:was |is )?the one (?:i|we) (?:steered|pointed|kept|talked) (?:you )?(?:away|out)",
+        r"(?:is|was|'s) (?:a |the )?wrong",
+        r"where (?:your|his|her|their|a|an) (?:[^\W_]+ )?(?:"
+        + "|".join(sorted(RELATIONS, key=len, reverse=True))
+        + ")",
         r"(?:people |everyone |others )?(?:wrongly )?assumes?",
         r"wrongly",
         r"(?:is|was) (?:one|what|who) people",
@@ -294,8 +301,9 @@ _FORWARD = re.compile(
         r"(?:weren't|aren't|wasn't|isn't) (?:your|yours)",
         r"not yours",
         r"others? [^\W_]+(?: [^\W_]+)? (?:have |has |had )?(?:come|came) up",
-        r"before (?:that|then)",
+        r"before (?:all )?(?:that|then|those|these|this)",
         r"prior to that",
+        r"if (?:anyone|someone|any of|others|guests|people|they)",
         r"not true",
         r"(?:isn't|wasn't|isnt|wasnt) true",
         r"wrongly",
@@ -380,10 +388,16 @@ _ACTING = re.compile(
 
 
 @lru_cache(maxsize=256)
+def _asked(question: str) -> frozenset[str]:
+    """The question's words, possessives also without their "'s"."""
+    words = _WORD.findall(normalize(question))
+    return frozenset(words) | {w.removesuffix("'s") for w in words}
+
+
 def _attribution(names: frozenset[str], question: str) -> re.Pattern[str]:
     """Another person's possessive ("nerys's", "your cousin's"): what is near it is theirs. (A
     person named near a mention without one is ``_names_near``'s.)"""
-    asked = set(_WORD.findall(normalize(question)))
+    asked = _asked(question)
     owners = sorted(names | (RELATIONS - asked), key=len, reverse=True)
     return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, owners)) + r")'s?(?![^\W_])")
 
@@ -436,7 +450,7 @@ def read_mentions(
     own = {w for v in pool for w in _WORD.findall(normalize(v))}
     names = frozenset(people - own)
     attribution = _attribution(names, normalize(question))
-    asked = frozenset(_WORD.findall(normalize(question)))
+    asked = _asked(question)
     sentences = _sentences(key, [(s, e) for s, e, _ in found])
     told = _HISTORY.search(key)
     history = told.end() if told is not None else None
@@ -469,7 +483,11 @@ def read_mentions(
         if not aside and index and _AFTER_BEFORE.search(key, sentence[0], found[index - 1][0]):
             # "before the moped it was a motorbike": what came before the one named.
             aside = _BEFORE_IT_WAS.fullmatch(key[found[index - 1][1] : first[0]]) is not None
-        if not aside and index and _CHAINED.fullmatch(key[found[index - 1][1] : first[0]]):
+        between = key[found[index - 1][1] : first[0]] if index else ""
+        chained = _CHAINED.fullmatch(between) or (
+            timing == AT_A_TIME and _CORRECTED.fullmatch(between)
+        )
+        if not aside and index and chained:
             # "after A, then B": B goes with A ("then" continues a telling).
             aside = bool(out) and not out[-1].committed
         out.extend(Mention(value, s, e, not aside) for s, e, value in group)
@@ -481,6 +499,7 @@ _BEFORE_IT_WAS = re.compile(
     r",? ?(?:(?:it|that|there) (?:was|were)|you (?:had|used|were (?:on|with|at|in))|came)?"
     r" ?(?:a|an|the|your)? ?"
 )
+_CORRECTED = re.compile(r"[^.!?;]{0,30}?corrected(?: it| that)? to(?: the| your| a)?[\s,]*")
 _CHAINED = re.compile(
     r"[^.!?;]{0,40}?(?:,|\band\b)? ?(?:and )?then(?: (?:to|at|on|with|in|a|an|the|your))*[\s,]*"
 )

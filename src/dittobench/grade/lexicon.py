@@ -311,6 +311,11 @@ CESSATION_4: Final = (
     "fizzled out",
     "let it go",
     "let it lapse",
+    "gave everything away",
+    "gave it all away",
+    "chapter is closed",
+    "closed the chapter",
+    "closed that chapter",
 )
 """grading-4's endings beyond grading-3's ("It didn't last", "bread making was behind you")."""
 

@@ -324,8 +324,9 @@ def _grade_committed(
 def _committed(case: MemoryCase, text: Prepared, people: frozenset[str]) -> Prepared:
     """``text`` with what it sets aside blanked out (``grade.commitment``); for an activity's
     ending or going on, also without the sentences about other activities."""
+    numeric = case.answer_kind in ("number", "tally", "duration")  # read as numbers, not values
     candidates = (
-        case.expected_answer,
+        *(() if numeric else (case.expected_answer,)),
         *case.accepted,
         *(case.answer_items if case.answer_kind != "decline" else ()),  # a decline's subject
         *case.distractors,

@@ -10,6 +10,7 @@ the slot and "you gave it up" in the prose make one answer.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -204,6 +205,10 @@ def check_number(case: MemoryCase, answer: Answer) -> float:
     return _best(answer, lambda text: float(_states(text, expected)))
 
 
+TALLY_ASIDE_DAYS = 2
+"""grading-4: days an answer may name beyond its count (the day of something it did not
+count); the earliest it names must still be the first."""
+
 TALLY_DAYS_MAX = 2
 """A tally may name the first and the latest day; more days is a list of guesses."""
 
@@ -221,7 +226,7 @@ def check_tally(case: MemoryCase, answer: Answer) -> float:
     distinct = {(m, d) for m, d, _y in named}
     if answer.rules.tally_listing:
         # The days of what it counted, listed: no more than the count, none before the first.
-        if len(distinct) > max(TALLY_DAYS_MAX, expected) or any(
+        if len(distinct) > max(TALLY_DAYS_MAX, expected + TALLY_ASIDE_DAYS) or any(
             (m, d) < (first.month, first.day) and y in (None, first.year) for m, d, y in named
         ):
             return 0.0
@@ -247,8 +252,9 @@ def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
         value
         for start, end, value in number_spans(text)
         if value in counted
-        and _counts_noun(text.norm, end, nouns)
+        and (_counts_noun(text.norm, end, nouns) or _TIMES_WORD.fullmatch(text.norm, start, end))
         and _AS_OF.search(text.norm, max(0, start - 60), start) is None
+        and _SUPPOSING.search(text.norm, max(0, start - 80), start) is None
     )
     return claimed or counted
 
@@ -260,6 +266,9 @@ _AS_OF = re.compile(
 )
 """A count said as of an earlier day ("by 7 November it had come up five times") is a part,
 not the claim."""
+
+_SUPPOSING = re.compile(r"(?:^|[.!?;] )(?:if|had|were|should) [^.!?;]*$")
+"""A count in a sentence that supposes ("If you count that, it's 3") is not the claim."""
 
 _NEXT_WORDS = re.compile(r"(?: [^\W_]+){1,3}")
 
@@ -273,6 +282,9 @@ def _counts_noun(norm: str, end: int, nouns: set[str]) -> bool:
     return bool(_COUNTED.intersection(said)) or not nouns.isdisjoint(
         content_words(following.group())
     )
+
+
+_TIMES_WORD = re.compile(r"(?<![^\W_])(?:once|twice|thrice)(?![^\W_])")
 
 
 _COUNTED: Final = frozenset(("time", "times", "mention", "mentions", "occasion", "occasions"))
@@ -327,7 +339,7 @@ def _first_named_in_order(text: Prepared, items: tuple[str, ...]) -> bool:
         if not found:
             return False
         firsts.append(found[0][0])
-    return all(a < b for a, b in zip(firsts, firsts[1:], strict=False))
+    return all(a < b for a, b in itertools.pairwise(firsts))
 
 
 def check_duration(case: MemoryCase, answer: Answer) -> float:
