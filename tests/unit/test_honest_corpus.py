@@ -4,7 +4,8 @@ Capable readers answered blind medium and full runs of bench 4.0.0 in two styles
 the answer slot; chatty, prose only); every memory answer was adjudicated right or wrong by a
 reader who saw the keys (``tests/helpers/honest.py``). The grader must fail every answer
 adjudicated wrong and pass at least 98% of the right ones in every run
-(``benchmarks/honest_corpus.py`` prints the figures). Answers that never read the history keep scoring nothing under grading-4.
+(``benchmarks/honest_corpus.py`` prints the figures). Answers that never read the history keep
+scoring nothing under grading-4.
 """
 
 from __future__ import annotations
