@@ -87,6 +87,7 @@ _BEFORE_ANY = re.compile(
         r"(?<!told me )(?<!said )(?<!mentioned )before (?:the|your|that|then|it|these|those|them)"
         r"(?: [^\W_]+){0,3}",
         r"skip(?:ping)?",
+        r"(?:search |the )?(?:snippet|preview|teaser|listing)(?: [^\W_]+){0,4}",
         r"(?:steered|steer|kept|keep) (?:you )?away from",
         r"away from(?: [^\W_]+){0,3}",
         r"goodbye",

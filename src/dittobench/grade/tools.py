@@ -12,13 +12,15 @@ uncapped, grading-2 caps a memory call that nothing observed like any other self
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from dittobench.catalog.tools import MEMORY_TOOLS
-from dittobench.grade.match import hit, normalize
+from dittobench.grade.commitment import committed_text, lines_as_sentences, read_mentions
+from dittobench.grade.match import hit, normalize, prepare, words_of
 from dittobench.spec.dataset import ExpectedTool, ToolCase, ToolFixture
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import GradingPolicy
@@ -52,7 +54,7 @@ def grade_tool(
     trajectory, reason = _trajectory(case, calls, policy)
     score = trajectory
     if case.group == "result_usage" and fixture is not None:
-        usage, usage_reason = _usage(text, fixture)
+        usage, usage_reason = _usage(text, fixture, policy)
         score = policy.result_trajectory * trajectory + policy.result_usage * usage
         reason = reason or usage_reason
     if capped and score > policy.self_report_cap:
@@ -97,17 +99,18 @@ def _calls(
 
 def _trajectory(case: ToolCase, calls: list[ToolCall], policy: GradingPolicy) -> tuple[float, str]:
     expected = [t.name for t in case.expected_tools]
-    got = Counter(c.name for c in calls)
     want = Counter(expected)
+    counted = _forgiven(case, calls, want) if policy.retry_free else calls
+    got = Counter(c.name for c in counted)
     matched = sum(min(got[name], count) for name, count in want.items())
     if matched == 0:
         return 0.0, "wrong_tools" if calls else "no_call"
     recall = matched / len(expected)
-    precision = matched / len(calls)
+    precision = matched / len(counted)
     selection = recall if case.allow_extra_tools else 2 * precision * recall / (precision + recall)
-    arguments = _arguments(case.expected_tools, calls, policy)
+    arguments = _arguments(case.expected_tools, calls, policy, case.prompt)
     order = _order(expected, calls, case.unordered)
-    penalty = 0.0 if case.allow_extra_tools else _discipline(case, got, want, len(calls))
+    penalty = 0.0 if case.allow_extra_tools else _discipline(case, got, want, len(counted))
     score = (
         policy.tool_selection * selection
         + policy.tool_arguments * arguments
@@ -124,7 +127,7 @@ def _trajectory(case: ToolCase, calls: list[ToolCall], policy: GradingPolicy) ->
 
 
 def _arguments(
-    expected: Sequence[ExpectedTool], calls: list[ToolCall], policy: GradingPolicy
+    expected: Sequence[ExpectedTool], calls: list[ToolCall], policy: GradingPolicy, request: str
 ) -> float:
     """F1 over required arguments: each expected call is matched to the first unused call of the
     same name; a required key counts when present and correct."""
@@ -142,7 +145,8 @@ def _arguments(
         for key, value in spec.required_args:
             if key in args:
                 present += 1
-                correct += value_matches(args[key], value, policy)
+                said = request if key in DESCRIPTIONS else ""
+                correct += value_matches(args[key], value, policy, said)
     if wanted == 0 and present == 0:
         return 1.0
     if correct == 0:
@@ -151,11 +155,13 @@ def _arguments(
     return 2 * precision * recall / (precision + recall)
 
 
-def value_matches(observed: Any, wanted: str, policy: GradingPolicy) -> bool:
+def value_matches(observed: Any, wanted: str, policy: GradingPolicy, request: str = "") -> bool:
     """An observed argument carries the wanted value: equal after normalisation, or containing it
-    as whole words without being stuffed (far longer, many words). Arrays match on any element."""
+    as whole words without being stuffed (far longer, many words; with ``natural_arguments``
+    and a ``request`` given for a describing argument, stuffed only when task-sized no more or
+    when it names values the request does not). Arrays match on any element."""
     if isinstance(observed, list):
-        return any(value_matches(item, wanted, policy) for item in observed)
+        return any(value_matches(item, wanted, policy, request) for item in observed)
     if isinstance(observed, (dict, bool)) or observed is None:
         return False
     text = normalize(str(observed))
@@ -168,7 +174,49 @@ def value_matches(observed: Any, wanted: str, policy: GradingPolicy) -> bool:
         len(text) > policy.stuffing_ratio * len(target)
         and len(text.split()) >= policy.stuffing_min_words
     )
+    if stuffed and policy.natural_arguments and request:
+        stuffed = len(text) > TASK_SIZED or len(_foreign_values(str(observed), request)) > 1
     return not stuffed and hit(text, target)
+
+
+DESCRIPTIONS = frozenset(
+    (
+        "task",
+        "goal",
+        "message",
+        "content",
+        "prompt",
+        "instruction",
+        "body",
+        "spec",
+        "queries",
+        "query",
+        "steps",
+        "title",
+        "subject",
+        "preferences",
+    )
+)
+"""Arguments that describe in words (a task, a message, a search): a natural description may
+state the wanted value among other words (grading-4); an address, an id, a time or a setting
+must still be the value."""
+TASK_SIZED = 600
+"""Characters a natural description of a task stays within (grading-4)."""
+_VALUE_LIKE = re.compile(
+    r"https?://\S+|[\w.+-]+@[\w-]+\.[\w.]+|\b\w*\d\w*\b|(?:(?<=[^\W_] )|(?<=[,;:] ))[A-Z][\w'’-]*"
+)
+
+
+def _foreign_values(argument: str, request: str) -> set[str]:
+    """Value-like words of an argument (names written capitalised inside a sentence, numbers,
+    codes, addresses) that the request does not contain: what a stuffed argument adds."""
+    said = words_of(normalize(request).replace("-", " "))
+    out = set()
+    for token in _VALUE_LIKE.findall(argument):
+        words = normalize(token).replace("-", " ").replace("'s", "").split()
+        if words and not all(w.strip(".,;:!?()'\"") in said for w in words):
+            out.add(normalize(token))
+    return out
 
 
 def _order(expected: list[str], calls: list[ToolCall], unordered: bool) -> float:
@@ -191,8 +239,38 @@ def _discipline(case: ToolCase, got: Counter[str], want: Counter[str], calls: in
     return min(1.0, max(over_budget, extras / len(case.expected_tools)))
 
 
-def _usage(text: str, fixture: ToolFixture) -> tuple[float, str]:
-    """1 when the answer states the needle figure and not the decoy figure."""
+def _forgiven(case: ToolCase, calls: list[ToolCall], want: Counter[str]) -> list[ToolCall]:
+    """The calls less what grading-4 does not count as extra: one repeat of an expected tool (a
+    corrective retry after an error or an empty result) and, in a result-usage case, a read of
+    a page to check a figure."""
+    kept: list[ToolCall] = []
+    repeated: set[str] = set()
+    seen: Counter[str] = Counter()
+    for call in calls:
+        seen[call.name] += 1
+        over = seen[call.name] > want.get(call.name, 0)
+        if over and call.name in want and call.name not in repeated:
+            repeated.add(call.name)
+            continue
+        if over and case.group == "result_usage" and call.name == "read_links":
+            continue
+        kept.append(call)
+    return kept
+
+
+def _usage(text: str, fixture: ToolFixture, policy: GradingPolicy) -> tuple[float, str]:
+    """1 when the answer states the needle figure and not the decoy figure (with
+    ``decoy_set_aside``, a decoy it sets aside does not count)."""
+    if policy.decoy_set_aside:
+        said = committed_text(
+            prepare(lines_as_sentences(text)),
+            read_mentions(
+                prepare(lines_as_sentences(text)),
+                [f for f in (fixture.needle_figure, fixture.decoy_figure) if f],
+                "",
+            ),
+        )
+        text = said.norm
     if fixture.decoy_figure and hit(text, fixture.decoy_figure):
         return 0.0, "decoy_figure"
     if fixture.needle_figure and hit(text, fixture.needle_figure):

@@ -146,6 +146,15 @@ class GradingPolicy:
     """Declines and endings: grading-4's further phrases (``lexicon.DECLINE_4``: "you've never
     actually told me", "it never came up"; ``lexicon.CESSATION_4``: "it didn't last", "it's
     behind you")."""
+    natural_arguments: bool = False
+    """Tool arguments: a long value that states the wanted value inside a task-sized
+    description matches, unless it names values the request does not (stuffing)."""
+    retry_free: bool = False
+    """Tool calls: one repeat of an expected tool (a corrective retry) and, where the case uses a
+    search result, a read of the page it links are not extra calls."""
+    decoy_set_aside: bool = False
+    """Result usage: a decoy figure the answer names and sets aside ("the preview said X, but
+    the page says Y") does not cancel the needle (``grade.commitment``)."""
     tally_listing: bool = False
     """Tallies: an answer may name the day of each event it counted, when it names no more days
     than its count and the earliest it names is the first."""
@@ -187,6 +196,9 @@ GRADING_4 = replace(
     decline_context=True,
     phrasings_4=True,
     tally_listing=True,
+    natural_arguments=True,
+    retry_free=True,
+    decoy_set_aside=True,
 )
 GRADINGS: Final = MappingProxyType({g.id: g for g in (GRADING_1, GRADING_2, GRADING_3, GRADING_4)})
 """Every shipped grading policy by id (``dittobench grade --grading``)."""
