@@ -33,7 +33,7 @@ from typing import Final
 
 from dittobench.core.dates import MONTH_OF
 from dittobench.core.text import STOP_WORDS, normalize, wordset
-from dittobench.grade.match import Prepared, prepare, spans
+from dittobench.grade.match import Prepared, hit, prepare, spans
 
 WINDOW_WORDS: Final = 10
 """How far before or after a mention a cue is looked for (words, within its sentence)."""
@@ -85,41 +85,49 @@ _BEFORE_ANY = re.compile(
         # an old or replaced value
         r"after",
         r"(?<!told me )(?<!said )(?<!mentioned )before (?:the|your|that|then|it|these|those|them)"
-        r"(?: [^\W_]+){0,3}",
+        r"(?: [^\W_]+(?:'[^\W_]+)?){0,3}",
         r"skip(?:ping)?",
-        r"(?:search |the )?(?:snippet|preview|teaser|listing)(?: [^\W_]+){0,4}",
+        r"(?:told|asked|instructed|tells|wants) me to (?:answer|reply|respond|say|give)"
+        r"(?: [^\W_]+(?:'[^\W_]+)?){0,6}",
+        r"(?:with|as) a code(?: word)?",
+        r"cancel(?:led|ed)",
+        r"(?:search |the )?(?:snippet|preview|teaser|listing)(?: [^\W_]+(?:'[^\W_]+)?){0,4}",
         r"(?:steered|steer|kept|keep) (?:you )?away from",
-        r"away from(?: [^\W_]+){0,3}",
+        r"away from(?: [^\W_]+(?:'[^\W_]+)?){0,3}",
         r"goodbye",
-        r"(?:would|'d) (?:love|like)(?: [^\W_]+){0,3} to be",
+        r"(?:would|'d) (?:love|like)(?: [^\W_]+(?:'[^\W_]+)?){0,3} to be",
         r"love (?:your|my|the) [^\W_]+ to be",
         r"avoid",
         r"leave(?: out)?",
         r"rule out",
-        r"(?:his|her|their)(?: [^\W_]+){0,2}",
+        r"(?:his|her|their)(?: [^\W_]+(?:'[^\W_]+)?){0,2}",
         r"prior to that",
         r"(?:switch|mov|chang|swapp|swap|upgrad|port|transferr|relocat|migrat|came|went|graduat)"
-        r"\w*(?: [^\W_]+){0,3} from",
+        r"\w*(?: [^\W_]+(?:'[^\W_]+)?){0,3} from",
         r"over from",
-        r"used to(?: [^\W_]+){0,2}",
-        r"previously(?: [^\W_]+)?",
-        r"formerly(?: [^\W_]+)?",
-        r"originally(?: [^\W_]+)?",
-        r"at first(?: [^\W_]+)?",
-        r"earlier(?: [^\W_]+){0,2}",
-        r"(?:old|older|former|previous)(?: [^\W_]+){0,4}",
-        r"none of(?: [^\W_]+){0,3}",
-        r"different(?: [^\W_]+)? from",
+        r"used to(?: [^\W_]+(?:'[^\W_]+)?){0,2}",
+        r"previously(?: [^\W_]+(?:'[^\W_]+)?)?",
+        r"formerly(?: [^\W_]+(?:'[^\W_]+)?)?",
+        r"originally(?: [^\W_]+(?:'[^\W_]+)?)?",
+        r"at first(?: [^\W_]+(?:'[^\W_]+)?)?",
+        r"earlier(?: [^\W_]+(?:'[^\W_]+)?){0,2}",
+        r"(?:old|older|former|previous)(?: [^\W_]+(?:'[^\W_]+)?){0,4}",
+        r"none of(?: [^\W_]+(?:'[^\W_]+)?){0,3}",
+        r"different(?: [^\W_]+(?:'[^\W_]+)?)? from",
         r"not the same as",
         r"replac\w*",
         r"instead of",
         r"rather than",
-        r"no longer(?: [^\W_]+){0,2}",
+        r"no longer(?: [^\W_]+(?:'[^\W_]+)?){0,2}",
         r"(?:gave|give|given|giving) up(?: on)?",
         r"quit",
         r"dropped",
+        r"dropping",
+        r"quitting",
+        r"ditching",
+        r"(?:first )?(?:written|typed|spelled|spelt) as",
         r"ditched",
-        r"stopped(?: [^\W_]+)?",
+        r"stopped(?: [^\W_]+(?:'[^\W_]+)?)?",
         r"left",
         r"sold",
         r"got rid of",
@@ -137,7 +145,7 @@ _BEFORE_ANY = re.compile(
         r"besides",
         r"not counting",
         r"unlike",
-        r"others?(?: [^\W_]+){0,2}",
+        r"others?(?: [^\W_]+(?:'[^\W_]+)?){0,2}",
         r"not true(?: that)?",
         r"isn't true",
         r"wasn't true",
@@ -192,7 +200,6 @@ _AFTER_ANY = re.compile(
         r"but not",
         r"but only as",
         r"when (?:we|you) first",
-        r"out",
         r"(?:wouldn't|didn't|don't|won't) (?:pick|choose|recommend|suggest)",
         r"(?:is|was|are|were) not (?:yours|true|right|it|the one)",
         r"not (?:yours|you|true|right|the one|mine)",
@@ -202,6 +209,21 @@ _AFTER_ANY = re.compile(
         r"didn't happen",
         r"fell through",
         r"(?:was|is|were|are) (?:only|just|merely)",
+        r"(?:but )?neither (?:was|is|of them|one)",
+        r"(?:that's|that is|it's|it is|which is|which was|are|is|was|were) (?:theirs|his|hers)",
+        r"(?:their|his|her) (?:birthday|own|one|thing|trip|idea|tradition|pick)",
+        r"(?:is|was) the one from",
+        r"out of date",
+        r"(?:has|have|had) never been (?:yours|your)",
+        r"never been yours",
+        r"(?:wouldn't|would not|won't|didn't) bother",
+        r"as the (?:answer|one|pick|choice) (?:you'd|people|most people|everyone)",
+        r"(?:wasn't|isn't|not) what (?:i'd|i would|i) (?:pick|choose|recommend|suggest)",
+        r"came up as",
+        r"(?:plenty of |many |most |a lot of )?people would (?:suggest|say|pick|recommend)",
+        r"steered you away",
+        r"(?:is|was) (?:one|something) you'd (?:love|like)",
+        r"you'd love to",
         r"(?:was |is )?the one (?:i|we) (?:steered|pointed|kept|talked) (?:you )?(?:away|out)",
         r"(?:is|was|'s) (?:a |the )?wrong",
         r"where (?:your|his|her|their|a|an) (?:[^\W_]+ )?(?:"
@@ -220,7 +242,7 @@ _AFTER_ANY = re.compile(
         r"(?:are|were) their",
         r"(?:is|was) (?:the|your) (?:old|older|previous|former|earlier|first)",
         r"(?:was|is) (?:a typo|a slip|a mistake|wrong)",
-        r"then corrected",
+        r"(?:then |but |and )?corrected (?:it|that|yourself|himself|herself|themselves)",
         r"no longer",
         r"any ?more",
         r"looks? (?:very )?similar",
@@ -247,8 +269,15 @@ _LATER_BEFORE = re.compile(
         r"took over from",
         r"next",
         r"after (?:those|them|these|that)(?: came)?",
+        r"(?:left|retired|replaced|swapped|traded|ditched|dropped|quit|cancelled|canceled)"
+        r"(?: it| that| them)?(?: [^\W_]+(?:'[^\W_]+)?){0,5}? for",
+        r"turned out to be",
+        r"these days",
+        r"nowadays",
+        r"now",
+        r"currently",
     )
-    + r"(?:[\s,]+[^\W_]+){0,6}?(?: "
+    + r"(?:[\s,]+[^\W_]+(?:'[^\W_]+)?){0,8}?(?: "
     + _OWNERS
     + r")*[\s,:\"'(]*$"
 )
@@ -275,7 +304,7 @@ _FORWARD = re.compile(
     r"(?<![^\W_])"
     + _alternation(
         r"confus\w*",
-        r"mix(?:ed|ing)?(?: [^\W_]+)? up",
+        r"mix(?:ed|ing)?(?: [^\W_]+(?:'[^\W_]+)?)? up",
         r"mixed in",
         r"muddle\w*",
         r"trip you up",
@@ -286,6 +315,8 @@ _FORWARD = re.compile(
         r"in contrast",
         r"(?:haven't|hadn't|didn't|don't|won't|not) counted",
         r"the others",
+        r"things to (?:watch|keep separate|keep apart|keep straight)",
+        r"keep (?:them |it |these |those )?(?:separate|apart|straight)",
         r"similar",
         r"look ?alike",
         r"(?:don't|doesn't|didn't|wouldn't|won't) count",
@@ -301,7 +332,7 @@ _FORWARD = re.compile(
         r"belongs? to",
         r"(?:weren't|aren't|wasn't|isn't) (?:your|yours)",
         r"not yours",
-        r"others? [^\W_]+(?: [^\W_]+)? (?:have |has |had )?(?:come|came) up",
+        r"others? [^\W_]+(?: [^\W_]+(?:'[^\W_]+)?)? (?:have |has |had )?(?:come|came) up",
         r"before (?:all )?(?:that|then|those|these|this)",
         r"prior to that",
         r"if (?:anyone|someone|any of|others|guests|people|they)",
@@ -317,6 +348,22 @@ _FORWARD = re.compile(
 )
 """Cues that set aside every mention after them in their sentence ("Just so the photos don't
 confuse things: around the 23rd you were in Cartagena"; "I didn't count A or B")."""
+
+_OTHERS_AFTER = re.compile(
+    r"(?<![^\W_])(?:none of (?:your|the|my) other|(?:your|the|my) other [^\W_]+ (?:weren't|"
+    r"were not|didn't|don't|aren't|were without|had nothing)|"
+    r"the others (?:weren't|were not|aren't)|"
+    r"(?:didn't|don't|won't|haven't) count (?:them|these|those)|(?:other|a few other|two other|"
+    r"some other) [^\W_]+ (?:came|have come|come) up|(?:things|a few things|two things|some "
+    r"things|names|others) (?:that )?(?:could|might|can) (?:be confused|get mixed up|muddle|trip)|"
+    r"(?:two |a few |some )?things to (?:watch|keep separate|keep apart|keep straight))(?![^\W_])"
+)
+"""Cues after which the rest of the answer is about the other values, not the answer."""
+_DECLINED_CONTEXT = re.compile(
+    r"(?<![^\W_])the only (?:[^\W_]+ ){1,3}(?:that's|that has|that have|i've|i have|you've|you "
+    r"have|that) (?:come up|came up|mentioned|heard|got)(?![^\W_])"
+)
+"""A decline's context ("the only film that's come up is X"): what follows names no answer."""
 
 _HISTORY = re.compile(
     r"(?<![^\W_])"
@@ -336,7 +383,9 @@ _HISTORY = re.compile(
 unless named as the current one ("and now", "the latest")."""
 _CURRENT_BEFORE = re.compile(
     r"(?<![^\W_])(?:now|currently|these days|the latest|latest|current|at the moment|"
-    r"at present|as things stand|today|nowadays)(?: [^\W_]+){0,4}?(?: " + _OWNERS + r")*"
+    r"at present|as things stand|today|nowadays)(?: [^\W_]+(?:'[^\W_]+)?){0,4}?(?: "
+    + _OWNERS
+    + r")*"
     r"[\s,:\"'(]*$"
 )
 _CURRENT_AFTER = re.compile(r"^[\s,:\"')]*(?:[^\W_]+ ){0,2}?(?:now|these days|currently)(?![^\W_])")
@@ -390,9 +439,26 @@ _ACTING = re.compile(
 
 @lru_cache(maxsize=256)
 def _asked(question: str) -> frozenset[str]:
-    """The question's words, possessives also without their "'s"."""
+    """The question's words, possessives also without their "'s", and every other word for a
+    relative it names ("mother" asks about "mum" too)."""
     words = _WORD.findall(normalize(question))
-    return frozenset(words) | {w.removesuffix("'s") for w in words}
+    out = set(words) | {w.removesuffix("'s") for w in words}
+    for group in KIN:
+        if not group.isdisjoint(out):
+            out |= group
+    return frozenset(out)
+
+
+KIN: Final = (
+    wordset("mum mom mother mam mummy mommy ma"),
+    wordset("dad father daddy pa"),
+    wordset("gran grandma grandmother nan nana granny"),
+    wordset("granddad grandad grandpa grandfather gramps"),
+    wordset("partner wife husband boyfriend girlfriend spouse"),
+    wordset("parents parent"),
+    wordset("kid kids child children son daughter"),
+)
+"""Words for one relative: a question about one is about the others too."""
 
 
 def _attribution(names: frozenset[str], question: str) -> re.Pattern[str]:
@@ -400,7 +466,46 @@ def _attribution(names: frozenset[str], question: str) -> re.Pattern[str]:
     person named near a mention without one is ``_names_near``'s.)"""
     asked = _asked(question)
     owners = sorted(names | (RELATIONS - asked), key=len, reverse=True)
-    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, owners)) + r")'s?(?![^\W_])")
+    known = r"(?:" + "|".join(map(re.escape, owners)) + r")'s?"
+    # Any other word in the possessive that is not a common word names someone too ("Betty's").
+    return re.compile(r"(?<![^\W_])(?:" + known + r"|(?P<owner>[^\W\d_]{3,})'s)(?![^\W_])")
+
+
+@lru_cache(maxsize=256)
+def _belief(names: frozenset[str]) -> re.Pattern[str]:
+    """Someone named saying or believing something: what follows in the sentence is theirs
+    ("Bettina thinks the place you're desperate to see is the Dolomites")."""
+    who = sorted(names | RELATIONS, key=len, reverse=True)
+    return re.compile(
+        r"(?<![^\W_])(?:" + "|".join(map(re.escape, who)) + r") (?:always |still |apparently )?"
+        r"(?:thinks|thought|reckons|reckoned|says|said|believes|assumes|insists|claims|swears|"
+        r"keeps (?:saying|telling|insisting)|is convinced|was convinced|guessed|guesses)"
+        r"(?![^\W_])"
+    )
+
+
+def _owned(attribution: re.Pattern[str], window: str, excluded: frozenset[str] | set[str]) -> bool:
+    """Someone's possessive in ``window``: a name or relative the history gives, or any other
+    word in the possessive that is not a common word, a candidate's or the question's."""
+    for m in attribution.finditer(window):
+        owner = m.group("owner")
+        if owner is None or not (owner in NOT_OWNERS or owner in excluded):
+            return True
+    return False
+
+
+NOT_OWNERS: Final = (
+    STOP_WORDS
+    | SENTENCE_OPENERS
+    | CALENDAR_WORDS
+    | frozenset(MONTH_OF)
+    | wordset(
+        "year week month day night today tonight weekend morning evening everyone everybody",
+        "nobody somebody anyone anybody world company team city country school office gym shop",
+        "club band family house home work life mind heart game film book show one other",
+    )
+)
+"""Words in the possessive that name no one ("this year's", "the company's")."""
 
 
 def _sentences(key: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -439,11 +544,14 @@ def read_mentions(
     question: str,
     timing: str = "",
     people: frozenset[str] = frozenset(),
+    declining: bool = False,
 ) -> list[Mention]:
     """Every mention of the candidates in ``text``, each committed or set aside. ``timing`` is
     ``AT_A_TIME``, ``LATEST`` or empty; ``people`` are the names of others the history talks
-    about (``people_in``)."""
-    pool = tuple(candidates)
+    about (``people_in``); ``declining``: the case asks for a decline, so what follows "the only
+    film that's come up is" is context. A candidate the question itself names is no mention."""
+    asked_text = prepare(question)
+    pool = tuple(v for v in candidates if not hit(asked_text, v))
     found = _locate(text, pool)
     if not found:
         return []
@@ -451,11 +559,15 @@ def read_mentions(
     own = {w for v in pool for w in _WORD.findall(normalize(v))}
     names = frozenset(people - own)
     attribution = _attribution(names, normalize(question))
+    belief = _belief(names)
     asked = _asked(question)
     sentences = _sentences(key, [(s, e) for s, e, _ in found])
     told = _HISTORY.search(key)
     history = told.end() if told is not None else None
+    others = _OTHERS_AFTER.search(key) or (_DECLINED_CONTEXT.search(key) if declining else None)
+    beyond = others.end() if others is not None else None
     out: list[Mention] = []
+    later_before = False  # the group before was set aside as later than the asked time
     for group in _groups(key, found, sentences):
         first, last = group[0], group[-1]
         sentence = next((b for b in sentences if b[0] <= first[0] < b[1]), (0, len(key)))
@@ -471,26 +583,33 @@ def read_mentions(
         aside = (
             (cue is not None and _WORD.findall(cue.group())[0] not in asked)
             or _AFTER_ANY.match(after) is not None
+            or _OUT_AFTER.match(after) is not None
             or _negated_before(before)
-            or attribution.search(before) is not None
-            or attribution.search(after) is not None
+            or _owned(attribution, before, own | asked)
+            or _owned(attribution, after, own | asked)
             or _names_near(names, asked, before, after)
             or _FORWARD.search(key, sentence[0], first[0]) is not None
-            or _timed_aside(timing, key, sentence[0], first[0], before, after)
+            or belief.search(key, sentence[0], first[0]) is not None
         )
+        timed = _timed_aside(timing, key, sentence[0], first[0], before, after)
+        aside = aside or timed
+        aside = aside or (beyond is not None and beyond < first[0])
         if not aside and timing != AT_A_TIME and history is not None and history < first[0]:
             # Telling how it changed: history, unless named as the current value.
             aside = _CURRENT_BEFORE.search(before) is None and _CURRENT_AFTER.match(after) is None
+        aside = aside or _another_event(before, after, asked)
         if not aside and index and _AFTER_BEFORE.search(key, sentence[0], found[index - 1][0]):
             # "before the moped it was a motorbike": what came before the one named.
             aside = _BEFORE_IT_WAS.fullmatch(key[found[index - 1][1] : first[0]]) is not None
         between = key[found[index - 1][1] : first[0]] if index else ""
-        chained = _CHAINED.fullmatch(between) or (
-            timing == AT_A_TIME and _CORRECTED.fullmatch(between)
-        )
-        if not aside and index and chained:
+        if not aside and index and _CHAINED.fullmatch(between):
             # "after A, then B": B goes with A ("then" continues a telling).
             aside = bool(out) and not out[-1].committed
+            timed = aside and later_before
+        if not aside and index and later_before and _CONTINUED.fullmatch(between):
+            # At a time: what goes on from a later value came later too.
+            aside = timed = True
+        later_before = timed and timing == AT_A_TIME
         out.extend(Mention(value, s, e, not aside) for s, e, value in group)
     return _aside_in_sentence(out, sentences)
 
@@ -500,7 +619,32 @@ _BEFORE_IT_WAS = re.compile(
     r",? ?(?:(?:it|that|there) (?:was|were)|you (?:had|used|were (?:on|with|at|in))|came)?"
     r" ?(?:a|an|the|your)? ?"
 )
-_CORRECTED = re.compile(r"[^.!?;]{0,30}?corrected(?: it| that)? to(?: the| your| a)?[\s,]*")
+
+
+def _another_event(before: str, after: str, asked: frozenset[str]) -> bool:
+    """A companion of some other event than the one asked about: "Naples was with Ilario",
+    "Ilario was your companion for Naples"."""
+    for event in _EVENT_WITH.finditer(before):
+        if set(_WORD.findall(event.group(1))).isdisjoint(asked):
+            return True
+    companion = _COMPANION_FOR.match(after)
+    return companion is not None and set(_WORD.findall(companion.group(1))).isdisjoint(asked)
+
+
+_EVENT_WITH = re.compile(r"(?<![^\W_])([^\W_]+(?: [^\W_]+){0,2}) (?:was|were) (?:with|for) $")
+_COMPANION_FOR = re.compile(
+    r"^ (?:was|were) (?:your |the )?(?:companion|plus one|date|company|travel buddy) "
+    r"(?:for|on|at|to) (?:the |your )?([^\W_]+(?: [^\W_]+)?)"
+)
+
+_CONTINUED = re.compile(
+    r"[^.!?;]{0,30}?(?:,? and|, then|; then|,? which you corrected to)(?! (?:still|though|but))"
+    r"[^.!?;]{0,40}"
+)
+"""At a time: "you switched to A, and in late November to B" goes on with what came later."""
+
+_OUT_AFTER = re.compile(r"^[\s,]*out(?![^\W_])")
+"""Left out: "I'd leave serviced apartments out"."""
 _CHAINED = re.compile(
     r"[^.!?;]{0,40}?(?:,|\band\b)? ?(?:and )?then(?: (?:to|at|on|with|in|a|an|the|your))*[\s,]*"
 )
@@ -509,6 +653,7 @@ _CHAINED = re.compile(
 
 def _timed_aside(timing: str, key: str, start: int, at: int, before: str, after: str) -> bool:
     """Set aside by when it held: later than the asked time, or earlier than the latest."""
+    after = _PARENTHETICAL.sub(" ", after)
     if timing == AT_A_TIME:
         return (
             _LATER_BEFORE.search(before) is not None
@@ -525,11 +670,15 @@ def _timed_aside(timing: str, key: str, start: int, at: int, before: str, after:
 
 _EARLIER_FORWARD = re.compile(
     r"(?<![^\W_])(?:earlier|previously|originally|at first|in the past|back then|back in|"
-    r"before|until|till|used to|formerly)(?![^\W_])"
+    r"before|until|till|used to|formerly|in between|for context|retired|back on|"
+    r"on that (?:date|day)|"
+    r"at (?:that|the) (?:time|point)|for (?:those|that|the) (?:[^\W_]+ ){0,3}(?:notes|photos|"
+    r"date|day))(?![^\W_])"
 )
 _EARLIER_AFTER = re.compile(
     r"^[\s,:\"')]*(?:(?:[^\W_]+ ){0,3}?(?:until|till|up to)|(?:[^\W_]+ )?(?:before|previously|"
-    r"earlier|at first|originally|in the past|back then))(?![^\W_])"
+    r"earlier|at first|originally|in the past|back then)|(?:[^\W_]+[\s,()]+){0,6}?(?:and )?"
+    r"(?:after that|then|later|afterwards) (?:came|you|it|switched|moved))(?![^\W_])"
 )
 """Questions about the current value: what these put before it in a sentence was earlier."""
 
@@ -565,10 +714,14 @@ def _names_near(names: frozenset[str], asked: frozenset[str], before: str, after
         _first_words(after, NAME_WORDS)
     )
     for index, word in enumerate(near):
-        if word.removesuffix("'s") not in names or (word in asked and not word.endswith("'s")):
+        if word.removesuffix("'s") not in names:
+            continue
+        following = near[index + 1] if index + 1 < len(near) else ""
+        if word in asked and not word.endswith("'s") and following not in _SAYING:
             continue
         previous = near[index - 1] if index else ""
-        if previous not in _COMPANION or word.endswith("'s"):
+        acts = following != "" and following not in _ALONG
+        if previous not in _COMPANION or word.endswith("'s") or acts:
             return True
     return False
 
@@ -577,7 +730,19 @@ _PARENTHETICAL = re.compile(r"\([^()]*\)?|^[^()]*\)")
 """A remark in brackets beside a mention ("(with Teodor)", "(Fenna took it with you)") says who
 came along, not whose it is (possessives there still count, through ``_attribution``)."""
 
-_COMPANION: Final = wordset("with and plus alongside by to for told asked")
+_SAYING: Final = wordset(
+    "thinks reckons says said believes assumes insists claims swears keeps reckoned thought",
+    "is was has had",
+)
+"""A person the question names still holds what they say ("Bettina reckons it's X")."""
+
+_ALONG: Final = wordset(
+    "and to for on at in as came went joined too also with was were had you your the a an",
+)
+"""Words after a companion's name that keep it a companion ("with Teodor on the trip");
+another word after it makes the name act ("and Yolanda invited you")."""
+
+_COMPANION: Final = wordset("with and plus alongside by to told asked")
 """A name after these came along or was told, and holds nothing ("with Teodor")."""
 
 
@@ -634,11 +799,19 @@ def sentences_about(text: Prepared, mentions: list[Mention], subject: Iterable[s
     sentences = _sentences(key, [(m.start, m.end) for m in mentions])
     kept = []
     for begin, end in sentences:
-        inside = [normalize(m.value) for m in mentions if begin <= m.start < end]
-        if inside and wanted.isdisjoint(inside):
+        inside = [m for m in mentions if begin <= m.start < end]
+        named = [m for m in inside if normalize(m.value) in wanted]
+        if inside and not named:
             continue
+        if named and all(_NOT_THIS.search(key, begin, m.start) for m in named):
+            continue  # "that's the one you dropped, not surfing": about the other one
         kept.append(text.norm[begin:end])
     return prepare(" ".join(kept))
+
+
+_NOT_THIS = re.compile(
+    r"(?<![^\W_])(?:not|rather than|unlike|instead of|as opposed to)(?: (?:the|your|my))? ?$"
+)
 
 
 _REPORTED_NEGATION = re.compile(
@@ -664,8 +837,8 @@ _LINE_END = re.compile(r"(?<=[^\s.!?;:])[ \t]*\n")
 
 def lines_as_sentences(raw: str) -> str:
     """``raw`` with a full stop at each line end that has none, so a line break (which
-    normalising folds into a space) still ends a sentence."""
-    return _LINE_END.sub(".\n", raw)
+    normalising folds into a space) still ends a sentence, and "&" read as "and"."""
+    return _LINE_END.sub(".\n", raw).replace(" & ", " and ")
 
 
 def committed_text(text: Prepared, mentions: list[Mention]) -> Prepared:

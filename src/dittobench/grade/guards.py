@@ -111,8 +111,13 @@ def candidate_numbers(text: Prepared) -> frozenset[int]:
     """The whole numbers an answer offers as a count: every number it states, except those that
     are part of a date ("May 4", "2026"), a time, a measure or a duration ("over 2 months"), a
     part of the count ("2 of them") or the pronoun "one" ("the last one")."""
+    return frozenset(value for _start, _end, value in candidate_spans(text))
+
+
+def candidate_spans(text: Prepared) -> list[tuple[int, int, int]]:
+    """Where ``candidate_numbers`` finds each number: (start, end, value) in ``text.norm``."""
     norm = text.norm
-    out = set()
+    out = []
     for start, end, value in number_spans(text):
         if value >= 1000 or _UNIT_AFTER.match(norm, end) or _DATE_AFTER.match(norm, end):
             continue
@@ -124,8 +129,8 @@ def candidate_numbers(text: Prepared) -> frozenset[int]:
             continue  # "the last one": a pronoun, not a count
         if _DATE_BEFORE.search(norm, max(0, start - 12), start):
             continue
-        out.add(value)
-    return frozenset(out)
+        out.append((start, end, value))
+    return out
 
 
 # --- former values -----------------------------------------------------------------------------
@@ -217,6 +222,7 @@ def offers_candidate(text: Prepared) -> bool:
 __all__ = [
     "OFFERS",
     "candidate_numbers",
+    "candidate_spans",
     "former_at",
     "mask_echo",
     "named_as_answer",

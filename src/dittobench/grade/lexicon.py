@@ -130,6 +130,14 @@ DECLINE_4: Final = (
     "never came up",
     "hasn't come up",
     "haven't come across",
+    "deleted it",
+    "removed it",
+    "erased it",
+    "not holding onto it",
+    "no longer holding",
+    "don't have it any more",
+    "don't have it anymore",
+    "isn't something you've",
 )
 """grading-4's declines: grading-3's and the same said with "actually", "I don't think you've
 told me", "it never came up"."""
@@ -318,6 +326,29 @@ CESSATION_4: Final = (
     "closed that chapter",
 )
 """grading-4's endings beyond grading-3's ("It didn't last", "bread making was behind you")."""
+
+PERSISTENCE_4: Final = (
+    "a fixture",
+    "a regular thing",
+    "part of your routine",
+    "part of your week",
+    "going well",
+    "going really well",
+    "every saturday",
+    "every sunday",
+    "every monday",
+    "every tuesday",
+    "every wednesday",
+    "every thursday",
+    "every friday",
+    "every morning",
+    "every evening",
+    "twice a week",
+    "three times a week",
+    "once a week",
+)
+"""grading-4's further ways of placing an activity in the present ("by now it's a fixture every
+Saturday")."""
 
 STRONG_PERSISTENCE_3: Final = (
     "kept it up",

@@ -24,6 +24,7 @@ from dittobench.core.text import content_words as words_of_content
 from dittobench.grade.dates import ISO_DAY, days_in, states_day
 from dittobench.grade.guards import (
     candidate_numbers,
+    candidate_spans,
     named_as_answer,
     offers_candidate,
     phrases_outside,
@@ -38,6 +39,7 @@ from dittobench.grade.lexicon import (
     DECLINE_4,
     DELETION_OUTCOMES,
     PERSISTENCE,
+    PERSISTENCE_4,
     STRONG_PERSISTENCE_3,
     USED_TO,
 )
@@ -247,12 +249,11 @@ def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
             return in_slot
     text = prepare(ISO_DAY.sub(" ", answer.full.norm))
     counted = candidate_numbers(text)
-    nouns = {w for w in content_words(case.question) if len(w) >= 3}
+    nouns = {w for w in content_words(case.question) if len(w) >= 3 and not w.isdigit()}
     claimed = frozenset(
         value
-        for start, end, value in number_spans(text)
-        if value in counted
-        and (_counts_noun(text.norm, end, nouns) or _TIMES_WORD.fullmatch(text.norm, start, end))
+        for start, end, value in candidate_spans(text)
+        if (_counts_noun(text.norm, end, nouns) or _TIMES_WORD.fullmatch(text.norm, start, end))
         and _AS_OF.search(text.norm, max(0, start - 60), start) is None
         and _SUPPOSING.search(text.norm, max(0, start - 80), start) is None
     )
@@ -349,11 +350,13 @@ def check_duration(case: MemoryCase, answer: Answer) -> float:
     if expected is None or expected < 0:
         return 0.0
     if answer.rules.exact_durations:
-        return _agreed(
-            answer,
-            lambda text: float(_exact_duration(text, expected, answer.rules)),
-            lambda text: bool(_stated_durations(text)),
-        )
+        rules = answer.rules
+        sums = rules.committed_scans  # grading-4: the sum shown is working, not another answer
+
+        def exact(text: Prepared) -> float:
+            return float(_exact_duration(_without_sums(text) if sums else text, expected, rules))
+
+        return _agreed(answer, exact, lambda text: bool(_stated_durations(text)))
     tolerance = max(2, expected // 2)
 
     def judge(text: Prepared) -> float:
@@ -362,6 +365,21 @@ def check_duration(case: MemoryCase, answer: Answer) -> float:
         return float(stated is not None and abs(stated - expected) <= tolerance)
 
     return _best(answer, judge)
+
+
+_SUM = re.compile(
+    r"(?<![^\W_])(?:that's |which is |so )?[0-9]+ (?:more )?(?:days? )?(?:left |remaining )?"
+    r"(?:in|of|to the end of|through) (?:[a-z]+ )?[a-z]+(?:,? (?:plus|\+|and|then) [0-9]+ "
+    r"(?:more )?(?:days? )?(?:in|into|of) (?:[a-z]+ )?[a-z]+)+"
+)
+"""Working shown for a day count ("13 days left in September plus 18 in October")."""
+
+
+def _without_sums(text: Prepared) -> Prepared:
+    """``text`` without the sums it shows for a count of days."""
+    if _SUM.search(text.norm) is None:
+        return text
+    return prepare(_SUM.sub(" ", text.norm))
 
 
 def _stated_durations(text: Prepared) -> list[int]:
@@ -408,7 +426,8 @@ def _determine(case: MemoryCase, answer: Answer) -> _Determination:
     endings = CESSATION_4 if answer.rules.phrasings_4 else CESSATION_3 if more else CESSATION
     cessation = phrases_outside(case.question, endings)
     strong = phrases_outside(case.question, strong_cues)
-    weak = phrases_outside(case.question, tuple(p for p in PERSISTENCE if p not in strong))
+    present = PERSISTENCE + PERSISTENCE_4 if answer.rules.phrasings_4 else PERSISTENCE
+    weak = phrases_outside(case.question, tuple(p for p in present if p not in strong))
     if more:  # "You gave pottery up" says "gave it up"
         full = _activity_as_it(case, full)
     ended = has_unnegated(full, cessation) or has_negated(full, strong) or has_phrase(full, USED_TO)
