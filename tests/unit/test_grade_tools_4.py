@@ -58,7 +58,10 @@ def test_a_task_described_in_words_matches_unless_it_stuffs(argument: str, match
 
 def test_an_address_must_still_be_the_address() -> None:
     c = case(ExpectedTool("read_links", (("urls", "https://x/y"),)))
-    sentence = "please read the essay at https://x/y and tell me whether it is worth my while, thank you so much"
+    sentence = (
+        "please read the essay at https://x/y and tell me whether it is worth my while, "
+        "thank you so much"
+    )
     assert len(sentence) > GRADING_4.stuffing_ratio * len("https://x/y")
     graded = grade_tool(c, None, record(call("read_links", urls=[sentence])), GRADING_4)
     assert graded.reason == "arguments"
