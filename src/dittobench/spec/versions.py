@@ -284,6 +284,14 @@ class ContentPolicy:
     alias_scans: bool = False
     """Distractors and forbidden values list the other forms a grader would accept for each
     (``Choice.aliases``: "Petrem" for "Galaxy Petrem"), so a list of short forms names them."""
+    isolation_unheard: bool = False
+    """The second user's value of an isolation attribute is one the first user's history never
+    names (bench 4.0 let it be a contact's value the first user mentioned, so the first user's
+    own history held the value the isolation case forbids)."""
+    fixtures_about_request: bool = False
+    """Tool results are about what the request is about: a job's or workflow's findings name
+    its topic, a single search's page agrees with its teaser (only cases about telling them
+    apart serve two figures), and the calendar holds the event a lookup names."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -316,6 +324,8 @@ CONTENT_3 = replace(
 non-facts, coined values, combined questions, tool requests without cues)."""
 CONTENT_4 = replace(CONTENT_3, alias_scans=True)
 """Bench 4.0: 3.0's content with every scanned value's other forms listed beside it."""
+CONTENT_5 = replace(CONTENT_4, isolation_unheard=True, fixtures_about_request=True)
+"""Bench 5.0: content that does not contradict itself (docs/bench-versions.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,13 +457,14 @@ POLICIES: Final = MappingProxyType(
             pack_id="public-3.0",
         ),
         # 5.0.0 (draft): grading-4 reads what an answer commits to, so careful answers that name
-        # look-alikes, old values and what they counted pass; 4.0's content for now.
+        # look-alikes, old values and what they counted pass; content that does not contradict
+        # itself.
         "5.0.0": BenchPolicy(
             "5.0.0",
             "2026-12-06T00:00:00Z",
             _sizes(with_memory=True),
             GRADING_4,
-            CONTENT_4,
+            CONTENT_5,
             pack_id="public-3.0",
             draft=True,
         ),

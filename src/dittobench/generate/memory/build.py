@@ -90,6 +90,7 @@ def _person(
         unheld=content.twin_unheld,
         suggestions=content.twin_suggestions,
         after=content.twins_after,
+        unheard=needs.avoid if content.isolation_unheard else {},
     )
     return weave_person(plan, texts, talk, voice, grouped=content.woven_history)
 
@@ -190,8 +191,19 @@ def _isolation(
     names = isolation_attributes(
         root.fork("isolation"), ctx.person, fixed, size.isolation_cases, busy
     )
-    avoid = {name: ctx.chain(name)[-1].value for name in names}
-    needs = replace(isolation_needs(names, avoid), distinct_starts=ctx.content.shared_questions)
+    if ctx.content.isolation_unheard:
+        # Nothing the first user's history says of the attribute (anyone's value, a look-alike)
+        # may be the second user's: their value must be news to the first user's history.
+        heard = {n: tuple(dict.fromkeys(f.value for f in ctx.person.facts if f.attribute == n))
+                 for n in names}  # fmt: skip
+        avoid = {name: heard[name] for name in names}
+    else:
+        avoid = {name: (ctx.chain(name)[-1].value,) for name in names}
+    needs = replace(
+        isolation_needs(names, avoid),
+        distinct_starts=ctx.content.shared_questions,
+        avoid_near=ctx.content.isolation_unheard,
+    )
     second = _person(dataset, ISOLATION_USER_ID, needs, ctx.texts, epoch, ctx.content)
     second_ctx = Context(
         second,

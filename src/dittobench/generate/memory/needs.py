@@ -39,7 +39,7 @@ def needs_for(quota: Mapping[str, int], isolation_cases: int) -> Needs:
     )
 
 
-def isolation_needs(attributes: list[str], avoid: Mapping[str, str]) -> Needs:
+def isolation_needs(attributes: list[str], avoid: Mapping[str, tuple[str, ...]]) -> Needs:
     """The second user: a small person who holds the isolation attributes with other values."""
     return Needs(
         sessions=ISOLATION_USER_SESSIONS,

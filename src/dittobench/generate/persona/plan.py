@@ -39,10 +39,12 @@ class Needs:
     injections: int
     """Planted instructions, each about one of the person's own fixed or changing values."""
     require_trips: bool = False
-    avoid: Mapping[str, str] = field(default_factory=dict)
-    """attribute -> value this person must not hold (the other user's value, for isolation)."""
+    avoid: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """attribute -> values this person must not hold (the other user's, for isolation)."""
     include: tuple[str, ...] = ()
     """Attributes this person must hold as their own (isolation attributes)."""
+    avoid_near: bool = False
+    """No contact of this person holds an ``avoid`` value either (bench 5.0)."""
     distinct_starts: bool = False
     """Every activity is taken up in a session of its own (bench 3.0: a question names an
     activity by the day it was taken up)."""
@@ -143,14 +145,15 @@ def plan_person(
     own_fixed, other_only = fixed[: needs.fixed_self], fixed[needs.fixed_self :]
     changing = d.pick("changing", needs.changing, needs.include)
     for attribute in own_fixed:
-        value = _value(d.draw, attribute, needs.avoid.get(attribute.name))
+        value = _value(d.draw, attribute, needs.avoid.get(attribute.name, ()))
         d.facts.add(attribute.name, "state", SELF, value, d.when.below(n))
-        _near_misses(d, attribute, {value}, d.draw.between(0, 2))
+        taken = {value, *needs.avoid.get(attribute.name, ())} if needs.avoid_near else {value}
+        _near_misses(d, attribute, taken, d.draw.between(0, 2))
     for attribute in other_only:
         _near_misses(d, attribute, set(), d.draw.between(1, 2))
     for attribute in changing:
         states = d.draw.between(2, 4)
-        values = _distinct_values(d.draw, attribute, states, needs.avoid.get(attribute.name))
+        values = _distinct_values(d.draw, attribute, states, needs.avoid.get(attribute.name, ()))
         for step, (value, session) in enumerate(
             zip(values, _ordered_sessions(d.when, n, states), strict=True)
         ):
@@ -208,7 +211,7 @@ def _pick(
     return required + stream.sample(rest, max(0, count - len(required)))
 
 
-def _value(stream: Stream, attribute: Attribute, avoid: str | None = None) -> str:
+def _value(stream: Stream, attribute: Attribute, avoid: tuple[str, ...] = ()) -> str:
     return _distinct_values(stream, attribute, 1, avoid)[0]
 
 
@@ -216,10 +219,10 @@ def _distinct_values(
     stream: Stream,
     attribute: Attribute,
     count: int,
-    avoid: str | None = None,
+    avoid: tuple[str, ...] = (),
     taken: set[str] | None = None,
 ) -> list[str]:
-    blocked = set(taken or ()) | ({avoid} if avoid else set())
+    blocked = set(taken or ()) | set(avoid)
     pool = [c.text for c in attribute.values if c.text not in blocked]
     return stream.sample(pool, count)
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
+from types import MappingProxyType
 
 from dittobench.core.prng import Stream
 from dittobench.generate.persona.library import Library
@@ -109,10 +110,14 @@ def twist_plan(
     unheld: bool = False,
     suggestions: bool = False,
     after: bool = False,
+    unheard: Mapping[str, tuple[str, ...]] = MappingProxyType({}),
 ) -> Plan:
     """``plan`` with the additions of the module docstring (``twins``: look-alikes;
-    ``mentions``: of recurring topics too; ``woven``: slips, details and implied changes)."""
+    ``mentions``: of recurring topics too; ``woven``: slips, details and implied changes).
+    ``unheard``: values per attribute no look-alike or slip may use (another user's)."""
     t = _Twisting(plan, library, talk, dates, stream, list(plan.facts))
+    for name, values in unheard.items():
+        t.held.setdefault(name, set()).update(values)
     if twins:
         _twins(t, MENTION_ROLES if mentions else TWINNED_ROLES, after)
         if unheld:
