@@ -363,6 +363,11 @@ def _categories(reader: _Reader, words: ValueWords) -> tuple[Category, ...]:
                 slots={
                     s: _slot(reader, f"{key}.slots.{s}", v, words, banned) for s, v in slots.items()
                 },
+                slot_makers={
+                    s: v["maker"]
+                    for s, v in slots.items()
+                    if isinstance(v, dict) and isinstance(v.get("maker"), str)
+                },
                 pins=tuple(pins),
                 banned=banned,
                 allowed=frozenset(

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from dittobench.core import codes
 from dittobench.core.prng import Stream
+from dittobench.core.text import contains_phrase
 from dittobench.mocktools.echo import arg_text
 from dittobench.spec.dataset import ToolFixture
 
@@ -103,6 +104,26 @@ def confirmation(
     subject = arg_text(args, "subject")
     values["about"] = f' about "{subject}"' if subject else ""
     return template.format_map(values)
+
+
+_EVENT_FOUND = (
+    'Found 1 event matching "{query}": {title}, {day} at {time}.',
+    'One calendar event matches "{query}": {title} on {day}, {time}.',
+)
+_EVENT_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+_EVENT_TIMES = ("09:30", "10:00", "11:15", "13:00", "14:30", "16:00")
+
+
+def calendar_event(stream: Stream, asked: str, args: Mapping[str, object]) -> str:
+    """Bench 5.0 (``fixtures_about_request``): the calendar holds the event the request names; a
+    query naming it finds it, any other query finds nothing."""
+    query = arg_text(args, "query")
+    if not (contains_phrase(query, asked) or (query.strip() and contains_phrase(asked, query))):
+        return stream.choice(_TEMPLATES["calendar_search_events"]).format(query=query)
+    template = stream.choice(_EVENT_FOUND)
+    day, time = stream.choice(_EVENT_DAYS), stream.choice(_EVENT_TIMES)
+    title = query.strip() if contains_phrase(query, asked) else asked
+    return template.format(query=query, title=title, day=day, time=time)
 
 
 def has_template(name: str) -> bool:

@@ -16,6 +16,7 @@ other address gets a "could not load" line, so the needle is reachable only thro
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from dittobench.core import codes
 from dittobench.core.prng import Stream
@@ -81,9 +82,16 @@ def finding(stream: Stream, fixture: ToolFixture, name: str) -> str:
 
 
 def serve_content(
-    stream: Stream, fixture: ToolFixture, name: str, args: Mapping[str, object]
+    stream: Stream,
+    fixture: ToolFixture,
+    name: str,
+    args: Mapping[str, object],
+    agreeing: bool = False,
 ) -> ToolExecResponse:
-    """The response of content tool ``name`` (arguments already checked)."""
+    """The response of content tool ``name`` (arguments already checked). ``agreeing`` (bench
+    5.0): where the search result carries the needle, the page it links says the same."""
+    if agreeing and name == "read_links" and fixture.bearer == "search_web":
+        fixture = replace(fixture, bearer="read_links")
     return _SERVERS[name](stream, fixture, args)
 
 

@@ -21,9 +21,10 @@ from dittobench.catalog.content import CONTENT_TOOLS
 from dittobench.catalog.tools import MEMORY_TOOLS, is_known_tool, required_args
 from dittobench.core.canonical import CanonicalJSONError, canonical_bytes
 from dittobench.core.prng import Stream
-from dittobench.mocktools.confirm import confirmation
+from dittobench.mocktools.confirm import calendar_event, confirmation
 from dittobench.mocktools.content import serve_content
 from dittobench.spec.dataset import ToolCase, ToolFixture
+from dittobench.spec.versions import content_of
 from dittobench.spec.wire import ToolExecResponse
 
 TRANSIENT_ERROR: Final = "transient upstream error (503); retry"
@@ -67,11 +68,24 @@ def execute(
             return _error(f"missing required argument '{arg}' for {name}")
 
     stream = Stream(seed, content_version, f"mocktools/{case.id}/{name}/{digest}")
+    about = content_of(content_version).fixtures_about_request
     if name in CONTENT_TOOLS:
         if fixture.fail_first and name not in earlier:
             return _error(TRANSIENT_ERROR)
-        return serve_content(stream, fixture, name, args)
+        return serve_content(stream, fixture, name, args, about)
+    if about and name == "calendar_search_events":
+        asked = _pinned(case, name, "query")
+        if asked:
+            return ToolExecResponse(result=calendar_event(stream, asked, args))
     return ToolExecResponse(result=confirmation(stream, fixture, name, args, digest))
+
+
+def _pinned(case: ToolCase, name: str, arg: str) -> str:
+    """The value the case pins for argument ``arg`` of its call of ``name`` ("" when none)."""
+    for tool in case.expected_tools:
+        if tool.name == name:
+            return dict(tool.required_args).get(arg, "")
+    return ""
 
 
 def args_digest(args: Mapping[str, object]) -> str:

@@ -476,6 +476,15 @@ CURRENT_VERSION: Final = "4.0.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 
+def content_of(content_version: str) -> ContentPolicy:
+    """The content policy of a content version (MAJOR.MINOR), as the mock tools know a run by
+    it; the first policy's (``CONTENT_1``) for a content version no bench version has."""
+    for policy in POLICIES.values():
+        if policy.content_version == content_version:
+            return policy.content
+    return CONTENT_1
+
+
 def get_policy(version: str = CURRENT_VERSION) -> BenchPolicy:
     """The frozen policy of ``version``, or ``UnknownVersionError`` listing the known ones."""
     try:

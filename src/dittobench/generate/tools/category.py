@@ -54,6 +54,8 @@ class Category:
     tools: tuple[str, ...]
     grammar: Grammar
     slots: Mapping[str, SlotMaker] = field(default_factory=dict)
+    slot_makers: Mapping[str, str] = field(default_factory=dict)
+    """The name of each slot's maker (``values.json`` makers), where the pack names one."""
     pins: tuple[Pin, ...] = ()
     banned: frozenset[str] = frozenset()
     allowed: frozenset[str] = frozenset()

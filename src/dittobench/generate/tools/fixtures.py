@@ -9,6 +9,8 @@ serve, drawn after everything else.
 
 from __future__ import annotations
 
+import re
+
 from dittobench.catalog.content import CONTENT_TOOLS
 from dittobench.core import codes
 from dittobench.core.prng import Stream
@@ -68,6 +70,26 @@ def make_fixture(
     )
 
 
-def fixture_values(fixture: ToolFixture) -> dict[str, str]:
-    """The reserved slot values a category's grammar and carried pins read from the fixture."""
-    return {"subject": fixture.subject, "job_id": fixture.job_id, "link": fixture.link}
+def fixture_values(
+    fixture: ToolFixture, category: Category | None = None, words: ValueWords | None = None
+) -> dict[str, str]:
+    """The reserved slot values a category's grammar and carried pins read from the fixture.
+    Given the ``category`` and ``words`` (bench 5.0, ``fixtures_about_request``), a ``topic``
+    slot is the fixture's own subject too, so what the tools find is about what was asked: the
+    coined name of the subject where the slot's maker coins a name, else the whole subject."""
+    values = {"subject": fixture.subject, "job_id": fixture.job_id, "link": fixture.link}
+    if category is not None and words is not None and TOPIC in category.slot_makers:
+        named = category.slot_makers[TOPIC] == "coined_word"
+        values[TOPIC] = _subject_name(fixture.subject, words) if named else fixture.subject
+    return values
+
+
+TOPIC = "topic"
+
+
+def _subject_name(subject: str, words: ValueWords) -> str:
+    """The coined name inside a subject drawn with the ``fixture_subject`` format."""
+    form = re.escape(words.formats["fixture_subject"])
+    pattern = form.replace(r"\{name\}", "(?P<name>.+?)").replace(r"\{noun\}", ".+")
+    found = re.fullmatch(pattern, subject)
+    return found.group("name") if found else subject

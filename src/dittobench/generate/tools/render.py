@@ -32,7 +32,7 @@ def render(category: Category, stream: Stream, fixture_values: Mapping[str, str]
     names = slots_in(template)
     values: dict[str, str] = {}
     for name in names:
-        if name in FIXTURE_SLOTS:
+        if name in FIXTURE_SLOTS or name in fixture_values:
             values[name] = fixture_values[name]
         elif name in category.slots:
             values[name] = category.slots[name](stream)
