@@ -18,8 +18,8 @@ import pytest
 
 from dittobench import study as T
 from dittobench.generate.assemble import build_dataset
-from dittobench.grade.memory import grade_memory
-from dittobench.grade.run import grade_run
+from dittobench.grade.memory import HistoryKeys, grade_memory
+from dittobench.grade.run import grade_run, history_keys
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import QUESTION_TYPES, MemoryCase
 from dittobench.spec.versions import CURRENT_VERSION, get_policy
@@ -54,10 +54,16 @@ GENERIC = (
     "between 2 and 5",
     "About 2 weeks.",
     "About a month.",
+    # grading-4's further phrasings, and every cue of commitment at once
+    "You've never actually told me that; it never came up.",
+    "I don't think you've told me. The only one that's come up was someone else's.",
+    "It didn't last: that's behind you now.",
+    "Still going well, a fixture every Saturday morning.",
+    "Here's how it changed: the old one, then the new one, and now the latest.",
 )
 
 
-SEARCHED = ("2.0.0", "3.0.0")
+SEARCHED = ("2.0.0", "3.0.0", "5.0.0")
 """The versions the constant search runs on (each version pinned, whatever the default)."""
 
 
@@ -92,14 +98,31 @@ def candidates(kind_cases: list[MemoryCase]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def pass_rate(cases: list[MemoryCase], text: str) -> float:
+@cache
+def keys(version: str) -> dict[str, HistoryKeys]:
+    """What grading-4 reads of each case's history, for every dataset the search builds."""
+    out: dict[str, HistoryKeys] = {}
+    for seeds in (TRAIN, TEST):
+        for dataset in datasets(tuple(seeds), version):
+            out.update(history_keys(dataset))
+    return out
+
+
+def pass_rate(cases: list[MemoryCase], text: str, version: str = CURRENT_VERSION) -> float:
+    """The share of ``cases`` (all of ``version``) that ``text`` passes under the version's
+    own grading."""
     response = RunResponse(final_text=text)
-    passed = sum(grade_memory(c, response, POLICY).score >= 1 for c in cases)
+    policy = get_policy(version).grading
+    known = keys(version) if policy.committed_scans else {}
+    passed = sum(
+        grade_memory(c, response, policy, False, known.get(c.id, HistoryKeys())).score >= 1
+        for c in cases
+    )
     return passed / len(cases)
 
 
-def best(cases: list[MemoryCase], options: list[str]) -> str:
-    return max(options, key=lambda text: (pass_rate(cases, text), text))
+def best(cases: list[MemoryCase], options: list[str], version: str = CURRENT_VERSION) -> str:
+    return max(options, key=lambda text: (pass_rate(cases, text, version), text))
 
 
 COUNT_FLOOR = pytest.mark.xfail(
@@ -125,6 +148,8 @@ FLOORS = {
     # Bench 3.0: no floor left (tallies, one weekday question, 85 fixed attributes, 72
     # activities); every kind is held to 2%.
     "3.0.0": {},
+    # Bench 5.0 (grading-4: what an answer commits to) is held to the same bounds.
+    "5.0.0": {},
 }
 TYPES = [
     pytest.param(version, name, marks=FLOORS[version][name])
@@ -141,27 +166,30 @@ def test_best_constants_pass_at_most_two_percent(version: str, question_type: st
     train = cases_by_type(TRAIN, version)[question_type]
     test = cases_by_type(TEST, version)[question_type]
     options = candidates(train)
-    single = best(train, options)
-    assert pass_rate(test, single) <= 0.02, single
+    single = best(train, options, version)
+    assert pass_rate(test, single, version) <= 0.02, single
     # The best three constants run together, chosen greedily on the training seeds.
     chosen = [single]
     for _ in range(2):
-        chosen.append(max(options, key=lambda o: (pass_rate(train, " ".join([*chosen, o])), o)))
+        chosen.append(
+            max(options, key=lambda o: (pass_rate(train, " ".join([*chosen, o]), version), o))
+        )
     together = " ".join(chosen)
-    assert pass_rate(test, together) <= 0.02, together
+    assert pass_rate(test, together, version) <= 0.02, together
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "version", [pytest.param("2.0.0", marks=COUNT_FLOOR), pytest.param("3.0.0")]
+    "version",
+    [pytest.param("2.0.0", marks=COUNT_FLOOR), pytest.param("3.0.0"), pytest.param("5.0.0")],
 )
 def test_best_constant_over_all_memory_cases_passes_at_most_one_percent(version: str) -> None:
     train = [c for cases in cases_by_type(TRAIN, version).values() for c in cases]
     test = [c for cases in cases_by_type(TEST, version).values() for c in cases]
     by_type = cases_by_type(TRAIN, version).values()
     options = list(GENERIC) + [o for cases in by_type for o in candidates(cases)[:30]]
-    single = best(train, list(dict.fromkeys(options)))
-    assert pass_rate(test, single) <= 0.01, single
+    single = best(train, list(dict.fromkeys(options)), version)
+    assert pass_rate(test, single, version) <= 0.01, single
 
 
 Strategy = Callable[[MemoryCase, Dataset], RunResponse]

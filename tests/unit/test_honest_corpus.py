@@ -19,7 +19,8 @@ import pytest
 
 from dittobench import study as T
 from dittobench.generate.assemble import build_dataset
-from dittobench.grade.run import grade_run
+from dittobench.grade.memory import grade_memory
+from dittobench.grade.run import grade_run, history_keys
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GRADING_3, GRADING_4, GradingPolicy
@@ -124,3 +125,20 @@ def test_the_oracle_and_its_paraphrase_keep_full_marks() -> None:
         assert grade_run(d, T.build(d), GRADING_4).report.memory_mean == 1.0
         paraphrased = T.build(d, memory=T.paraphrase_memory)
         assert grade_run(d, paraphrased, GRADING_4).report.memory_mean >= 0.97
+
+
+def test_other_activities_with_the_other_status_are_context_not_answers() -> None:
+    d = datasets((2000,))[0]
+    quits = [c for c in d.memory_cases if c.question_type == "activity_quit" and c.distractors]
+    assert quits
+    keys = history_keys(d)
+    for case in quits:
+        other = case.distractors[0]
+        said = f"You gave up {case.answer_items[0]}. {other} is still going, every Saturday."
+        swapped = f"You gave up {other}. {case.answer_items[0]} is still going, every Saturday."
+        both = f"You gave up {case.answer_items[0]}. You gave up {other} too."
+        grade = [
+            grade_memory(case, RunResponse(final_text=t), GRADING_4, False, keys[case.id]).score
+            for t in (said, swapped, both)
+        ]
+        assert grade == [1.0, 0.0, 0.0], (case.question, grade)

@@ -123,6 +123,7 @@ _BEFORE_ANY = re.compile(
         r"quit",
         r"dropped",
         r"dropping",
+        r"(?:moved|taken|switched|transferred) off",
         r"quitting",
         r"ditching",
         r"(?:first )?(?:written|typed|spelled|spelt) as",
@@ -134,7 +135,8 @@ _BEFORE_ANY = re.compile(
         r"swapped out",
         r"traded in",
         r"corrected(?: it)? from",
-        r"first (?:wrote|said|typed|called it|put|gave|mentioned|named|told me)",
+        r"first (?:wrote|said|typed|called it|put|gave|mentioned|named|told me)"
+        r"(?: [^\W_]+(?:'[^\W_]+)?){0,4}",
         r"trail before that went",
         # not the user's, not true, not counted
         r"except(?: for)?",
@@ -210,6 +212,9 @@ _AFTER_ANY = re.compile(
         r"fell through",
         r"(?:was|is|were|are) (?:only|just|merely)",
         r"(?:but )?neither (?:was|is|of them|one)",
+        r"(?:so )?(?:don't|do not) mix (?:[^\W_]+ ){0,2}up",
+        r"also came up",
+        r"(?:is|are|was|were) separate",
         r"(?:that's|that is|it's|it is|which is|which was|are|is|was|were) (?:theirs|his|hers)",
         r"(?:their|his|her) (?:birthday|own|one|thing|trip|idea|tradition|pick)",
         r"(?:is|was) the one from",
@@ -219,7 +224,13 @@ _AFTER_ANY = re.compile(
         r"(?:wouldn't|would not|won't|didn't) bother",
         r"as the (?:answer|one|pick|choice) (?:you'd|people|most people|everyone)",
         r"(?:wasn't|isn't|not) what (?:i'd|i would|i) (?:pick|choose|recommend|suggest)",
-        r"came up as",
+        r"came up (?:in [^\W_]+(?: [^\W_]+){0,4} )?as",
+        r"(?:mentioned|named) (?:in [^\W_]+(?: [^\W_]+){0,4} )?as",
+        r"as something (?:you'd hear )?(?:other people|others|people|everyone) (?:would )?"
+        r"(?:recommend|suggest|say)",
+        r"(?:you )?almost",
+        r"but (?:you )?didn't",
+        r"(?:but )?(?:you )?didn't mention (?:anyone|a companion|who|anybody)",
         r"(?:plenty of |many |most |a lot of )?people would (?:suggest|say|pick|recommend)",
         r"steered you away",
         r"(?:is|was) (?:one|something) you'd (?:love|like)",
@@ -272,6 +283,8 @@ _LATER_BEFORE = re.compile(
         r"(?:left|retired|replaced|swapped|traded|ditched|dropped|quit|cancelled|canceled)"
         r"(?: it| that| them)?(?: [^\W_]+(?:'[^\W_]+)?){0,5}? for",
         r"turned out to be",
+        r"moved on(?: to| from)?",
+        r"after (?:[0-9]{1,2}(?:st|nd|rd|th)? [a-z]+|[a-z]+ [0-9]{1,2}(?:st|nd|rd|th)?)",
         r"these days",
         r"nowadays",
         r"now",
@@ -294,6 +307,8 @@ _LATER_AFTER = re.compile(
         r"after this",
         r"from then on",
         r"since then",
+        r"(?:which is |that's |where )?(?:where )?you are now",
+        r"now",
         r"until",
     )
     + r"(?![^\W_])"
@@ -350,7 +365,9 @@ _FORWARD = re.compile(
 confuse things: around the 23rd you were in Cartagena"; "I didn't count A or B")."""
 
 _OTHERS_AFTER = re.compile(
-    r"(?<![^\W_])(?:none of (?:your|the|my) other|(?:your|the|my) other [^\W_]+ (?:weren't|"
+    r"(?<![^\W_])(?:none of (?:your|the|my) other|(?:your|the|my) other(?: [^\W_]+){1,2} "
+    r"(?:were|was)(?![^\W_])|the other [^\W_]+ (?:you've|you have|you) (?:mentioned|told me about|"
+    r"named)|(?:your|the|my) other [^\W_]+ (?:weren't|"
     r"were not|didn't|don't|aren't|were without|had nothing)|"
     r"the others (?:weren't|were not|aren't)|"
     r"(?:didn't|don't|won't|haven't) count (?:them|these|those)|(?:other|a few other|two other|"
@@ -360,8 +377,9 @@ _OTHERS_AFTER = re.compile(
 )
 """Cues after which the rest of the answer is about the other values, not the answer."""
 _DECLINED_CONTEXT = re.compile(
-    r"(?<![^\W_])the only (?:[^\W_]+ ){1,3}(?:that's|that has|that have|i've|i have|you've|you "
-    r"have|that) (?:come up|came up|mentioned|heard|got)(?![^\W_])"
+    r"(?<![^\W_])the only (?:[^\W_]+ ){1,3}(?:(?:that's|that has|that have|i've|i have|you've|you"
+    r" have|that) (?:come up|came up|mentioned|heard|got)|i (?:have|know of|hold|see) is|on record "
+    r"is|i've got is)(?![^\W_])"
 )
 """A decline's context ("the only film that's come up is X"): what follows names no answer."""
 
@@ -373,14 +391,22 @@ _HISTORY = re.compile(
         r"how it's changed",
         r"the (?:trail|history|timeline|story so far|full story)",
         r"quite a journey",
-        r"you've moved around",
+        r"(?:you've|you have|has|have|it's) moved around",
         r"it's changed (?:a few|several|a couple of) times",
+        r"changed (?:a fair bit|a lot|quite a bit|a few times|several times)",
+        r"so it doesn't get muddled",
+        r"(?:it|that|this) (?:has |had )?changed since",
         r"over time",
     )
     + r"(?![^\W_])"
 )
 """Cues that open a telling of how a value changed: every value named after them is history,
 unless named as the current one ("and now", "the latest")."""
+_LATEST_HISTORY = re.compile(
+    r"(?<![^\W_])(?:back (?:around|in|on|then)|earlier (?:on|in the year)|originally|at first|"
+    r"you started (?:at|with|on|out))(?![^\W_])"
+)
+"""Asked for the current value: these open a telling of the earlier ones."""
 _CURRENT_BEFORE = re.compile(
     r"(?<![^\W_])(?:now|currently|these days|the latest|latest|current|at the moment|"
     r"at present|as things stand|today|nowadays)(?: [^\W_]+(?:'[^\W_]+)?){0,4}?(?: "
@@ -433,7 +459,8 @@ _INTRODUCED = re.compile(
 _ACTING = re.compile(
     r"(?<![^\W_])([A-Z][^\W_\d]+)(?:['’]s |(?= (?:said|says|reckons|reckoned|thinks|thought|"
     r"keeps saying|is convinced|was convinced|came round|came over|told|swears|insists|asked|"
-    r"texted|messaged|and I)(?![^\W_])))"
+    r"texted|messaged|and I|was raised|grew up|was born|lives|works|dragged|invited|loves|"
+    r"likes|hates|wants|prefers)(?![^\W_])))"
 )
 
 
@@ -545,11 +572,15 @@ def read_mentions(
     timing: str = "",
     people: frozenset[str] = frozenset(),
     declining: bool = False,
+    activities: bool = False,
 ) -> list[Mention]:
     """Every mention of the candidates in ``text``, each committed or set aside. ``timing`` is
     ``AT_A_TIME``, ``LATEST`` or empty; ``people`` are the names of others the history talks
     about (``people_in``); ``declining``: the case asks for a decline, so what follows "the only
-    film that's come up is" is context. A candidate the question itself names is no mention."""
+    film that's come up is" is context; ``activities``: the case asks whether an activity ended
+    or goes on, so what an answer says of an activity's status ("you gave up pottery", "no
+    longer") is a claim about it, never a cue that sets it aside. A candidate the question itself
+    names is no mention."""
     asked_text = prepare(question)
     pool = tuple(v for v in candidates if not hit(asked_text, v))
     found = _locate(text, pool)
@@ -562,7 +593,7 @@ def read_mentions(
     belief = _belief(names)
     asked = _asked(question)
     sentences = _sentences(key, [(s, e) for s, e, _ in found])
-    told = _HISTORY.search(key)
+    told = _HISTORY.search(key) or (_LATEST_HISTORY.search(key) if timing == LATEST else None)
     history = told.end() if told is not None else None
     others = _OTHERS_AFTER.search(key) or (_DECLINED_CONTEXT.search(key) if declining else None)
     beyond = others.end() if others is not None else None
@@ -580,11 +611,17 @@ def read_mentions(
         before = _last_words(key[before_from : first[0]], WINDOW_WORDS)
         after = _first_words(key[last[1] : after_to], WINDOW_WORDS)
         cue = _BEFORE_ANY.search(before)
+        cue_after = _AFTER_ANY.match(after)
+        if activities:  # asked whether an activity ended, its status is a claim, not a cue
+            cue = None if cue is None or _STATUS.search(cue.group()) else cue
+            cue_after = (
+                None if cue_after is None or _STATUS.search(cue_after.group()) else cue_after
+            )
         aside = (
             (cue is not None and _WORD.findall(cue.group())[0] not in asked)
-            or _AFTER_ANY.match(after) is not None
+            or cue_after is not None
             or _OUT_AFTER.match(after) is not None
-            or _negated_before(before)
+            or (not activities and _negated_before(before))
             or _owned(attribution, before, own | asked)
             or _owned(attribution, after, own | asked)
             or _names_near(names, asked, before, after)
@@ -594,9 +631,11 @@ def read_mentions(
         timed = _timed_aside(timing, key, sentence[0], first[0], before, after)
         aside = aside or timed
         aside = aside or (beyond is not None and beyond < first[0])
-        if not aside and timing != AT_A_TIME and history is not None and history < first[0]:
-            # Telling how it changed: history, unless named as the current value.
-            aside = _CURRENT_BEFORE.search(before) is None and _CURRENT_AFTER.match(after) is None
+        if not aside and history is not None and history < first[0]:
+            # Telling how it changed: history, unless named as the current value (asked about
+            # a time, the current value is history too).
+            current = _CURRENT_BEFORE.search(before) or _CURRENT_AFTER.match(after)
+            aside = timing == AT_A_TIME or current is None
         aside = aside or _another_event(before, after, asked)
         if not aside and index and _AFTER_BEFORE.search(key, sentence[0], found[index - 1][0]):
             # "before the moped it was a motorbike": what came before the one named.
@@ -625,16 +664,19 @@ def _another_event(before: str, after: str, asked: frozenset[str]) -> bool:
     """A companion of some other event than the one asked about: "Naples was with Ilario",
     "Ilario was your companion for Naples"."""
     for event in _EVENT_WITH.finditer(before):
-        if set(_WORD.findall(event.group(1))).isdisjoint(asked):
+        said = set(_WORD.findall(event.group(1)))
+        if said.isdisjoint(asked) and said.isdisjoint(_PRONOUNS):
             return True
     companion = _COMPANION_FOR.match(after)
     return companion is not None and set(_WORD.findall(companion.group(1))).isdisjoint(asked)
 
 
+_PRONOUNS: Final = wordset("you i we they he she it that this there which who")
 _EVENT_WITH = re.compile(r"(?<![^\W_])([^\W_]+(?: [^\W_]+){0,2}) (?:was|were) (?:with|for) $")
 _COMPANION_FOR = re.compile(
-    r"^ (?:was|were) (?:your |the )?(?:companion|plus one|date|company|travel buddy) "
-    r"(?:for|on|at|to) (?:the |your )?([^\W_]+(?: [^\W_]+)?)"
+    r"^ (?:(?:was|were) (?:your |the )?(?:companion|plus one|date|company|travel buddy) "
+    r"(?:for|on|at|to)|(?:went|came|travelled|traveled|was|were) (?:along )?with you (?:to|on|for"
+    r"|in)) (?:the |your )?([^\W_]+(?: [^\W_]+)?)"
 )
 
 _CONTINUED = re.compile(
@@ -643,7 +685,15 @@ _CONTINUED = re.compile(
 )
 """At a time: "you switched to A, and in late November to B" goes on with what came later."""
 
-_OUT_AFTER = re.compile(r"^[\s,]*out(?![^\W_])")
+_STATUS = re.compile(
+    r"(?<![^\W_])(?:gave|give|given|giving|quit|quitting|dropp\w*|ditch\w*|stopp\w*|left|"
+    r"no longer|any ?more|cancel\w*|used to|still|keep|kept)(?![^\W_])"
+)
+"""Words that state an activity's status."""
+
+_OUT_AFTER = re.compile(
+    r"^[\s,]*out(?![^\W_])|^[^.!?;]{0,60}?(?:kept|left|leave|keep) (?:it|them|that) out(?![^\W_])"
+)
 """Left out: "I'd leave serviced apartments out"."""
 _CHAINED = re.compile(
     r"[^.!?;]{0,40}?(?:,|\band\b)? ?(?:and )?then(?: (?:to|at|on|with|in|a|an|the|your))*[\s,]*"
@@ -658,6 +708,7 @@ def _timed_aside(timing: str, key: str, start: int, at: int, before: str, after:
         return (
             _LATER_BEFORE.search(before) is not None
             or _LATER_AFTER.match(after) is not None
+            or _OTHER_TIME_FORWARD.search(key, start, at) is not None
             or _LATER_FORWARD.search(key, start, at) is not None
         )
     if timing == LATEST:
@@ -668,6 +719,11 @@ def _timed_aside(timing: str, key: str, start: int, at: int, before: str, after:
     return False
 
 
+_OTHER_TIME_FORWARD = re.compile(
+    r"(?<![^\W_])(?:earlier on|before that|before then|previously|originally|at first|used to|"
+    r"formerly)(?![^\W_])"
+)
+"""Asked about a time: what these put before the asked time is not the answer either."""
 _EARLIER_FORWARD = re.compile(
     r"(?<![^\W_])(?:earlier|previously|originally|at first|in the past|back then|back in|"
     r"before|until|till|used to|formerly|in between|for context|retired|back on|"
@@ -716,13 +772,15 @@ def _names_near(names: frozenset[str], asked: frozenset[str], before: str, after
     for index, word in enumerate(near):
         if word.removesuffix("'s") not in names:
             continue
+        if word.endswith("'s"):
+            return True  # someone's
         following = near[index + 1] if index + 1 < len(near) else ""
-        if word in asked and not word.endswith("'s") and following not in _SAYING:
-            continue
         previous = near[index - 1] if index else ""
-        acts = following != "" and following not in _ALONG
-        if previous not in _COMPANION or word.endswith("'s") or acts:
-            return True
+        if following in _ALONG and following:
+            continue  # "Aurelio came along", "Zeno and you": a companion
+        if previous in _COMPANION and (following in NOT_OWNERS or not following):
+            continue  # "with Teodor", "tell Emeka": a companion, or the one told
+        return True
     return False
 
 
@@ -730,19 +788,13 @@ _PARENTHETICAL = re.compile(r"\([^()]*\)?|^[^()]*\)")
 """A remark in brackets beside a mention ("(with Teodor)", "(Fenna took it with you)") says who
 came along, not whose it is (possessives there still count, through ``_attribution``)."""
 
-_SAYING: Final = wordset(
-    "thinks reckons says said believes assumes insists claims swears keeps reckoned thought",
-    "is was has had",
-)
-"""A person the question names still holds what they say ("Bettina reckons it's X")."""
-
-_ALONG: Final = wordset(
-    "and to for on at in as came went joined too also with was were had you your the a an",
-)
+_ALONG: Final = wordset("and to for on at in as came went joined too also with tagged")
 """Words after a companion's name that keep it a companion ("with Teodor on the trip");
 another word after it makes the name act ("and Yolanda invited you")."""
 
-_COMPANION: Final = wordset("with and plus alongside by to told asked")
+_COMPANION: Final = wordset(
+    "with and plus alongside by to told asked tell ask remind message call text show let"
+)
 """A name after these came along or was told, and holds nothing ("with Teodor")."""
 
 
@@ -814,9 +866,15 @@ _NOT_THIS = re.compile(
 )
 
 
+def sentences_of(text: Prepared) -> list[Prepared]:
+    """``text`` cut into its sentences (as ``read_mentions`` reads them)."""
+    return [prepare(text.norm[b:e]) for b, e in _sentences(text.key, []) if text.norm[b:e].strip()]
+
+
 _REPORTED_NEGATION = re.compile(
     r"(?<![^\W_])(?:(?:haven't|hasn't|never|didn't|don't|not) (?:said|mentioned|told me|heard|"
     r"seen|suggested|indicated)(?: anything| a word)?(?: since)?(?: about| that| of)?"
+    r"(?: suggesting| to suggest| that suggests)?(?: that)?"
     r"|nothing (?:since )?(?:suggests|says|indicates|says|in your messages says)(?: that)?"
     r"|no (?:sign|indication|word|mention)(?: since)?(?: that| of)?)"
     r"(?: (?:you've|you have|you'd|you had|you))?(?![^\W_])"
@@ -868,4 +926,5 @@ __all__ = [
     "read_mentions",
     "reported_negation_as_not",
     "sentences_about",
+    "sentences_of",
 ]

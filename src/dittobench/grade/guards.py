@@ -214,9 +214,19 @@ OFFERS: Final = (
 """Phrases that put a candidate forward: a decline carrying one is a hedge, not a decline."""
 
 
-def offers_candidate(text: Prepared) -> bool:
-    """Whether a decline also puts a candidate answer forward ("maybe it's Lisbon")."""
-    return has_unnegated(text, OFFERS)
+def offers_candidate(text: Prepared, asked_only: bool = False) -> bool:
+    """Whether a decline also puts a candidate answer forward ("maybe it's Lisbon"). With
+    ``asked_only`` (grading-4), "was it" and "is it" offer only in a question ("Was it Lisbon?"),
+    not in a report ("Radomir claims that was it")."""
+    if not asked_only:
+        return has_unnegated(text, OFFERS)
+    if has_unnegated(text, tuple(p for p in OFFERS if p not in ASKING)):
+        return True
+    return any(has_unnegated(q, ASKING) for q in _QUESTION.findall(text.norm))
+
+
+ASKING: Final = ("was it", "is it", "could it be")
+_QUESTION = re.compile(r"[^.!?;]*\?")
 
 
 __all__ = [

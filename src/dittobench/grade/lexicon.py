@@ -329,6 +329,7 @@ CESSATION_4: Final = (
 
 PERSISTENCE_4: Final = (
     "a fixture",
+    "fixture",
     "a regular thing",
     "part of your routine",
     "part of your week",

@@ -43,6 +43,7 @@ from dittobench.grade.commitment import (
     read_mentions,
     reported_negation_as_not,
     sentences_about,
+    sentences_of,
 )
 from dittobench.grade.guards import mask_echo, named_as_answer
 from dittobench.grade.lexicon import DECLINE, DELETION_OUTCOMES, NOT_KNOWING
@@ -56,7 +57,7 @@ from dittobench.grade.match import (
     prepare,
     says_not_knowing,
 )
-from dittobench.grade.memory_kinds import Answer, check
+from dittobench.grade.memory_kinds import Answer, check, says_the_other_status
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GradingPolicy
 from dittobench.spec.wire import RunResponse
@@ -288,17 +289,25 @@ def _grade_committed(
     if scanner.any(_scanned(case, case.forbidden)):
         return _zero("forbidden", disqualified=True, leaked=True)
     distractors = _scanned(case, case.distractors)
-    if (
-        scanner.any_spending(distractors)
-        if case.answer_kind == "value"
-        else scanner.any(distractors)
-    ):
+    if _activity(case):
+        # Another activity said to have the other status is context, not a second answer.
+        rest = [t for t in sentences_of(whole) if not says_the_other_status(case, t, policy)]
+        wrong = _Scanner(prepare(" ".join(t.norm for t in rest)), protected).any(distractors)
+    elif case.answer_kind == "value":
+        wrong = scanner.any_spending(distractors)
+    else:
+        wrong = scanner.any(distractors)
+    if wrong:
         return _zero("distractor", disqualified=True)
     if abstain is True and case.answer_kind not in ABSTAIN_KINDS:
         return _zero("wrongful_decline", disqualified=True)
     if policy.mask_echoes:
         said_slot = mask_echo(said_slot, case.question)
         said_prose = mask_echo(said_prose, case.question)
+        whole = joined(said_slot, said_prose)
+    if case.answer_kind in ("reversal", "persistence"):
+        said_slot = _about_activity(case, slot, history.people)
+        said_prose = _about_activity(case, prose, history.people)
         whole = joined(said_slot, said_prose)
     answer = Answer(said_slot, said_prose, whole, abstain, policy)
     guard = _scanned(case, tuple(v for v in case.dump_guard if v not in history.spared_guard))
@@ -352,28 +361,47 @@ def _scanned(case: MemoryCase, values: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _committed(case: MemoryCase, text: Prepared, people: frozenset[str]) -> Prepared:
-    """``text`` with what it sets aside blanked out (``grade.commitment``); for an activity's
-    ending or going on, also without the sentences about other activities."""
+    """``text`` with what it sets aside blanked out (``grade.commitment``). An activity's own
+    mentions stay where the question asks whether it ended: the cues around them ("you gave
+    up X") are the answer."""
     numeric = case.answer_kind in ("number", "tally", "duration")  # read as numbers, not values
-    candidates = (
-        *(() if numeric else (case.expected_answer,)),
-        *case.accepted,
-        *(case.answer_items if case.answer_kind != "decline" else ()),  # a decline's subject
-        *case.distractors,
-        *case.forbidden,
-        *case.dump_guard,
+    subject = _activity(case)
+    candidates = tuple(
+        v
+        for v in (
+            *(() if numeric else (case.expected_answer,)),
+            *case.accepted,
+            *(case.answer_items if case.answer_kind != "decline" else ()),  # a decline's subject
+            *case.distractors,
+            *case.forbidden,
+            *case.dump_guard,
+        )
+        if v not in subject
     )
     timing = TIMING.get(case.question_type, "")
     declining = case.answer_kind == "decline"
-    mentions = read_mentions(text, candidates, case.question, timing, people, declining)
-    if case.answer_kind in ("reversal", "persistence"):
-        # What the answer says of other activities is not said of this one; the activity's
-        # own mentions stay, since the cues around them ("you gave up X") are the answer.
-        subject = (*case.answer_items[:1], *case.accepted)
-        text = reported_negation_as_not(sentences_about(text, mentions, subject))
-        others = [v for v in candidates if v not in subject]
-        mentions = read_mentions(text, others, case.question, timing, people, declining)
+    activities = case.answer_kind in ("reversal", "persistence")
+    mentions = read_mentions(text, candidates, case.question, timing, people, declining, activities)
     return committed_text(text, mentions)
+
+
+def _activity(case: MemoryCase) -> tuple[str, ...]:
+    """The activity (and its other forms) a question about an ending or going on asks about."""
+    if case.answer_kind not in ("reversal", "persistence"):
+        return ()
+    return (*case.answer_items[:1], *case.accepted)
+
+
+def _about_activity(case: MemoryCase, text: Prepared, people: frozenset[str]) -> Prepared:
+    """For the typed check of an ending or going on: what ``text`` commits to in its sentences
+    about the activity (what it says of other activities is not said of this one), an unsaid
+    ending read as negated ("you haven't said anything about giving it up"). The scans read
+    the whole answer."""
+    subject = _activity(case)
+    others = (*case.distractors, *case.dump_guard)
+    mentions = read_mentions(text, (*subject, *others), case.question)
+    about = reported_negation_as_not(sentences_about(text, mentions, subject))
+    return _committed(case, about, people)
 
 
 __all__ = [

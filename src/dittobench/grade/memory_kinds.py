@@ -435,6 +435,19 @@ def _determine(case: MemoryCase, answer: Answer) -> _Determination:
     return _Determination(ended, goes_on, has_unnegated(full, weak))
 
 
+def says_the_other_status(case: MemoryCase, text: Prepared, rules: GradingPolicy) -> bool:
+    """Whether ``text`` (a sentence about some other activity) says the opposite of what the
+    case asks to be said: that it goes on, where the case's activity ended, or that it ended,
+    where it goes on (grading-4: "the hobbies still going are glassblowing…" beside an ending is
+    context, not a second answer)."""
+    said = _determine(case, Answer(text, text, text, None, rules))
+    if case.answer_kind == "reversal":
+        return (said.goes_on or said.current) and not said.ended
+    if case.answer_kind == "persistence":
+        return said.ended and not said.goes_on
+    return False
+
+
 def _activity_as_it(case: MemoryCase, text: Prepared) -> Prepared:
     """``text`` with each mention of the activity (or an accepted form, with "the", "your" or
     "my" before it) read as "it"."""
@@ -485,7 +498,7 @@ def check_decline(case: MemoryCase, answer: Answer) -> float:
     if need <= 1:
         grounded = not content_words(case.question).isdisjoint(content_words(answer.full))
         return float(declined and grounded)
-    if answer.rules.decline_offer_fails and offers_candidate(answer.full):
+    if answer.rules.decline_offer_fails and offers_candidate(answer.full, rules.phrasings_4):
         return 0.0
     said = content_words(answer.full)
     asked = content_words(case.question)
