@@ -7,12 +7,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from dittobench.engine.blind import BlindLabels
 from dittobench.generate.assemble import build_dataset
-from dittobench.grade.run import grade_run
+from dittobench.grade.run import Graded, grade_run
 from dittobench.spec.codec import loads
+from dittobench.spec.dataset import Dataset
+from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import GradingPolicy
 
@@ -38,13 +41,24 @@ def runs() -> list[Path]:
     return sorted(p for p in CORPUS.iterdir() if (p / "run.json").exists())
 
 
+@cache
+def _graded(folder: Path, policy: GradingPolicy) -> tuple[Dataset, Graded]:
+    meta = json.loads((folder / "run.json").read_text())
+    dataset = build_dataset(meta["seed"], meta["bench_version"], meta["run_size"])
+    transcript = Transcript.from_json(loads((folder / "transcript.json").read_bytes(), "t"))
+    return dataset, grade_run(dataset, transcript, policy)
+
+
+def report(folder: Path, policy: GradingPolicy) -> ScoreReport:
+    """The run's score report under ``policy``."""
+    return _graded(folder, policy)[1].report
+
+
 def tally(folder: Path, policy: GradingPolicy) -> Tally:
     """Grade ``folder``'s transcript under ``policy`` and hold each memory verdict to the
     adjudication."""
     meta = json.loads((folder / "run.json").read_text())
-    dataset = build_dataset(meta["seed"], meta["bench_version"], meta["run_size"])
-    transcript = Transcript.from_json(loads((folder / "transcript.json").read_bytes(), "t"))
-    graded = grade_run(dataset, transcript, policy)
+    dataset, graded = _graded(folder, policy)
     label = BlindLabels.of(dataset).case
     verdicts = dict(_verdicts(folder))
     right_failed, wrong_passed = [], []

@@ -40,7 +40,7 @@ def tally(name: str, policy: GradingPolicy) -> honest.Tally:
 
 def test_the_corpus_covers_both_styles_and_sizes() -> None:
     kinds = {(tally(n, GRADING_4).style, tally(n, GRADING_4).run_size) for n in RUNS}
-    assert kinds == {("concise", "medium"), ("concise", "full"), ("chatty", "medium"),
+    assert kinds >= {("concise", "medium"), ("concise", "full"), ("chatty", "medium"),
                      ("chatty", "full")}  # fmt: skip
     assert len({json_seed(RUNS[n]) for n in RUNS}) >= 3
 
@@ -61,6 +61,14 @@ def test_grading_4_passes_answers_adjudicated_right(name: str) -> None:
     assert result.right_passed > tally(name, GRADING_3).right_passed or result.right == (
         tally(name, GRADING_3).right_passed
     )
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_a_careful_reader_scores_like_one(name: str) -> None:
+    """Regraded under grading-4, each run's memory mean is at least 0.95 and its tool mean at
+    least 0.90 (grading-3 gave the chatty runs 0.25-0.44 for memory)."""
+    report = honest.report(RUNS[name], GRADING_4)
+    assert report.memory_mean >= 0.95 and report.tool_mean >= 0.90, name
 
 
 @cache

@@ -493,9 +493,7 @@ def _attribution(names: frozenset[str], question: str) -> re.Pattern[str]:
     person named near a mention without one is ``_names_near``'s.)"""
     asked = _asked(question)
     owners = sorted(names | (RELATIONS - asked), key=len, reverse=True)
-    known = r"(?:" + "|".join(map(re.escape, owners)) + r")'s?"
-    # Any other word in the possessive that is not a common word names someone too ("Betty's").
-    return re.compile(r"(?<![^\W_])(?:" + known + r"|(?P<owner>[^\W\d_]{3,})'s)(?![^\W_])")
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, owners)) + r")'s?(?![^\W_])")
 
 
 @lru_cache(maxsize=256)
@@ -511,16 +509,6 @@ def _belief(names: frozenset[str]) -> re.Pattern[str]:
     )
 
 
-def _owned(attribution: re.Pattern[str], window: str, excluded: frozenset[str] | set[str]) -> bool:
-    """Someone's possessive in ``window``: a name or relative the history gives, or any other
-    word in the possessive that is not a common word, a candidate's or the question's."""
-    for m in attribution.finditer(window):
-        owner = m.group("owner")
-        if owner is None or not (owner in NOT_OWNERS or owner in excluded):
-            return True
-    return False
-
-
 NOT_OWNERS: Final = (
     STOP_WORDS
     | SENTENCE_OPENERS
@@ -533,6 +521,14 @@ NOT_OWNERS: Final = (
     )
 )
 """Words in the possessive that name no one ("this year's", "the company's")."""
+
+_WRITTEN_OWNER = re.compile(r"(?<![^\W_])([A-Z][^\W\d_]{2,})['’]s(?![^\W_])")
+
+
+def owners_in(raw: str) -> frozenset[str]:
+    """Lower-case words an answer writes capitalised in the possessive ("Betty's tradition"):
+    people, as far as they are no common word."""
+    return frozenset(w.lower() for w in _WRITTEN_OWNER.findall(raw)) - NOT_OWNERS
 
 
 def _sentences(key: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -622,8 +618,8 @@ def read_mentions(
             or cue_after is not None
             or _OUT_AFTER.match(after) is not None
             or (not activities and _negated_before(before))
-            or _owned(attribution, before, own | asked)
-            or _owned(attribution, after, own | asked)
+            or attribution.search(before) is not None
+            or attribution.search(after) is not None
             or _names_near(names, asked, before, after)
             or _FORWARD.search(key, sentence[0], first[0]) is not None
             or belief.search(key, sentence[0], first[0]) is not None
@@ -922,6 +918,7 @@ __all__ = [
     "Mention",
     "committed_text",
     "lines_as_sentences",
+    "owners_in",
     "people_in",
     "read_mentions",
     "reported_negation_as_not",

@@ -30,7 +30,7 @@ naming the right answer never trips it while naming "York" on its own still does
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import ceil
 from types import MappingProxyType
 from typing import Final
@@ -40,6 +40,7 @@ from dittobench.grade.commitment import (
     LATEST,
     committed_text,
     lines_as_sentences,
+    owners_in,
     read_mentions,
     reported_negation_as_not,
     sentences_about,
@@ -279,6 +280,10 @@ def _grade_committed(
     abstain = response.abstain
     if not full.norm and abstain is not True:
         return _zero("empty")
+    people = (
+        history.people | owners_in(response.final_text or "") | owners_in(response.answer or "")
+    )
+    history = replace(history, people=people)
     said = _what_is_said(case, slot, prose, policy, history)
     if isinstance(said, MemoryVerdict):
         return said
