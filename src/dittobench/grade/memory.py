@@ -290,9 +290,11 @@ def _grade_committed(
     said_slot, said_prose, strict = said
     whole = joined(said_slot, said_prose)
     protected = tuple(v for v in (case.expected_answer, *case.accepted, *case.answer_items) if v)
+    dumped = _Scanner(whole, protected)  # a dump is read whole, wherever the answer leads
+    if policy.answer_leads and case.answer_kind == "value" and not strict:
+        said_slot, said_prose = prepare(""), _lead(case, whole)
+        whole = said_prose
     scanner = _Scanner(whole, protected, policy.former_cues_more)
-    if scanner.any(_scanned(case, case.forbidden)):
-        return _zero("forbidden", disqualified=True, leaked=True)
     distractors = _scanned(case, case.distractors)
     if _activity(case):
         # Another activity said to have the other status is context, not a second answer.
@@ -317,7 +319,7 @@ def _grade_committed(
     answer = Answer(said_slot, said_prose, whole, abstain, policy)
     guard = _scanned(case, tuple(v for v in case.dump_guard if v not in history.spared_guard))
     context = policy.decline_context and case.answer_kind == "decline" and check(case, answer) >= 1
-    if not context and _dumped(scanner, guard, policy.dump_floor, policy.dump_divisor):
+    if not context and _dumped(dumped, guard, policy.dump_floor, policy.dump_divisor):
         return _zero("dump_guard", disqualified=True)
     if case.answer_kind == "acknowledge":
         if confirmed and not has_unnegated(full, _WRITE_REFUSALS):
@@ -352,11 +354,25 @@ def _what_is_said(
         and case.answer_kind in SLOT_KINDS
         and case.question_type not in ADVICE_TYPES
     )
-    if not strict:
-        return _committed(case, slot, history.people), said_prose, False
-    if _Scanner(said_prose, protected).any(_scanned(case, case.forbidden)):
+    said_slot = slot if strict else _committed(case, slot, history.people)
+    committed = joined(said_slot, said_prose)
+    if _Scanner(committed, protected, policy.former_cues_more).any(_scanned(case, case.forbidden)):
         return _zero("forbidden", disqualified=True, leaked=True)
-    return slot, prepare(""), True
+    return (slot, prepare(""), True) if strict else (said_slot, said_prose, False)
+
+
+def _lead(case: MemoryCase, said: Prepared) -> Prepared:
+    """The first sentence of ``said`` (what an answer commits to) that names a candidate, or
+    nothing when none does: one value is asked for, so the answer is what the reply leads with
+    and what follows is context ("...; before that it was X")."""
+    candidates = _scanned(
+        case,
+        (case.expected_answer, *case.accepted, *case.distractors, *case.dump_guard),
+    )
+    for sentence in sentences_of(said):
+        if any(hit(sentence, value) for value in candidates):
+            return sentence
+    return prepare("")
 
 
 def _scanned(case: MemoryCase, values: tuple[str, ...]) -> tuple[str, ...]:

@@ -256,6 +256,7 @@ def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
         if (_counts_noun(text.norm, end, nouns) or _TIMES_WORD.fullmatch(text.norm, start, end))
         and _AS_OF.search(text.norm, max(0, start - 60), start) is None
         and _SUPPOSING.search(text.norm, max(0, start - 80), start) is None
+        and _UNCOUNTED.search(text.norm, max(0, start - 80), start) is None
     )
     return claimed or counted
 
@@ -269,6 +270,11 @@ _AS_OF = re.compile(
 not the claim."""
 
 _SUPPOSING = re.compile(r"(?:^|[.!?;] )(?:if|had|were|should) [^.!?;]*$")
+_UNCOUNTED = re.compile(
+    r"(?<![^\W_])(?:(?:didn't|did not|don't|won't|haven't|not) count(?:ed|ing)?|left out|leave "
+    r"out|excluding|except)[^.!?;]*$"
+)
+"""A number in what an answer did not count ("I didn't count two other mentions") is no claim."""
 """A count in a sentence that supposes ("If you count that, it's 3") is not the claim."""
 
 _NEXT_WORDS = re.compile(r"(?: [^\W_]+){1,3}")
@@ -376,10 +382,13 @@ _SUM = re.compile(
 
 
 def _without_sums(text: Prepared) -> Prepared:
-    """``text`` without the sums it shows for a count of days."""
-    if _SUM.search(text.norm) is None:
-        return text
-    return prepare(_SUM.sub(" ", text.norm))
+    """``text`` without the sums it shows for a count of days, nor what it only supposes ("if
+    you meant Tina, it's 4 days")."""
+    norm = _SUPPOSED.sub(" ", _SUM.sub(" ", text.norm))
+    return text if norm == text.norm else prepare(norm)
+
+
+_SUPPOSED = re.compile(r"(?:^|(?<=[.!?;] ))(?:if|had|were|should) [^.!?;]*[.!?;]?")
 
 
 def _stated_durations(text: Prepared) -> list[int]:

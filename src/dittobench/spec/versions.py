@@ -146,6 +146,10 @@ class GradingPolicy:
     """Declines and endings: grading-4's further phrases (``lexicon.DECLINE_4``: "you've never
     actually told me", "it never came up"; ``lexicon.CESSATION_4``: "it didn't last", "it's
     behind you")."""
+    answer_leads: bool = False
+    """Value answers: the answer is the first sentence that commits to a candidate; what follows
+    is context (one value is asked for, so only one can be put forward: listing more after the
+    lead gains a guess nothing)."""
     natural_arguments: bool = False
     """Tool arguments: a long value that states the wanted value inside a task-sized
     description matches, unless it names values the request does not (stuffing)."""
@@ -196,6 +200,7 @@ GRADING_4 = replace(
     decline_context=True,
     phrasings_4=True,
     tally_listing=True,
+    answer_leads=True,
     natural_arguments=True,
     retry_free=True,
     decoy_set_aside=True,
