@@ -548,10 +548,32 @@ def _sentences(key: str, protected: list[tuple[int, int]]) -> list[tuple[int, in
     return bounds
 
 
-def _locate(text: Prepared, values: Iterable[str]) -> list[tuple[int, int, str]]:
-    """Every bounded occurrence of the values, longest value first, without overlaps."""
+@lru_cache(maxsize=4096)
+def _pool(
+    question: str, candidates: tuple[str, ...]
+) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
+    """The candidates worth looking for (none the question itself names), longest first, each
+    with the first word it is found by ("" for a number), and the words they are made of.
+    Memoised: a case is graded against many answers."""
+    asked = prepare(question)
+    pool = [v for v in dict.fromkeys(candidates) if normalize(v) and not hit(asked, v)]
+    own = frozenset(w for v in pool for w in _WORD.findall(normalize(v)))
+    firsts = []
+    for value in sorted(pool, key=len, reverse=True):
+        words = _WORD.findall(normalize(value).replace("-", " "))
+        numeric = not words or any(ch.isdigit() for ch in words[0])
+        firsts.append((value, "" if numeric else words[0]))
+    return tuple(firsts), own
+
+
+def _locate(text: Prepared, values: Iterable[tuple[str, str]]) -> list[tuple[int, int, str]]:
+    """Every bounded occurrence of the values (longest first), without overlaps; a value whose
+    first word the text lacks is not looked for."""
     taken: list[tuple[int, int, str]] = []
-    for value in sorted(dict.fromkeys(v for v in values if normalize(v)), key=len, reverse=True):
+    present = frozenset(_WORD.findall(text.key))
+    for value, first in values:
+        if first and first not in present:
+            continue
         for start, end in spans(text, value):
             if all(end <= s or start >= e for s, e, _ in taken):
                 taken.append((start, end, value))
@@ -582,13 +604,11 @@ def read_mentions(
     or goes on, so what an answer says of an activity's status ("you gave up pottery", "no
     longer") is a claim about it, never a cue that sets it aside. A candidate the question itself
     names is no mention."""
-    asked_text = prepare(question)
-    pool = tuple(v for v in candidates if not hit(asked_text, v))
+    pool, own = _pool(question, tuple(candidates))
     found = _locate(text, pool)
     if not found:
         return []
     key = text.key
-    own = {w for v in pool for w in _WORD.findall(normalize(v))}
     names = frozenset(people - own)
     attribution = _attribution(names, normalize(question))
     belief = _belief(names)

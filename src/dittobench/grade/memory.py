@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from math import ceil
 from types import MappingProxyType
 from typing import Final
@@ -377,7 +378,12 @@ def _lead(case: MemoryCase, said: Prepared) -> Prepared:
 
 def _scanned(case: MemoryCase, values: tuple[str, ...]) -> tuple[str, ...]:
     """The values worth scanning for: one the question itself names is never a commitment."""
-    asked = prepare(case.question)
+    return _unasked(case.question, values)
+
+
+@lru_cache(maxsize=8192)
+def _unasked(question: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    asked = prepare(question)
     return tuple(v for v in values if not hit(asked, v))
 
 
