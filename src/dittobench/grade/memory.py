@@ -37,11 +37,8 @@ from types import MappingProxyType
 from typing import Final
 
 from dittobench.grade.commitment import (
-    AT_A_TIME,
-    LATEST,
     committed_text,
     lines_as_sentences,
-    owners_in,
     read_mentions,
     reported_negation_as_not,
     sentences_about,
@@ -60,6 +57,8 @@ from dittobench.grade.match import (
     says_not_knowing,
 )
 from dittobench.grade.memory_kinds import Answer, check, says_the_other_status
+from dittobench.grade.people import owners_in
+from dittobench.grade.timing import AT_A_TIME, LATEST
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GradingPolicy
 from dittobench.spec.wire import RunResponse

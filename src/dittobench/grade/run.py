@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
 from dittobench.grade import composite
-from dittobench.grade.commitment import people_in
 from dittobench.grade.match import hit, prepare
 from dittobench.grade.memory import HistoryKeys, MemoryVerdict, grade_memory
+from dittobench.grade.people import people_in
 from dittobench.grade.stats import mean, median_int, std_err
 from dittobench.grade.tools import ToolVerdict, grade_tool
 from dittobench.grade.writes import write_done
