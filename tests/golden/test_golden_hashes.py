@@ -18,6 +18,11 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RELEASED_VERSION
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "5.0.0": {
+        "small": "17aeb2259a55c66d211bff039507df88770fac4a27d111892ddab424e38440f9",
+        "medium": "f895a08587ac456f6b38183f7a39a4738e2b5fb7a1625b503c5b41281164c8f8",
+        "full": "4bbd0260d3e654ebc15316293d84e60e8b17ec87ba1d988e6876855112eaca6f",
+    },
     "4.0.0": {
         "small": "f254093f62e57bd97bc957e3c12753c7fca112b9e6bf64be07feff5925323186",
         "medium": "81aa2b0a9acfc1692aecc8fc5672eb4e027e1de6cb95c5cb061da4e308fc3fe2",

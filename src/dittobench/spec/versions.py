@@ -461,7 +461,7 @@ POLICIES: Final = MappingProxyType(
             CONTENT_4,
             pack_id="public-3.0",
         ),
-        # 5.0.0 (draft): grading-4 reads what an answer commits to, so careful answers that name
+        # 5.0.0: grading-4 reads what an answer commits to, so careful answers that name
         # look-alikes, old values and what they counted pass; content that does not contradict
         # itself.
         "5.0.0": BenchPolicy(
@@ -471,7 +471,6 @@ POLICIES: Final = MappingProxyType(
             GRADING_4,
             CONTENT_5,
             pack_id="public-3.0",
-            draft=True,
         ),
     }
 )
