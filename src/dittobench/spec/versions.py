@@ -476,7 +476,7 @@ POLICIES: Final = MappingProxyType(
 )
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
-CURRENT_VERSION: Final = "4.0.0"
+CURRENT_VERSION: Final = "5.0.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 
