@@ -260,6 +260,11 @@ def grade_memory(
         # "I don't know, but maybe X": a decline and an answer at once is neither.
         return _zero("wrongful_decline", disqualified=True)
     answer = Answer(slot, prose, full, abstain, policy)
+    return _typed(case, answer)
+
+
+def _typed(case: MemoryCase, answer: Answer) -> MemoryVerdict:
+    """The verdict of the typed check: full credit, a share of a list ("partial") or none."""
     score = round(min(1.0, max(0.0, check(case, answer))), 6)
     if score >= 1.0:
         return MemoryVerdict(1.0, "", False)
@@ -327,10 +332,7 @@ def _grade_committed(
         return _zero("unconfirmed")
     if not strict and case.answer_kind not in ABSTAIN_KINDS and says_not_knowing(whole):
         return _zero("wrongful_decline", disqualified=True)
-    score = round(min(1.0, max(0.0, check(case, answer))), 6)
-    if score >= 1.0:
-        return MemoryVerdict(1.0, "", False)
-    return MemoryVerdict(score, "partial" if score > 0.0 else "typed", False)
+    return _typed(case, answer)
 
 
 def _what_is_said(
