@@ -56,8 +56,18 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_public_routes_need_no_token(client: TestClient) -> None:
     assert client.get("/health").json() == {"status": "ok"}
     caps = client.get("/v1/capabilities").json()
-    assert caps["supported_bench_versions"] == ["1.0.0", "1.1.0", "2.0.0", "3.0.0", "4.0.0"]
-    assert {"version": "4.0.0", "released": True, "current": True, "pack_id": "public-3.0"} in (
+    assert caps["supported_bench_versions"] == [
+        "1.0.0",
+        "1.1.0",
+        "2.0.0",
+        "3.0.0",
+        "4.0.0",
+        "5.0.0",
+    ]
+    assert {"version": "5.0.0", "released": True, "current": True, "pack_id": "public-3.0"} in (
+        caps["bench_versions"]
+    )
+    assert {"version": "4.0.0", "released": True, "current": False, "pack_id": "public-3.0"} in (
         caps["bench_versions"]
     )
     assert {"version": "3.0.0", "released": True, "current": False, "pack_id": "public-3.0"} in (
