@@ -22,6 +22,11 @@ Under grading-2 an echo of the question counts for nothing in the typed check of
 (``grade.guards``), and a write instruction scores only when ``confirmed`` (``grade.run`` decides:
 the right write call was reported or observed, and the read-back proved it) -> 0 "unconfirmed".
 
+Under grading-4 (``policy.committed_scans``, bench 5.0) the same order runs on what the answer
+commits to (``grade.commitment``): a value it sets aside (someone else's, old, untrue, a
+look-alike) is neither an answer nor a wrong one; another user's private value still fails
+anywhere; a given answer slot is the answer; a value answer is what the reply leads with.
+
 A scanned value that is itself part of the expected answer, an accepted form or an answer item
 (a distractor "York" beside the expected "New York") is looked for only outside those forms, so
 naming the right answer never trips it while naming "York" on its own still does.
