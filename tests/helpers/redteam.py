@@ -11,6 +11,7 @@ from __future__ import annotations
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.wire import RunResponse
+from dittobench.study.naive import always_decline, dump_everything
 from dittobench.study.oracle import oracle_memory
 
 
@@ -62,3 +63,14 @@ def public_pool(case: MemoryCase, dataset: Dataset) -> RunResponse:
     ]
     values = list(dict.fromkeys(v for pool in pools for v in pool))
     return RunResponse(final_text="One of these: " + ", ".join(values) if values else "Yes.")
+
+
+NEVER_READ = (
+    all_candidates,
+    always_decline,
+    echo_question,
+    dump_everything,
+    instruct_grader,
+    public_pool,
+)
+"""Strategies that never read the history: each must score about nothing under every grading."""

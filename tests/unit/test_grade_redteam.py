@@ -211,14 +211,7 @@ def memory_mean(strategy: Strategy, seeds: range, size: str = "full") -> float:
 
 @pytest.mark.parametrize(
     "strategy",
-    [
-        R.all_candidates,
-        T.always_decline,
-        R.echo_question,
-        T.dump_everything,
-        R.instruct_grader,
-        R.public_pool,
-    ],
+    R.NEVER_READ,
 )
 def test_strategies_that_never_read_the_history_score_nothing(strategy: Strategy) -> None:
     assert memory_mean(strategy, range(5)) <= 0.02

@@ -113,12 +113,7 @@ def history_told_then_guess(case: MemoryCase, dataset: Dataset) -> RunResponse:
     [
         every_session_day,
         history_told_then_guess,
-        R.all_candidates,
-        T.always_decline,
-        R.echo_question,
-        T.dump_everything,
-        R.instruct_grader,
-        R.public_pool,
+        *R.NEVER_READ,
         decline_with_guess_in_slot,
         everything_set_aside,
     ],
