@@ -25,7 +25,11 @@ def main() -> None:
     parser.add_argument("--policy", action="append", choices=list(GRADINGS))
     parser.add_argument("--list", action="store_true", help="Name the cases graded against it.")
     args = parser.parse_args()
-    for policy_id in args.policy or ["dittobench-grading-3", "dittobench-grading-4"]:
+    for policy_id in args.policy or [
+        "dittobench-grading-3",
+        "dittobench-grading-4",
+        "dittobench-grading-5",
+    ]:
         print(f"== {policy_id}")
         groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
         for folder in runs():

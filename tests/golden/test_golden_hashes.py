@@ -18,6 +18,11 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RELEASED_VERSION
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "6.0.0": {
+        "small": "2c73fd2cc45590879b933655f6b9addb924271d8462fbb941b22954f323a8728",
+        "medium": "4a7bf415bd88f666106dff588169c4cee279552e60e14e4142a8639a77d8ea20",
+        "full": "aaadad1063541988c57e471581effbd20a75a9eda6adcb7285ef19746932aa2d",
+    },
     "5.0.0": {
         "small": "17aeb2259a55c66d211bff039507df88770fac4a27d111892ddab424e38440f9",
         "medium": "f895a08587ac456f6b38183f7a39a4738e2b5fb7a1625b503c5b41281164c8f8",

@@ -5,7 +5,7 @@ The constants are chosen on 20 seeds and measured on 80 others, per question kin
 single constant and the best three-constant answer (the three run together) must each pass at
 most 2% of that kind's cases, and the best constant over all memory cases at most 1%. The search
 runs on bench 2.0.0 and 3.0.0 under their grading, each with the floors it still has (strict
-xfails), and on bench 4.0.0 under grading-4, bench 5.0.0's.
+xfails), and on bench 4.0.0 under the current version's grading (grading-5).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dittobench.grade.memory import HistoryKeys, grade_memory
 from dittobench.grade.run import grade_run, history_keys
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import QUESTION_TYPES, MemoryCase
-from dittobench.spec.versions import CURRENT_VERSION, GRADING_4, get_policy
+from dittobench.spec.versions import CURRENT_VERSION, get_policy
 from dittobench.spec.wire import RunResponse
 from tests.helpers import redteam as R
 
@@ -149,14 +149,14 @@ FLOORS = {
     # Bench 3.0: no floor left (tallies, one weekday question, 85 fixed attributes, 72
     # activities); every kind is held to 2%.
     "3.0.0": {},
-    # Bench 5.0 (grading-4: what an answer commits to) is held to the same bounds.
+    # The current grading (what an answer commits to) is held to the same bounds.
     "4.0.0": {},
 }
-GRADED_BY = {"4.0.0": GRADING_4}
-"""Bench 4.0.0 is searched under grading-4 (bench 5.0.0's): the same content as its grading-3
-runs had, so what the search finds is what the new grading lets through (5.0.0's own content
-differs by its seeds' draw: its most common ongoing activity is 2.25-2.5% of those cases on the
-80 test seeds under either grading)."""
+GRADED_BY = {"4.0.0": POLICY}
+"""Bench 4.0.0 is searched under the current grading: the same content as its grading-3 runs
+had, so what the search finds is what the new grading lets through (5.0's content differs by its
+seeds' draw: its most common ongoing activity is 2.25-2.5% of those cases on the 80 test seeds
+under any grading)."""
 TYPES = [
     pytest.param(version, name, marks=FLOORS[version][name])
     if name in FLOORS[version]

@@ -57,7 +57,8 @@ RED_TEAMS = {
 @pytest.mark.parametrize("strategy", sorted(RED_TEAMS))
 def test_red_team_memory_strategies_score_near_zero(strategy: str) -> None:
     means = []
-    for seed in SEEDS:
+    # A dump of the whole history is read mention by mention: ten seeds of it are enough.
+    for seed in SEEDS[:10] if strategy == "dump_everything" else SEEDS:
         ds = dataset(seed, "medium" if seed % 2 else "full")
         report = grade_run(ds, T.build(ds, memory=RED_TEAMS[strategy], tool=T.no_tools)).report
         means.append(sum(memory_scores(report.per_case)) / len(memory_scores(report.per_case)))

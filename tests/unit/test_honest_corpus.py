@@ -1,11 +1,11 @@
-"""grading-4 against the honest-answer corpus and the red team.
+"""The current grading (grading-5) against the honest-answer corpus and the red team.
 
-Capable readers answered blind medium and full runs of bench 4.0.0 in two styles (concise, with
-the answer slot; chatty, prose only); every memory answer was adjudicated right or wrong by a
-reader who saw the keys (``tests/helpers/honest.py``). The grader must fail every answer
-adjudicated wrong and pass at least 98% of the right ones in every run
+Capable readers answered blind medium and full runs of benches 4.0.0 and 5.0.0 in three styles
+(concise, with the answer slot; chatty, prose only; structured); every memory answer was
+adjudicated right or wrong by a reader who saw the keys (``tests/helpers/honest.py``). The grader
+must fail every answer adjudicated wrong and pass at least 98% of the right ones in every run
 (``benchmarks/honest_corpus.py`` prints the figures). Answers that never read the history keep
-scoring nothing under grading-4.
+scoring nothing.
 """
 
 from __future__ import annotations
@@ -23,14 +23,16 @@ from dittobench.grade.memory import grade_memory
 from dittobench.grade.run import grade_run, history_keys
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
-from dittobench.spec.versions import GRADING_3, GRADING_4, GradingPolicy
+from dittobench.spec.versions import CURRENT_VERSION, GRADING_3, GradingPolicy, get_policy
 from dittobench.spec.wire import RunResponse
 from tests.helpers import honest
 from tests.helpers import redteam as R
 
 RUNS = {folder.name: folder for folder in honest.runs()}
+CURRENT = get_policy().grading
+"""The current version's grading (grading-5), which the corpus holds to the verdicts."""
 TARGET = 0.98
-"""Of the answers adjudicated right, the share grading-4 must pass in every run."""
+"""Of the answers adjudicated right, the share the current grading must pass in every run."""
 
 
 @cache
@@ -39,7 +41,7 @@ def tally(name: str, policy: GradingPolicy) -> honest.Tally:
 
 
 def test_the_corpus_covers_both_styles_and_sizes() -> None:
-    kinds = {(tally(n, GRADING_4).style, tally(n, GRADING_4).run_size) for n in RUNS}
+    kinds = {(tally(n, CURRENT).style, tally(n, CURRENT).run_size) for n in RUNS}
     assert kinds >= {("concise", "medium"), ("concise", "full"), ("chatty", "medium"),
                      ("chatty", "full")}  # fmt: skip
     assert len({json_seed(RUNS[n]) for n in RUNS}) >= 3
@@ -51,12 +53,12 @@ def json_seed(folder: Path) -> int:
 
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_answers_adjudicated_wrong_fail(name: str) -> None:
-    assert tally(name, GRADING_4).wrong_but_passed == ()
+    assert tally(name, CURRENT).wrong_but_passed == ()
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
-def test_grading_4_passes_answers_adjudicated_right(name: str) -> None:
-    result = tally(name, GRADING_4)
+def test_the_current_grading_passes_answers_adjudicated_right(name: str) -> None:
+    result = tally(name, CURRENT)
     assert result.right_passed >= TARGET * result.right, result.right_but_failed
     assert result.right_passed > tally(name, GRADING_3).right_passed or result.right == (
         tally(name, GRADING_3).right_passed
@@ -65,9 +67,9 @@ def test_grading_4_passes_answers_adjudicated_right(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_a_careful_reader_scores_like_one(name: str) -> None:
-    """Regraded under grading-4, each run's memory mean is at least 0.95 and its tool mean at
-    least 0.90 (grading-3 gave the chatty runs 0.25-0.44 for memory)."""
-    report = honest.report(RUNS[name], GRADING_4)
+    """Regraded under the current grading, each run's memory mean is at least 0.95 and its tool
+    mean at least 0.90 (grading-3 gave the chatty runs 0.25-0.44 for memory)."""
+    report = honest.report(RUNS[name], CURRENT)
     assert report.memory_mean >= 0.95, name
     meta = json.loads((RUNS[name] / "run.json").read_text())
     if meta.get("answered", "all") == "all":  # some runs answered the memory cases only
@@ -76,7 +78,7 @@ def test_a_careful_reader_scores_like_one(name: str) -> None:
 
 @cache
 def datasets(seeds: tuple[int, ...]) -> tuple[Dataset, ...]:
-    return tuple(build_dataset(seed, "5.0.0", "full") for seed in seeds)
+    return tuple(build_dataset(seed, CURRENT_VERSION, "full") for seed in seeds)
 
 
 def decline_with_guess_in_slot(case: MemoryCase, dataset: Dataset) -> RunResponse:
@@ -120,7 +122,7 @@ def history_told_then_guess(case: MemoryCase, dataset: Dataset) -> RunResponse:
 )
 def test_answers_that_never_read_the_history_still_score_nothing(strategy: object) -> None:
     means = [
-        grade_run(d, T.build(d, memory=strategy, tool=T.no_tools), GRADING_4).report.memory_mean
+        grade_run(d, T.build(d, memory=strategy, tool=T.no_tools), CURRENT).report.memory_mean
         for d in datasets((2000, 2001, 2002))
     ]
     assert statistics.mean(means) <= 0.02
@@ -128,9 +130,9 @@ def test_answers_that_never_read_the_history_still_score_nothing(strategy: objec
 
 def test_the_oracle_and_its_paraphrase_keep_full_marks() -> None:
     for d in datasets((2000,)):
-        assert grade_run(d, T.build(d), GRADING_4).report.memory_mean == 1.0
+        assert grade_run(d, T.build(d), CURRENT).report.memory_mean == 1.0
         paraphrased = T.build(d, memory=T.paraphrase_memory)
-        assert grade_run(d, paraphrased, GRADING_4).report.memory_mean >= 0.97
+        assert grade_run(d, paraphrased, CURRENT).report.memory_mean >= 0.97
 
 
 def test_other_activities_with_the_other_status_are_context_not_answers() -> None:
@@ -144,7 +146,7 @@ def test_other_activities_with_the_other_status_are_context_not_answers() -> Non
         swapped = f"You gave up {other}. {case.answer_items[0]} is still going, every Saturday."
         both = f"You gave up {case.answer_items[0]}. You gave up {other} too."
         grade = [
-            grade_memory(case, RunResponse(final_text=t), GRADING_4, False, keys[case.id]).score
+            grade_memory(case, RunResponse(final_text=t), CURRENT, False, keys[case.id]).score
             for t in (said, swapped, both)
         ]
         assert grade == [1.0, 0.0, 0.0], (case.question, grade)

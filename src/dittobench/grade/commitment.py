@@ -26,6 +26,7 @@ Pure: no clock, no I/O, and no exception for any string.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,6 +39,7 @@ from dittobench.grade.cues import (
     CONTRACTIONS,
     DECLINED_CONTEXT,
     FORWARD,
+    NAMED_AS,
     NEGATORS,
     NOT_THIS,
     OTHERS_AFTER,
@@ -80,6 +82,16 @@ _SENTENCE_END = re.compile(r"[.!?;\n]+(?=\s|$)|[!?;\n]")
 
 _BARRIER = re.compile(r"[,:]")
 
+_CLAUSE_END = re.compile(r"[,:\u2013\u2014(](?=[^,:\u2013\u2014(]*$)")
+"""The last clause break before a point."""
+
+GAPPED = re.compile(
+    r"[\s,;]*(?:and|while|whereas|but) ([^\W_]+) (?:(?:in|with|on|at|for|from|to|a|an|the|"
+    r"had|has|was|is|picked|chose|went for)\s+)*"
+)
+"""Another person's like for like, the verb left out after the one before ("Wilhelmina learned in
+a Vauxhall Corsa and Leocadia in a Pontiac Sunfire"): set aside as the mention before it is."""
+
 _GLUE = re.compile(
     r"(?:\([^()]{0,40}\)|[\s,&/\"'+]|\b(?:and|or|then|finally|nor|plus|also|the|a|an|your)\b)*"
 )
@@ -98,9 +110,13 @@ class Mention:
 
 def _sentences(key: str, protected: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Sentence bounds of ``key``; an end mark inside a mention ("St. Ives") does not count."""
+    spans = sorted(protected)
+    starts = [s for s, _e in spans]
     bounds, start = [], 0
     for m in _SENTENCE_END.finditer(key):
-        if any(s < m.start() < e for s, e in protected):
+        # Mentions do not overlap, so only the last one starting before the mark can hold it.
+        index = bisect_left(starts, m.start()) - 1
+        if index >= 0 and m.start() < spans[index][1]:
             continue
         bounds.append((start, m.end()))
         start = m.end()
@@ -148,6 +164,7 @@ def read_mentions(
     people: frozenset[str] = frozenset(),
     declining: bool = False,
     activities: bool = False,
+    readings_5: bool = False,
 ) -> list[Mention]:
     """Every mention of the candidates in ``text``, each committed or set aside. ``timing`` is
     ``AT_A_TIME``, ``LATEST`` or empty; ``people`` are the names of others the history talks
@@ -155,12 +172,15 @@ def read_mentions(
     film that's come up is" is context; ``activities``: the case asks whether an activity ended
     or goes on, so what an answer says of an activity's status ("you gave up pottery", "no
     longer") is a claim about it, never a cue that sets it aside. A candidate the question itself
-    names is no mention."""
+    names is no mention. ``readings_5``: grading-5's readings ("her name is X" names the one
+    asked about; "with your colleague Cosmin" is a companion; "A had X, and B Y" sets Y aside as
+    X is)."""
     pool, own = _pool(question, tuple(candidates))
     found = _locate(text, pool)
     if not found:
         return []
-    reader = _Reader(text.key, found, question, timing, frozenset(people - own), activities)
+    names = frozenset(people - own)
+    reader = _Reader(text.key, found, question, timing, names, activities, readings_5)
     reader.beyond_at(declining)
     out: list[Mention] = []
     for group in _groups(text.key, found, reader.sentences):
@@ -180,9 +200,10 @@ class _Reader:
         timing: str,
         names: frozenset[str],
         activities: bool,
+        readings_5: bool = False,
     ) -> None:
         self.key, self.found, self.timing, self.names = key, found, timing, names
-        self.activities = activities
+        self.activities, self.readings_5 = activities, readings_5
         self.possessive = possessive_pattern(names, normalize(question))
         self.belief = belief_pattern(names)
         self.asked = question_words(question)
@@ -227,6 +248,8 @@ class _Reader:
     def _cued(self, before: str, after: str) -> bool:
         """A cue right before or after the group, a negator, a possessive or a person."""
         cue, cue_after = BEFORE_ANY.search(before), AFTER_ANY.match(after)
+        if self.readings_5 and cue is not None and NAMED_AS.match(cue.group()):
+            cue = None
         if self.activities:  # asked whether an activity ended, its status is a claim
             cue = None if cue is None or STATUS.search(cue.group()) else cue
             cue_after = None if cue_after is None or STATUS.search(cue_after.group()) else cue_after
@@ -237,7 +260,7 @@ class _Reader:
             or (not self.activities and _negated_before(before))
             or self.possessive.search(before) is not None
             or self.possessive.search(after) is not None
-            or names_near(self.names, self.asked, before, after)
+            or names_near(self.names, self.asked, before, after, self.readings_5)
         )
 
     def _said(self, start: int, at: int, before: str, after: str) -> bool:
@@ -261,6 +284,9 @@ class _Reader:
             return True, self.later_before
         if self.later_before and CONTINUED.fullmatch(between):
             return True, True
+        gapped = GAPPED.fullmatch(between) if self.readings_5 else None
+        if gapped and gapped.group(1) in self.names and out and not out[-1].committed:
+            return True, timed
         return False, timed
 
 
@@ -311,10 +337,13 @@ def _negated_before(before: str) -> bool:
     )
 
 
-def sentences_about(text: Prepared, mentions: list[Mention], subject: Iterable[str]) -> Prepared:
+def sentences_about(
+    text: Prepared, mentions: list[Mention], subject: Iterable[str], clauses: bool = False
+) -> Prepared:
     """``text`` without the sentences that name some other candidate and not the subject: what
     it says about other activities ("unlike tai chi, which you dropped") says nothing of this
-    one."""
+    one. With ``clauses`` (grading-5), such a sentence keeps the clauses before the other one
+    ("you're still going strong, unlike judo, which you dropped")."""
     wanted = {normalize(v) for v in subject}
     key = text.key
     sentences = _sentences(key, [(m.start, m.end) for m in mentions])
@@ -323,6 +352,11 @@ def sentences_about(text: Prepared, mentions: list[Mention], subject: Iterable[s
         inside = [m for m in mentions if begin <= m.start < end]
         named = [m for m in inside if normalize(m.value) in wanted]
         if inside and not named:
+            # "you're still going strong, unlike judo, which you dropped": the clause before
+            # the other one is still about this one
+            clause = _CLAUSE_END.search(key, begin, inside[0].start) if clauses else None
+            if clause is not None:
+                kept.append(text.norm[begin : clause.start()])
             continue
         if named and all(NOT_THIS.search(key, begin, m.start) for m in named):
             continue  # "that's the one you dropped, not surfing": about the other one

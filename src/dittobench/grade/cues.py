@@ -144,7 +144,7 @@ NEGATORS: Final = wordset(
 )
 
 AFTER_ANY = re.compile(
-    r"^(?:[\s,:\"'()]*[^\W_]+(?:'[^\W_]+)?){0,8}?[\s,:\"'()]*(?<![^\W_])"
+    r"^(?:[\s,:\"'()]*[^\W_]+(?:'[^\W_]+)?(?![^\W_])){0,8}?[\s,:\"'()]*(?<![^\W_])"
     + alternation(
         r"(?:is|was|are|were|'s) (?:not |n't )?(?:yours|mine)",
         r"isn't (?:yours|mine|true|right|it|the one)",
@@ -283,6 +283,10 @@ OTHERS_AFTER = re.compile(
 )
 """Cues after which the rest of the answer is about the other values, not the answer."""
 
+NAMED_AS = re.compile(r"^(?:his|her|their) names?(?![^\W_])")
+"""A pronoun's "name" names the one asked about ("her name is Gladys": the user's grandmother),
+so it sets nothing aside (grading-5)."""
+
 DECLINED_CONTEXT = re.compile(
     r"(?<![^\W_])the only (?:[^\W_]+ ){1,3}(?:(?:that's|that has|that have|i've|i have|you've|you"
     r" have|that) (?:come up|came up|mentioned|heard|got)|i (?:have|know of|hold|see) is|on record "
@@ -319,6 +323,11 @@ REPORTED_NEGATION = re.compile(
 
 def last_words(text: str, count: int) -> str:
     """The end of ``text`` holding at most ``count`` words (and what follows them)."""
+    # Read from a tail long enough for the words: a long answer is not read whole per mention.
+    tail = text[-WORD_SPAN * count :]
+    words = list(TOKEN.finditer(tail))
+    if len(words) > count:
+        return tail[words[-count].start() :]
     words = list(TOKEN.finditer(text))
     if len(words) <= count:
         return text
@@ -326,7 +335,12 @@ def last_words(text: str, count: int) -> str:
 
 
 def first_words(text: str, count: int) -> str:
-    words = list(TOKEN.finditer(text))
-    if len(words) <= count:
-        return text
-    return text[: words[count - 1].end()]
+    """The start of ``text`` holding at most ``count`` words."""
+    for index, word in enumerate(TOKEN.finditer(text)):
+        if index == count - 1:
+            return text[: word.end()]
+    return text
+
+
+WORD_SPAN: Final = 40
+"""Characters a word and what follows it usually take, to cut a tail before reading it."""

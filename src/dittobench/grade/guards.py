@@ -82,6 +82,12 @@ def mask_echo(text: Prepared, question: str) -> Prepared:
 def phrases_outside(question: str, phrases: Iterable[str]) -> tuple[str, ...]:
     """The phrases the question does not itself use: a cue copied from the question ("these
     days") says nothing about the answer."""
+    return _outside(question, tuple(phrases))
+
+
+@lru_cache(maxsize=1024)
+def _outside(question: str, phrases: tuple[str, ...]) -> tuple[str, ...]:
+    """Memoised: a case's question is read against the same cue lists for every sentence."""
     asked = prepare(question)
     return tuple(p for p in phrases if not has_phrase(asked, (p,)))
 

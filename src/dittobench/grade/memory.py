@@ -323,8 +323,8 @@ def _grade_committed(
         said_prose = mask_echo(said_prose, case.question)
         whole = joined(said_slot, said_prose)
     if case.answer_kind in ("reversal", "persistence"):
-        said_slot = _about_activity(case, slot, history.people)
-        said_prose = _about_activity(case, prose, history.people)
+        said_slot = _about_activity(case, slot, history.people, policy)
+        said_prose = _about_activity(case, prose, history.people, policy)
         whole = joined(said_slot, said_prose)
     answer = Answer(said_slot, said_prose, whole, abstain, policy)
     guard = _scanned(case, tuple(v for v in case.dump_guard if v not in history.spared_guard))
@@ -354,14 +354,14 @@ def _what_is_said(
     private = [v for v in case.forbidden if v not in history.public_forbidden]
     if _Scanner(joined(slot, prose), protected).any(private):
         return _zero("forbidden", disqualified=True, leaked=True)
-    said_prose = _committed(case, prose, history.people)
+    said_prose = _committed(case, prose, history.people, policy)
     strict = (
         policy.slot_commits
         and bool(slot.norm)
         and case.answer_kind in SLOT_KINDS
         and case.question_type not in ADVICE_TYPES
     )
-    said_slot = slot if strict else _committed(case, slot, history.people)
+    said_slot = slot if strict else _committed(case, slot, history.people, policy)
     committed = joined(said_slot, said_prose)
     if _Scanner(committed, protected, policy.former_cues_more).any(_scanned(case, case.forbidden)):
         return _zero("forbidden", disqualified=True, leaked=True)
@@ -393,7 +393,9 @@ def _unasked(question: str, values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(v for v in values if not hit(asked, v))
 
 
-def _committed(case: MemoryCase, text: Prepared, people: frozenset[str]) -> Prepared:
+def _committed(
+    case: MemoryCase, text: Prepared, people: frozenset[str], policy: GradingPolicy
+) -> Prepared:
     """``text`` with what it sets aside blanked out (``grade.commitment``). An activity's own
     mentions stay where the question asks whether it ended: the cues around them ("you gave
     up X") are the answer."""
@@ -414,7 +416,9 @@ def _committed(case: MemoryCase, text: Prepared, people: frozenset[str]) -> Prep
     timing = TIMING.get(case.question_type, "")
     declining = case.answer_kind == "decline"
     activities = case.answer_kind in ("reversal", "persistence")
-    mentions = read_mentions(text, candidates, case.question, timing, people, declining, activities)
+    mentions = read_mentions(
+        text, candidates, case.question, timing, people, declining, activities, policy.readings_5
+    )
     return committed_text(text, mentions)
 
 
@@ -425,7 +429,9 @@ def _activity(case: MemoryCase) -> tuple[str, ...]:
     return (*case.answer_items[:1], *case.accepted)
 
 
-def _about_activity(case: MemoryCase, text: Prepared, people: frozenset[str]) -> Prepared:
+def _about_activity(
+    case: MemoryCase, text: Prepared, people: frozenset[str], policy: GradingPolicy
+) -> Prepared:
     """For the typed check of an ending or going on: what ``text`` commits to in its sentences
     about the activity (what it says of other activities is not said of this one), an unsaid
     ending read as negated ("you haven't said anything about giving it up"). The scans read
@@ -433,8 +439,8 @@ def _about_activity(case: MemoryCase, text: Prepared, people: frozenset[str]) ->
     subject = _activity(case)
     others = (*case.distractors, *case.dump_guard)
     mentions = read_mentions(text, (*subject, *others), case.question)
-    about = reported_negation_as_not(sentences_about(text, mentions, subject))
-    return _committed(case, about, people)
+    about = sentences_about(text, mentions, subject, policy.readings_5)
+    return _committed(case, reported_negation_as_not(about), people, policy)
 
 
 __all__ = [

@@ -225,15 +225,19 @@ def check_tally(case: MemoryCase, answer: Answer) -> float:
     named = days_in(answer.full)
     if not states_day(named, first):
         return 0.0
-    distinct = {(m, d) for m, d, _y in named}
     if answer.rules.tally_listing:
         # The days of what it counted, listed: no more than the count, none before the first.
-        if len(distinct) > max(TALLY_DAYS_MAX, expected + TALLY_ASIDE_DAYS) or any(
-            (m, d) < (first.month, first.day) and y in (None, first.year) for m, d, y in named
-        ):
+        # grading-5: the day the question is set on ("my notes from September 21") is no answer.
+        start = (first.month, first.day)
+        asked = {(m, d) for m, d, _y in days_in(prepare(case.question))} - {start}
+        asked = asked if answer.rules.readings_5 else set()
+        listed = [(m, d, y) for m, d, y in named if (m, d) not in asked]
+        most = max(TALLY_DAYS_MAX, expected + TALLY_ASIDE_DAYS)
+        too_early = any((m, d) < start and y in (None, first.year) for m, d, y in listed)
+        if too_early or len({(m, d) for m, d, _y in listed}) > most:
             return 0.0
         return float(_claimed_counts(case, answer) == {expected})
-    if len(distinct) > TALLY_DAYS_MAX:
+    if len({(m, d) for m, d, _y in named}) > TALLY_DAYS_MAX:
         return 0.0
     counted = candidate_numbers(prepare(ISO_DAY.sub(" ", answer.full.norm)))
     return float(counted == {expected})

@@ -152,7 +152,12 @@ NAME_WORDS: Final = 6
 smuggled home", "Stinking Bishop is the only cheese Rado will eat")."""
 
 
-def names_near(names: frozenset[str], asked: frozenset[str], before: str, after: str) -> bool:
+def names_near(
+    names: frozenset[str], asked: frozenset[str], before: str, after: str, introduced: bool = False
+) -> bool:
+    """Another person named near a mention, acting or owning it; a companion ("with Teodor")
+    holds nothing. ``introduced`` (grading-5): who they are ("with your colleague Cosmin") does
+    not stand between a companion and the word before."""
     if not names:
         return False
     before, after = PARENTHETICAL.sub(" ", before), PARENTHETICAL.sub(" ", after)
@@ -165,7 +170,8 @@ def names_near(names: frozenset[str], asked: frozenset[str], before: str, after:
         if word.endswith("'s"):
             return True  # someone's
         following = near[index + 1] if index + 1 < len(near) else ""
-        previous = near[index - 1] if index else ""
+        before_name = [w for w in near[:index] if not introduced or w not in INTRODUCING]
+        previous = before_name[-1] if before_name else ""
         after_that = near[index + 2] if index + 2 < len(near) else ""
         if (following in ALONG and following) or (
             following in ("was", "were") and after_that in ("with", "along")
@@ -180,6 +186,9 @@ def names_near(names: frozenset[str], asked: frozenset[str], before: str, after:
 PARENTHETICAL = re.compile(r"\([^()]*\)?|^[^()]*\)")
 """A remark in brackets beside a mention ("(with Teodor)", "(Fenna took it with you)") says who
 came along, not whose it is (possessives there still count, through ``attribution``)."""
+
+INTRODUCING: Final = RELATIONS | wordset("your my the his her their old best close new dear")
+"""Words that say who someone is before their name ("your old colleague Cosmin")."""
 
 ALONG: Final = wordset("and to for on at in as came went joined too also with tagged")
 """Words after a companion's name that keep it a companion ("with Teodor on the trip");

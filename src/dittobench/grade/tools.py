@@ -268,6 +268,7 @@ def _usage(text: str, fixture: ToolFixture, policy: GradingPolicy) -> tuple[floa
                 prepare(lines_as_sentences(text)),
                 [f for f in (fixture.needle_figure, fixture.decoy_figure) if f],
                 "",
+                readings_5=policy.readings_5,
             ),
         )
         text = said.norm

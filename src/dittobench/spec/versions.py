@@ -162,6 +162,11 @@ class GradingPolicy:
     tally_listing: bool = False
     """Tallies: an answer may name the day of each event it counted, when it names no more days
     than its count and the earliest it names is the first."""
+    readings_5: bool = False
+    """grading-5's readings of what an answer sets aside (``grade.commitment``): "her name is X"
+    names the one asked about; "with your colleague Cosmin" names a companion; "A learned in X,
+    and B in Y" sets Y aside as X is; a status said before another activity ("you're still at
+    it, unlike judo") is about the one asked; a tally may name the day its question is set on."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
@@ -205,7 +210,10 @@ GRADING_4 = replace(
     retry_free=True,
     decoy_set_aside=True,
 )
-GRADINGS: Final = MappingProxyType({g.id: g for g in (GRADING_1, GRADING_2, GRADING_3, GRADING_4)})
+GRADING_5 = replace(GRADING_4, id="dittobench-grading-5", readings_5=True)
+GRADINGS: Final = MappingProxyType(
+    {g.id: g for g in (GRADING_1, GRADING_2, GRADING_3, GRADING_4, GRADING_5)}
+)
 """Every shipped grading policy by id (``dittobench grade --grading``)."""
 
 
@@ -472,11 +480,21 @@ POLICIES: Final = MappingProxyType(
             CONTENT_5,
             pack_id="public-3.0",
         ),
+        # 6.0.0: grading-5 reads more of what careful answers set aside (a fifth round of
+        # readers nobody had seen); 5.0's content otherwise.
+        "6.0.0": BenchPolicy(
+            "6.0.0",
+            "2026-12-06T00:00:00Z",
+            _sizes(with_memory=True),
+            GRADING_5,
+            CONTENT_5,
+            pack_id="public-3.0",
+        ),
     }
 )
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
-CURRENT_VERSION: Final = "5.0.0"
+CURRENT_VERSION: Final = "6.0.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 
