@@ -91,6 +91,16 @@ def test_create_get_list(store: RunStore) -> None:
     assert store.recorded_cases("run-1") == {}
 
 
+def test_who_chose_the_seed_is_kept_and_checked(store: RunStore) -> None:
+    assert make_run().seed_source == "submitter"  # unless said otherwise: practice
+    drawn = replace(make_run("run-2"), seed_source="operator")
+    store.create_run(drawn)
+    assert store.get_run("run-2").seed_source == "operator"
+    with pytest.raises(StoreError, match="unknown seed source 'anyone'"):
+        store.create_run(replace(make_run("run-3"), seed_source="anyone"))
+    assert [r.run_id for r in store.list_runs()] == ["run-2"]
+
+
 def test_duplicate_id_is_refused(store: RunStore) -> None:
     store.create_run(make_run())
     with pytest.raises(StoreError, match=r"'run-1' already exists"):

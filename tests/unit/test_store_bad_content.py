@@ -71,6 +71,8 @@ BAD_COLUMNS = [
     ("waves_seeded", 1.5),
     ("composite", "high"),
     ("composite_stderr", float("inf")),
+    ("seed_source", "anyone"),
+    ("seed_source", ""),
 ]
 
 

@@ -93,6 +93,16 @@ def test_a_new_database_becomes_a_run_store_first(tmp_path: Path) -> None:
     assert {"runs", "cases", "reports", "service_jobs"} <= names
 
 
+def test_a_job_keeps_who_chose_its_seed(store: ServiceStore) -> None:
+    assert store.create_job(job("r-1")).seed_source == "submitter"  # the default: practice
+    store.create_job(replace(job("r-2", "bob"), seed_source="operator"))
+    kept = store.get_job("r-2")
+    assert kept is not None and kept.seed_source == "operator"
+    with pytest.raises(StoreError, match="unknown seed source"):
+        store.create_job(replace(job("r-3", "carol"), seed_source="carol"))
+    assert store.get_job("r-3") is None
+
+
 def test_a_damaged_row_is_named(tmp_path: Path) -> None:
     path = tmp_path / "runs.db"
     with ServiceStore(RunStore.sqlite_url(path)) as store:
@@ -101,4 +111,18 @@ def test_a_damaged_row_is_named(tmp_path: Path) -> None:
         conn.execute("UPDATE service_jobs SET seed = 'x7'")
     conn.close()
     with ServiceStore(RunStore.sqlite_url(path)) as store, pytest.raises(StoreError, match="r-1"):
+        store.get_job("r-1")
+
+
+def test_a_job_whose_seed_source_was_edited_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "runs.db"
+    with ServiceStore(RunStore.sqlite_url(path)) as store:
+        store.create_job(job("r-1"))
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE service_jobs SET seed_source = 'me'")
+    conn.close()
+    with (
+        ServiceStore(RunStore.sqlite_url(path)) as store,
+        pytest.raises(StoreError, match=r"r-1.*seed_source holds 'me'"),
+    ):
         store.get_job("r-1")

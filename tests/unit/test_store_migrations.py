@@ -53,7 +53,7 @@ def _execute(url: str, *statements: str) -> None:
 
 def test_the_head_constant_is_the_scripts_head() -> None:
     assert migrations.script_head() == migrations.HEAD
-    assert migrations.known_revisions() == {"0001", "0002", "0003", "0004"}
+    assert migrations.known_revisions() == {"0001", "0002", "0003", "0004", "0005"}
 
 
 def test_a_new_store_is_made_at_the_newest_revision(store_url: str) -> None:
@@ -80,12 +80,63 @@ def test_a_store_made_before_migrations_keeps_its_rows(store_url: str) -> None:
         _OLD_JOBS,
         "ALTER TABLE runs DROP COLUMN wire_nonce",
         "ALTER TABLE runs DROP COLUMN pack_path",
+        "ALTER TABLE runs DROP COLUMN seed_source",
     )
     with ServiceStore(store_url) as store:
         assert store.schema_revision() == migrations.HEAD
         assert store.get_run("run-1").wire_nonce == ""
+        assert store.get_run("run-1").seed_source == "submitter"
         assert list(store.recorded_cases("run-1")) == ["t-1"]
         assert store.jobs_in(frozenset({"queued"})) == []
+
+
+def _job_insert(run_id: str, seq: int, suite_id: str) -> str:
+    return (
+        "INSERT INTO service_jobs (run_id, seq, submitter, mode, harness_url, seed, run_size, "
+        "bench_version, dataset_sha256, status, failure_kind, failure_retryable, "
+        "failure_message, cancelled_by, created_at, updated_at, receipt_json, worker, suite_id) "
+        f"VALUES ('{run_id}', {seq}, 'alice', 'submit', 'http://h', '5', 'small', '2.0.0', '', "
+        f"'done', '', 0, '', '', 'x', 'x', '', '', '{suite_id}')"
+    )
+
+
+def test_old_runs_are_practice_unless_a_suite_drew_their_seeds(store_url: str) -> None:
+    """0005 reads every run made before it as the submitter's seed, except the runs of a suite
+    (a job with a suite id, or a run a suite row lists: the command line's local suites have no
+    jobs), whose seeds every build drew fresh."""
+    with RunStore(store_url) as store:
+        for run_id in ("single", "in-suite-job", "in-cli-suite"):
+            store.create_run(make_run(run_id))
+    engine = sa.create_engine(store_url)
+    try:
+        with engine.begin() as conn:
+            migrations.downgrade(conn, "0004")
+    finally:
+        engine.dispose()
+    _execute(
+        store_url,
+        _job_insert("single", 1, ""),
+        _job_insert("in-suite-job", 2, "s-1"),
+        _job_insert("queued-suite-job", 3, "s-1"),
+        "INSERT INTO suites VALUES ('s-2', 'cli', 'builtin', 'small', '2.0.0', 'x', 'x', "
+        """'["in-cli-suite"]', '')""",
+        "INSERT INTO suites VALUES ('s-3', 'cli', 'builtin', 'small', '2.0.0', 'x', 'x', "
+        "'not json', '')",
+    )
+    with ServiceStore(store_url) as store:
+        assert store.schema_revision() == migrations.HEAD
+        runs = {r: store.get_run(r).seed_source for r in ("single", "in-suite-job", "in-cli-suite")}
+        assert runs == {
+            "single": "submitter",
+            "in-suite-job": "operator",
+            "in-cli-suite": "operator",
+        }
+        jobs = {j: store.get_job(j) for j in ("single", "in-suite-job", "queued-suite-job")}
+        assert {name: job.seed_source for name, job in jobs.items() if job} == {
+            "single": "submitter",
+            "in-suite-job": "operator",
+            "queued-suite-job": "operator",
+        }
 
 
 def test_down_to_nothing_and_up_again(store_url: str) -> None:

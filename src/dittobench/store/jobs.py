@@ -21,9 +21,11 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from dittobench.core.prng import parse_seed, seed_text
+from dittobench.spec.seeds import SEED_SOURCES, SUBMITTER
 from dittobench.store import fleet, submissions, suites
 from dittobench.store.errors import BadContentError, StoreError
 from dittobench.store.fleet import WorkerRow
+from dittobench.store.rows import check_source
 from dittobench.store.runs import RunStore
 from dittobench.store.submissions import SubmissionRow
 from dittobench.store.suites import SuiteRow
@@ -69,6 +71,8 @@ jobs_table = sa.Table(
     # Added by migration 0003: the worker driving (or that drove) the job, and its suite.
     sa.Column("worker", sa.Text, nullable=False, server_default=""),
     sa.Column("suite_id", sa.Text, nullable=False, server_default=""),
+    # Added by migration 0005: who chose the seed (``spec.seeds``).
+    sa.Column("seed_source", sa.Text, nullable=False, server_default="submitter"),
 )
 
 
@@ -98,6 +102,9 @@ class JobRow:
     """The worker that drives (or drove) it: ``host:pid`` of a Celery worker, ``""`` in-process."""
     suite_id: str = ""
     """The multi-seed suite it belongs to, or ``""``."""
+    seed_source: str = SUBMITTER
+    """Who chose the seed (``spec.seeds``): ``operator`` when the service drew it (no ``seed``
+    given, and every run of a suite), ``submitter`` when the request named it."""
 
 
 class ActiveJobError(StoreError):
@@ -116,6 +123,7 @@ class ServiceStore(RunStore):
     def create_job(self, job: JobRow, *, one_per_submitter: bool = True) -> JobRow:
         """Queue ``job`` at the end (its ``seq`` is assigned here). With ``one_per_submitter``
         it is refused with ``ActiveJobError`` while its submitter has a job not yet finished."""
+        check_source(job.seed_source)
         with self._writing() as conn:
             if one_per_submitter:
                 active = self._active_of(conn, job.submitter)
@@ -319,6 +327,8 @@ def _from_row(row: sa.Row[Any]) -> JobRow:
         raise BadContentError(f"job {run_id!r}: unreadable row ({exc})") from None
     if job.status not in JOB_STATUSES:
         raise BadContentError(f"job {run_id!r}: column status holds {job.status!r}")
+    if job.seed_source not in SEED_SOURCES:
+        raise BadContentError(f"job {run_id!r}: column seed_source holds {job.seed_source!r:.40}")
     return job
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dittobench.core.prng import SeedError, parse_seed
+from dittobench.spec.seeds import SUBMITTER
 from dittobench.store.errors import BadContentError
 from dittobench.store.jobs import jobs_table
 from dittobench.store.rows import loads_object
@@ -43,16 +44,19 @@ class Listed:
     submitter: str = ""
     has_receipt: bool = False
     failure: str = ""
+    seed_source: str = SUBMITTER
+    """Who chose the seed (``spec.seeds``): the job's when it is a job, else the run's. Only
+    ``operator`` runs are ranked; the others are practice."""
 
 
 _RUN_COLUMNS = (
     "run_id", "status", "seed", "bench_version", "run_size", "harness", "pack_id",
     "dataset_sha256", "created_at", "updated_at", "cases_done", "cases_total", "composite",
-    "composite_stderr", "error",
+    "composite_stderr", "error", "seed_source",
 )  # fmt: skip
 _JOB_COLUMNS = (
     "run_id", "status", "seed", "bench_version", "run_size", "harness_url", "submitter",
-    "created_at", "updated_at", "failure_message", "dataset_sha256",
+    "created_at", "updated_at", "failure_message", "dataset_sha256", "seed_source",
 )  # fmt: skip
 
 
@@ -107,6 +111,7 @@ def _from_run(run: dict[str, Any]) -> Listed:
         _score(run["composite_stderr"]),
         job=False,
         failure=str(run["error"]),
+        seed_source=str(run["seed_source"]),
     )
 
 
@@ -130,6 +135,7 @@ def _from_job(job: dict[str, Any], run: dict[str, Any] | None) -> Listed:
         submitter=str(job["submitter"]),
         has_receipt=bool(job["has_receipt"]),
         failure=str(job["failure_message"]),
+        seed_source=str(job["seed_source"]),
     )
 
 

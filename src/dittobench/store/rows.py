@@ -13,6 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dittobench.core.prng import MAX_SEED, SeedError, parse_seed
+from dittobench.spec.seeds import SEED_SOURCES, SUBMITTER
 from dittobench.spec.wireids import WireIdError, check_nonce
 from dittobench.store.errors import BadContentError, StoreError
 from dittobench.store.schema import runs_table
@@ -69,6 +70,9 @@ class RunRow:
     """The run's wire nonce, 64 lowercase hex digits (``spec.wireids``): a resume shows the
     harness the same ids. Empty in stores made before nonces: such a run resumes on the dataset's
     own ids, as it began."""
+    seed_source: str = SUBMITTER
+    """Who chose the seed (``spec.seeds``): ``operator`` (drawn fresh by the engine or the
+    service) or ``submitter`` (given by whoever asked for the run: practice, never ranked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,13 @@ def check_status(status: str) -> None:
         raise StoreError(f"unknown run status {status!r}; expected one of {sorted(STATUSES)}")
 
 
+def check_source(seed_source: str) -> None:
+    if seed_source not in SEED_SOURCES:
+        raise StoreError(
+            f"unknown seed source {seed_source!r}; expected one of {', '.join(SEED_SOURCES)}"
+        )
+
+
 def check_stage(stage: str) -> None:
     if stage not in STAGES:
         raise StoreError(f"unknown run stage {stage!r}; expected one of {sorted(STAGES)}")
@@ -155,6 +166,8 @@ def row_to_run(row: sa.Row[Any], where: str) -> RunRow:
         check_nonce(values["wire_nonce"])
     except WireIdError:
         raise bad("wire_nonce", "64 lowercase hex digits or nothing") from None
+    if values["seed_source"] not in SEED_SOURCES:
+        raise bad("seed_source", f"one of {', '.join(SEED_SOURCES)}")
     for column in _COUNT_COLUMNS:
         count = values[column]
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:

@@ -39,6 +39,7 @@ from dittobench.store.rows import (
     STATUSES,
     RunRow,
     UnreadableRun,
+    check_source,
     check_stage,
     check_status,
     dumps,
@@ -159,6 +160,7 @@ class RunStore:
     def create_run(self, run: RunRow) -> None:
         check_status(run.status)
         check_stage(run.stage)
+        check_source(run.seed_source)
         values = asdict(run)
         values["seed"] = seed_text(run.seed)
         with self._writing() as conn:

@@ -55,6 +55,9 @@ runs_table = sa.Table(
     sa.Column("pack_path", sa.Text, nullable=False, server_default=""),
     # The run's wire nonce (hex): keys every id its harness is shown. Empty for a run made before.
     sa.Column("wire_nonce", sa.Text, nullable=False, server_default=""),
+    # Who chose the seed (``spec.seeds``; migration 0005): only ``operator`` runs are ranked.
+    # A row made before it reads ``submitter`` unless it provably drew a fresh seed.
+    sa.Column("seed_source", sa.Text, nullable=False, server_default="submitter"),
 )
 
 cases_table = sa.Table(

@@ -1,0 +1,46 @@
+"""Who chose a run's seed: its ``seed_source``.
+
+The generator is public, so whoever picks the seed can build the dataset, answer key included,
+before the run starts. A seed the operator's service or engine drew fresh (``operator``) is the
+only kind a leaderboard ranks; a seed given by whoever asked for the run (``submitter``: a
+``seed`` in a submission, ``POST /v2/score``, ``dittobench run --seed``, a replay of offline
+answers) makes the run practice. The run store, the job object, the pages and the signed
+receipt manifest (format 4) all carry it. docs/service.md, "Ranked and practice runs".
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from dittobench.core.errors import DittobenchError
+
+OPERATOR: Final = "operator"
+SUBMITTER: Final = "submitter"
+SEED_SOURCES: Final = (OPERATOR, SUBMITTER)
+
+
+class SeedSourceError(DittobenchError, ValueError):
+    """A seed source that is neither ``operator`` nor ``submitter``."""
+
+
+def check_seed_source(value: object) -> str:
+    """``value`` when it is one of ``SEED_SOURCES``; ``SeedSourceError`` otherwise."""
+    if value not in SEED_SOURCES:
+        raise SeedSourceError(f"seed source {value!r:.40} is not one of: {', '.join(SEED_SOURCES)}")
+    return str(value)
+
+
+def seed_source_of(given: int | None) -> str:
+    """The source of a seed a caller may have given: ``submitter`` when it did, else the
+    operator's fresh draw."""
+    return OPERATOR if given is None else SUBMITTER
+
+
+__all__ = [
+    "OPERATOR",
+    "SEED_SOURCES",
+    "SUBMITTER",
+    "SeedSourceError",
+    "check_seed_source",
+    "seed_source_of",
+]
