@@ -18,6 +18,13 @@ from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import SeedError, parse_seed
 from dittobench.packs import PACK_ID_PATTERN
 from dittobench.receipts.merkle import SCORE_TEXT, format_score
+from dittobench.spec.seeds import SEED_SOURCES
+
+RECEIPT_FORMAT_4: Final = "dittobench-receipt-4"
+"""Format 3 plus ``seed_source``: who chose the seed (``operator`` or ``submitter``,
+``spec.seeds``), so a board that ranks only operator-seeded runs can be audited from the
+receipt. Receipts of a run that records its seed source and a wire nonce are built in this
+format."""
 
 RECEIPT_FORMAT_3: Final = "dittobench-receipt-3"
 """Format 2 plus ``wire_nonce``: the nonce that keyed the ids the harness was shown
@@ -34,14 +41,20 @@ RECEIPT_FORMAT_1: Final = "dittobench-receipt-1"
 """The layout before content packs: no pack fields, the bench version's own public pack is
 implied. Still verified and regraded; never built."""
 
-RECEIPT_FORMATS: Final = (RECEIPT_FORMAT_1, RECEIPT_FORMAT, RECEIPT_FORMAT_3)
+RECEIPT_FORMATS: Final = (RECEIPT_FORMAT_1, RECEIPT_FORMAT, RECEIPT_FORMAT_3, RECEIPT_FORMAT_4)
 """The formats this build verifies."""
+
+NONCE_FORMATS: Final = (RECEIPT_FORMAT_3, RECEIPT_FORMAT_4)
+"""The formats that sign a wire nonce."""
 
 PACK_FIELDS: Final = ("pack_id", "pack_sha256")
 """The manifest fields format 2 adds."""
 
 NONCE_FIELD: Final = "wire_nonce"
 """The manifest field format 3 adds: 64 lowercase hex digits."""
+
+SEED_SOURCE_FIELD: Final = "seed_source"
+"""The manifest field format 4 adds: ``operator`` or ``submitter``."""
 
 TRUST_TIERS: Final = ("self-reported", "verified")
 """``self-reported``: signed with the submitter's own key. ``verified``: the operator's engine
@@ -101,7 +114,8 @@ class Scores:
 class Manifest:
     """The signed object. ``pack_id`` and ``pack_sha256`` are empty in a format-1 manifest (the
     bench version's own public pack is implied) and left out of its JSON, so its bytes are the
-    ones that were signed; ``wire_nonce`` likewise in formats 1 and 2 (no nonce: the identity)."""
+    ones that were signed; ``wire_nonce`` likewise in formats 1 and 2 (no nonce: the identity),
+    and ``seed_source`` in formats 1 to 3 (who chose the seed was not signed)."""
 
     benchmark: str
     bench_version: str
@@ -122,6 +136,7 @@ class Manifest:
     pack_sha256: str
     format: str = RECEIPT_FORMAT
     wire_nonce: str = ""
+    seed_source: str = ""
 
     def to_json(self) -> dict[str, Any]:
         pack = {"pack_id": self.pack_id, "pack_sha256": self.pack_sha256}
@@ -143,7 +158,8 @@ class Manifest:
             "grading_policy": self.grading_policy,
             "created_at": self.created_at,
             "key_id": self.key_id,
-            **({NONCE_FIELD: self.wire_nonce} if self.format == RECEIPT_FORMAT_3 else {}),
+            **({NONCE_FIELD: self.wire_nonce} if self.format in NONCE_FORMATS else {}),
+            **({SEED_SOURCE_FIELD: self.seed_source} if self.format == RECEIPT_FORMAT_4 else {}),
         }
 
     @classmethod
@@ -171,6 +187,7 @@ class Manifest:
             pack_sha256=data.get("pack_sha256", ""),
             format=data["format"],
             wire_nonce=data.get(NONCE_FIELD, ""),
+            seed_source=data.get(SEED_SOURCE_FIELD, ""),
         )
 
 
@@ -183,11 +200,7 @@ def _check_fields(data: Any) -> None:
             f"manifest.format: {data['format']!r:.60} is not one of "
             f"{', '.join(RECEIPT_FORMATS)}; this build verifies only those formats"
         )
-    expected = set(Manifest.__dataclass_fields__)
-    if data.get("format") != RECEIPT_FORMAT_3:
-        expected -= {NONCE_FIELD}
-    if data.get("format") == RECEIPT_FORMAT_1:
-        expected -= set(PACK_FIELDS)
+    expected = _fields_of(data.get("format"))
     missing = sorted(expected - set(data))
     if missing:
         raise ManifestError(f"manifest: missing {', '.join(missing)}")
@@ -213,8 +226,22 @@ def _check_fields(data: Any) -> None:
         raise ManifestError("manifest.pack_id: expected 1-64 of a-z, 0-9, '.', '-'")
     if not _KEY_ID.fullmatch(data["key_id"]):
         raise ManifestError("manifest.key_id: expected 16 lowercase hex digits")
+    if SEED_SOURCE_FIELD in expected and data[SEED_SOURCE_FIELD] not in SEED_SOURCES:
+        raise ManifestError(f"manifest.seed_source: expected one of {', '.join(SEED_SOURCES)}")
     check_trust_tier(data["trust_tier"])
     parse_rfc3339(data["created_at"], "manifest.created_at")
+
+
+def _fields_of(format_name: Any) -> set[str]:
+    """The fields a manifest of ``format_name`` has: each format adds to the one before."""
+    expected = set(Manifest.__dataclass_fields__)
+    if format_name not in NONCE_FORMATS:
+        expected -= {NONCE_FIELD}
+    if format_name != RECEIPT_FORMAT_4:
+        expected -= {SEED_SOURCE_FIELD}
+    if format_name == RECEIPT_FORMAT_1:
+        expected -= set(PACK_FIELDS)
+    return expected
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:

@@ -1,10 +1,11 @@
 """Build a signed receipt from a graded run (docs/receipts.md, "Receipt file").
 
 The receipt is ``{"manifest", "signature", "public_key", "key_id", "leaves"}``; the signature is
-Ed25519 over exactly ``manifest_bytes(manifest)``, naming the run's content pack: in format 3
-(``RECEIPT_FORMAT_3``, with the run's wire nonce) when the transcript records a nonce, else in
-format 2 (``RECEIPT_FORMAT``), as before nonces. Pure: the caller passes the key and the time
-(only a transcript made before packs makes it read the shipped pack it stands for).
+Ed25519 over exactly ``manifest_bytes(manifest)``, naming the run's content pack: in format 4
+(``RECEIPT_FORMAT_4``, with the run's wire nonce and who chose its seed) when the transcript
+records a nonce and the caller names the seed source, in format 3 (the nonce alone) when it names
+none, else in format 2 (``RECEIPT_FORMAT``), as before nonces. Pure: the caller passes the key and
+the time (only a transcript made before packs makes it read the shipped pack it stands for).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dittobench.receipts.keys import b64encode, key_id, raw_public_key
 from dittobench.receipts.manifest import (
     RECEIPT_FORMAT,
     RECEIPT_FORMAT_3,
+    RECEIPT_FORMAT_4,
     Manifest,
     Scores,
     check_trust_tier,
@@ -32,6 +34,7 @@ from dittobench.receipts.merkle import leaf_bytes, leaf_hash, make_leaf, merkle_
 from dittobench.receipts.packs import implied_pack
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
+from dittobench.spec.seeds import check_seed_source
 from dittobench.spec.transcript import Transcript
 
 
@@ -86,11 +89,15 @@ def build_receipt(
     trust_tier: str,
     created_at: str,
     harness: str,
+    *,
+    seed_source: str = "",
 ) -> dict[str, Any]:
     """Sign a graded run. ``prompts`` maps each case id to the text the harness was asked (a
     tool case's prompt, a memory case's question: ``case_prompts``); ``created_at`` is an RFC
-    3339 time. The manifest names the transcript's content pack, and its wire nonce when it has
-    one (format 3)."""
+    3339 time. The manifest names the transcript's content pack, its wire nonce when it has
+    one (format 3), and with it ``seed_source`` when given (format 4: every run the engine and
+    the service sign). A transcript without a nonce was stored before wire ids, and before seed
+    sources: it is signed in format 2, which has no place for one."""
     if report.transcript_sha256 != transcript.sha256:
         raise ReceiptInputError("the report was graded from a different transcript")
     if report.dataset_sha256 != transcript.dataset_sha256:
@@ -100,6 +107,8 @@ def build_receipt(
     # A transcript made before packs names none: the version's own public pack.
     pack = transcript.pack or implied_pack(report.bench_version)
     check_trust_tier(trust_tier)
+    if seed_source:
+        check_seed_source(seed_source)
     parse_rfc3339(created_at, "created_at")
     leaves = receipt_leaves(report, transcript, prompts)
     kid = key_id(private_key)
@@ -127,8 +136,9 @@ def build_receipt(
         key_id=kid,
         pack_id=pack.id,
         pack_sha256=pack.sha256,
-        format=RECEIPT_FORMAT_3 if transcript.wire_nonce else RECEIPT_FORMAT,
+        format=_format(transcript.wire_nonce, seed_source),
         wire_nonce=transcript.wire_nonce,
+        seed_source=seed_source if transcript.wire_nonce else "",
     )
     signature = private_key.sign(manifest_bytes(manifest))
     return {
@@ -138,3 +148,9 @@ def build_receipt(
         "key_id": kid,
         "leaves": leaves,
     }
+
+
+def _format(wire_nonce: str, seed_source: str) -> str:
+    if not wire_nonce:
+        return RECEIPT_FORMAT
+    return RECEIPT_FORMAT_4 if seed_source else RECEIPT_FORMAT_3

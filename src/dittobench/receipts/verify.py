@@ -25,6 +25,7 @@ from dittobench.receipts.proofs import (
 )
 from dittobench.receipts.signature_checks import check_key_id, check_signature, check_trusted
 from dittobench.receipts.transcript_checks import check_transcript
+from dittobench.spec.seeds import OPERATOR, SUBMITTER
 
 RECEIPT_KEYS = ("key_id", "leaves", "manifest", "public_key", "signature")
 _KINDS: dict[str, type] = {
@@ -130,10 +131,20 @@ def _check_manifest(checks: Checklist, raw: Any) -> Manifest | None:
     checks.add(
         "manifest fields",
         True,
-        f"{manifest.benchmark} {manifest.bench_version} · seed {manifest.seed} · "
-        f"{manifest.run_size} · {manifest.trust_tier} · {manifest.created_at}",
+        f"{manifest.benchmark} {manifest.bench_version} · seed {manifest.seed} "
+        f"({seed_chooser(manifest)}) · {manifest.run_size} · {manifest.trust_tier} · "
+        f"{manifest.created_at}",
     )
     return manifest
+
+
+def seed_chooser(manifest: Manifest) -> str:
+    """Who chose the seed, in words: format 4 signs it; before that it was not recorded."""
+    if manifest.seed_source == OPERATOR:
+        return "drawn by the operator: a run a board may rank"
+    if manifest.seed_source == SUBMITTER:
+        return "chosen by the submitter: practice, never ranked"
+    return f"who chose it is not signed in {manifest.format}"
 
 
 __all__ = [
@@ -144,5 +155,6 @@ __all__ = [
     "Verification",
     "check_inclusion",
     "inclusion_proof_for",
+    "seed_chooser",
     "verify_receipt",
 ]
