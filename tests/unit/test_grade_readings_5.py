@@ -116,3 +116,63 @@ def test_grading_4_keeps_its_verdicts() -> None:
     response = RunResponse(final_text=said)
     assert grade_memory(case, response, GRADING_4, False, keys).score == 0.0
     assert grade_memory(case, response, GRADING_5, False, keys).score == 1.0
+
+
+def test_a_value_said_in_a_hypothetical_is_set_aside() -> None:
+    swept = 0
+    for case, keys in cases("abstention_unknown"):
+        value = case.distractors[0]
+        subject = case.answer_items[-2]
+        dreamt = f"I don't know {subject}. You only mentioned {value} 'in a parallel universe'."
+        owned = f"I don't know {subject}. You mentioned {value} on the 25th."
+        assert (score(case, keys, dreamt), score(case, keys, owned)) == (1.0, 0.0), case.question
+        swept += 1
+    assert swept >= 5
+
+
+def test_what_a_list_leaves_out_may_be_named_after_not_included() -> None:
+    swept = 0
+    for case, keys in cases("multi_session_list"):
+        if not case.distractors:
+            continue
+        items = ", ".join(case.answer_items)
+        left_out = f"{items}. Not included: {case.distractors[0]}, which you didn't go to."
+        added = f"{items}, {case.distractors[0]}."
+        assert (score(case, keys, left_out), score(case, keys, added)) == (1.0, 0.0)
+        swept += 1
+    assert swept >= 5
+
+
+def test_pleasantries_relations_and_remarks_set_nothing_aside() -> None:
+    swept = 0
+    for case, keys in cases("single_session_recall"):
+        if not case.distractors or case.expected_answer in case.question:
+            continue
+        right, other = case.expected_answer, case.distractors[0]
+        named = {v.lower() for v in (*case.distractors, right)}
+        companion = next(n for n in sorted(keys.people) if n not in named).capitalize()
+        for said in (
+            f"No problem: it's {right}.",
+            f"Your older sister is {right}.",
+            f"It's {right} (you said something else first, then corrected it).",
+            f"It's {right}, with {companion} running alongside you.",
+        ):
+            assert score(case, keys, said) == 1.0, (case.question, said)
+        assert score(case, keys, f"No problem: it's {other}.") == 0.0
+        swept += 1
+    assert swept >= 5
+
+
+def test_a_count_without_one_or_as_a_frequency_is_no_second_claim() -> None:
+    swept = 0
+    for case, keys in cases("mention_count"):
+        count = int(case.expected_answer)
+        first = date.fromisoformat(case.answer_items[0])
+        on = f"{first.day} {first:%B %Y}"
+        honest = (
+            f"{count} times, once a week; the first was {on}. Leave one out and it's {count - 1}."
+        )
+        hedged = f"{count} times or {count - 1} times; the first was {on}."
+        assert (score(case, keys, honest), score(case, keys, hedged)) == (1.0, 0.0), case.question
+        swept += 1
+    assert swept >= 5

@@ -67,10 +67,12 @@ def test_the_current_grading_passes_answers_adjudicated_right(name: str) -> None
 
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_a_careful_reader_scores_like_one(name: str) -> None:
-    """Regraded under the current grading, each run's memory mean is at least 0.95 and its tool
-    mean at least 0.90 (grading-3 gave the chatty runs 0.25-0.44 for memory)."""
+    """Regraded under the current grading, each run's memory mean is at least 0.95 of the share
+    of its answers adjudicated right (a run with wrong answers loses them) and its tool mean at
+    least 0.90 (grading-3 gave the chatty runs 0.25-0.44 for memory)."""
     report = honest.report(RUNS[name], CURRENT)
-    assert report.memory_mean >= 0.95, name
+    result = tally(name, CURRENT)
+    assert report.memory_mean >= 0.95 * result.right / (result.right + result.wrong), name
     meta = json.loads((RUNS[name] / "run.json").read_text())
     if meta.get("answered", "all") == "all":  # some runs answered the memory cases only
         assert report.tool_mean >= 0.90, name

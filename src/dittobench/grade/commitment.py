@@ -37,13 +37,18 @@ from dittobench.grade.cues import (
     AFTER_ANY,
     BEFORE_ANY,
     CONTRACTIONS,
+    CORRECTION_REMARK,
     DECLINED_CONTEXT,
     FORWARD,
-    NAMED_AS,
+    FORWARD_5,
+    HYPOTHETICAL_AFTER,
+    HYPOTHETICAL_BEFORE,
     NEGATORS,
+    NOT_A_CUE_5,
     NOT_THIS,
     OTHERS_AFTER,
     OUT_AFTER,
+    PLEASANTRIES,
     REPORTED_NEGATION,
     STATUS,
     TOKEN,
@@ -81,6 +86,12 @@ NEGATION_WORDS: Final = 8
 _SENTENCE_END = re.compile(r"[.!?;\n]+(?=\s|$)|[!?;\n]")
 
 _BARRIER = re.compile(r"[,:]")
+
+CONTRAST = re.compile(
+    r"[,:\u2013\u2014(\s-]*(?:unlike|not|rather than|instead of|as opposed to|but|whereas|while|"
+    r"except|apart from|compared (?:to|with))(?![^\W_])"
+)
+"""What turns a sentence from the activity asked about to another ("…, unlike judo")."""
 
 _CLAUSE_END = re.compile(r"[,:\u2013\u2014(](?=[^,:\u2013\u2014(]*$)")
 """The last clause break before a point."""
@@ -205,7 +216,7 @@ class _Reader:
         self.key, self.found, self.timing, self.names = key, found, timing, names
         self.activities, self.readings_5 = activities, readings_5
         self.possessive = possessive_pattern(names, normalize(question))
-        self.belief = belief_pattern(names)
+        self.belief = belief_pattern(names, readings_5)
         self.asked = question_words(question)
         self.sentences = _sentences(key, [(s, e) for s, e, _ in found])
         told = HISTORY.search(key) or (LATEST_HISTORY.search(key) if timing == LATEST else None)
@@ -247,17 +258,25 @@ class _Reader:
 
     def _cued(self, before: str, after: str) -> bool:
         """A cue right before or after the group, a negator, a possessive or a person."""
-        cue, cue_after = BEFORE_ANY.search(before), AFTER_ANY.match(after)
-        if self.readings_5 and cue is not None and NAMED_AS.match(cue.group()):
+        # grading-5: a remark on what was first said ("(you said Dubrovnik first, then
+        # corrected it)") is about that slip, not the value before it
+        cue_after = AFTER_ANY.match(CORRECTION_REMARK.sub(" ", after) if self.readings_5 else after)
+        cue = BEFORE_ANY.search(before)
+        if self.readings_5 and cue is not None and NOT_A_CUE_5.match(cue.group()):
             cue = None
+        hypothetical = self.readings_5 and (
+            HYPOTHETICAL_BEFORE.search(before) is not None
+            or HYPOTHETICAL_AFTER.match(after) is not None
+        )
         if self.activities:  # asked whether an activity ended, its status is a claim
             cue = None if cue is None or STATUS.search(cue.group()) else cue
             cue_after = None if cue_after is None or STATUS.search(cue_after.group()) else cue_after
         return (
-            (cue is not None and TOKEN.findall(cue.group())[0] not in self.asked)
+            hypothetical
+            or (cue is not None and TOKEN.findall(cue.group())[0] not in self.asked)
             or cue_after is not None
             or OUT_AFTER.match(after) is not None
-            or (not self.activities and _negated_before(before))
+            or (not self.activities and _negated_before(before, self.readings_5))
             or self.possessive.search(before) is not None
             or self.possessive.search(after) is not None
             or names_near(self.names, self.asked, before, after, self.readings_5)
@@ -268,6 +287,7 @@ class _Reader:
         "Bettina thinks …")."""
         return (
             FORWARD.search(self.key, start, at) is not None
+            or (self.readings_5 and FORWARD_5.search(self.key, start, at) is not None)
             or self.belief.search(self.key, start, at) is not None
         )
 
@@ -326,9 +346,12 @@ def _groups(
     return groups
 
 
-def _negated_before(before: str) -> bool:
+def _negated_before(before: str, readings_5: bool = False) -> bool:
     """A negator within ``NEGATION_WORDS`` words before the mention, with no comma or colon in
-    between ("you don't wear a size 44", "it wasn't a Vauxhall Nova")."""
+    between ("you don't wear a size 44", "it wasn't a Vauxhall Nova"); with grading-5, not in a
+    pleasantry ("no problem, your number is")."""
+    if readings_5:
+        before = PLEASANTRIES.sub(" ", before)
     barrier = list(_BARRIER.finditer(before))
     tail = before[barrier[-1].end() :] if barrier else before
     words = [w.replace("'", "") for w in TOKEN.findall(tail)][-NEGATION_WORDS:]
@@ -355,7 +378,7 @@ def sentences_about(
             # "you're still going strong, unlike judo, which you dropped": the clause before
             # the other one is still about this one
             clause = _CLAUSE_END.search(key, begin, inside[0].start) if clauses else None
-            if clause is not None:
+            if clause is not None and CONTRAST.match(key, clause.start(), inside[0].start):
                 kept.append(text.norm[begin : clause.start()])
             continue
         if named and all(NOT_THIS.search(key, begin, m.start) for m in named):

@@ -283,9 +283,57 @@ OTHERS_AFTER = re.compile(
 )
 """Cues after which the rest of the answer is about the other values, not the answer."""
 
-NAMED_AS = re.compile(r"^(?:his|her|their) names?(?![^\W_])")
-"""A pronoun's "name" names the one asked about ("her name is Gladys": the user's grandmother),
-so it sets nothing aside (grading-5)."""
+NOT_A_CUE_5 = re.compile(
+    r"^(?:(?:his|her|their) names?|(?:old|older|elder|younger|big|little) "
+    + alternation(*RELATIONS)
+    + r")(?![^\W_])"
+)
+"""Cue words that set nothing aside (grading-5): a pronoun's "name" names the one asked about
+("her name is Gladys": the user's grandmother), and "your older sister" is a relation, not an
+old value."""
+
+_HYPOTHETICAL = alternation(
+    r"in (?:a|an|another|some) (?:parallel|alternate|alternative|other|different) "
+    r"(?:universe|world|life|reality)",
+    r"in another life",
+    r"in (?:my|your|their|his|her) dreams",
+    r"(?:just |only |merely )?a daydream",
+    r"daydream\w*",
+    r"dream(?:ed|ing|s)? (?:of|about)",
+    r"imagin\w+",
+    r"picture it",
+    r"wishful thinking",
+    r"fantas\w+",
+    r"hypothetical\w*",
+    r"make.believe",
+    r"if only",
+)
+HYPOTHETICAL_BEFORE = re.compile(r"(?<![^\W_])" + _HYPOTHETICAL + r"(?![^\W_])")
+"""grading-5: a value said in a hypothetical ("in a parallel universe you'd have a sparrow
+tattoo"), the cue anywhere close before it."""
+HYPOTHETICAL_AFTER = re.compile(
+    r"^[^,;:()\u2013\u2014]{0,60}?(?<![^\W_])" + _HYPOTHETICAL + r"(?![^\W_])"
+)
+"""… or after it in the same clause ("a sparrow tattoo on your forearm 'in a parallel
+universe'")."""
+
+PLEASANTRIES = re.compile(
+    r"(?<![^\W_])(?:no (?:problem|worries|bother|trouble|rush|doubt|wonder)|not a problem|"
+    r"never mind|no, no)(?![^\W_])"
+)
+"""grading-5: negators in a pleasantry, which negate nothing that follows."""
+
+CORRECTION_REMARK = re.compile(
+    r"\([^()]*(?<![^\W_])(?:said|wrote|typed|called it|spelled|spelt|put)(?![^\W_])[^()]*\)?"
+)
+"""grading-5: a bracketed remark on what was first said ("(you said Dubrovnik first, then
+corrected it)"): its cues are about that slip."""
+
+FORWARD_5 = re.compile(
+    r"(?<![^\W_])(?:not|never|isn't|aren't|wasn't|weren't) (?:included|on it|in it|part of it)"
+    r"(?![^\W_])"
+)
+"""grading-5: what a list leaves out, said before the values ("Not included: A and B")."""
 
 DECLINED_CONTEXT = re.compile(
     r"(?<![^\W_])the only (?:[^\W_]+ ){1,3}(?:(?:that's|that has|that have|i've|i have|you've|you"

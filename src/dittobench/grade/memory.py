@@ -62,7 +62,7 @@ from dittobench.grade.match import (
     says_not_knowing,
 )
 from dittobench.grade.memory_kinds import Answer, check, says_the_other_status
-from dittobench.grade.people import owners_in
+from dittobench.grade.people import owners_in, question_words
 from dittobench.grade.timing import AT_A_TIME, LATEST
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GradingPolicy
@@ -290,9 +290,10 @@ def _grade_committed(
     abstain = response.abstain
     if not full.norm and abstain is not True:
         return _zero("empty")
-    people = (
-        history.people | owners_in(response.final_text or "") | owners_in(response.answer or "")
-    )
+    owners = owners_in(response.final_text or "") | owners_in(response.answer or "")
+    if policy.readings_5:  # "three nights in Edinburgh": what the question names owns nothing
+        owners -= question_words(case.question)
+    people = history.people | owners
     history = replace(history, people=people)
     said = _what_is_said(case, slot, prose, policy, history)
     if isinstance(said, MemoryVerdict):

@@ -260,6 +260,7 @@ def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
         if (_counts_noun(text.norm, end, nouns) or _TIMES_WORD.fullmatch(text.norm, start, end))
         and _AS_OF.search(text.norm, max(0, start - 60), start) is None
         and _SUPPOSING.search(text.norm, max(0, start - 80), start) is None
+        and not (answer.rules.readings_5 and _aside_5(text.norm, start, end))
         and _UNCOUNTED.search(text.norm, max(0, start - 80), start) is None
     )
     return claimed or counted
@@ -274,6 +275,25 @@ _AS_OF = re.compile(
 not the claim."""
 
 _SUPPOSING = re.compile(r"(?:^|[.!?;] )(?:if|had|were|should) [^.!?;]*$")
+
+
+def _aside_5(norm: str, start: int, end: int) -> bool:
+    """grading-5: a number that is no claimed count, said without one of what was counted
+    ("leave it out and it's 9") or as a frequency ("once in every chat")."""
+    return (
+        _SUPPOSING_5.search(norm, max(0, start - 80), start) is not None
+        or _FREQUENCY.match(norm, end) is not None
+    )
+
+
+_FREQUENCY = re.compile(r" (?:in |for )?(?:every|each|a|an|per)(?![^\W_])")
+
+_SUPPOSING_5 = re.compile(
+    r"(?<![^\W_])(?:(?:leave|leaving|take|taking|drop|dropping) (?:it|that|this|them|those|one)"
+    r"(?: out| away| off)?|without (?:it|that|this|them|those)|minus (?:it|that|this|them|one))"
+    r"[^.!?;]*$"
+)
+"""grading-5: a count said without one of what was counted ("leave it out and it's 9")."""
 _UNCOUNTED = re.compile(
     r"(?<![^\W_])(?:(?:didn't|did not|don't|won't|haven't|not) count(?:ed|ing)?|left out|leave "
     r"out|excluding|except)[^.!?;]*$"

@@ -92,14 +92,18 @@ def possessive_pattern(names: frozenset[str], question: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=256)
-def belief_pattern(names: frozenset[str]) -> re.Pattern[str]:
+def belief_pattern(names: frozenset[str], saying: bool = False) -> re.Pattern[str]:
     """Someone named saying or believing something: what follows in the sentence is theirs
-    ("Bettina thinks the place you're desperate to see is the Dolomites")."""
+    ("Bettina thinks the place you're desperate to see is the Dolomites"); with ``saying``
+    (grading-5) also in the -ing form ("Wilhelmina saying your brother is called Anton")."""
     who = sorted(names | RELATIONS, key=len, reverse=True)
+    ing = (
+        r"|saying|telling (?:me|you|everyone|people)|claiming|insisting|reckoning" if saying else ""
+    )
     return re.compile(
         r"(?<![^\W_])(?:" + "|".join(map(re.escape, who)) + r") (?:always |still |apparently )?"
         r"(?:thinks|thought|reckons|reckoned|says|said|believes|assumes|insists|claims|swears|"
-        r"keeps (?:saying|telling|insisting)|is convinced|was convinced|guessed|guesses)"
+        r"keeps (?:saying|telling|insisting)|is convinced|was convinced|guessed|guesses" + ing + ")"
         r"(?![^\W_])"
     )
 
@@ -179,6 +183,8 @@ def names_near(
             continue  # "Aurelio came along", "Fenna was with you": a companion
         if previous in COMPANION and (following in NOT_OWNERS or not following):
             continue  # "with Teodor", "tell Emeka": a companion, or the one told
+        if introduced and previous in ACCOMPANIED:
+            continue  # "with Leocadia running alongside you"
         return True
     return False
 
@@ -189,6 +195,9 @@ came along, not whose it is (possessives there still count, through ``attributio
 
 INTRODUCING: Final = RELATIONS | wordset("your my the his her their old best close new dear")
 """Words that say who someone is before their name ("your old colleague Cosmin")."""
+
+ACCOMPANIED: Final = wordset("with alongside beside")
+"""grading-5: a name after these came along, whatever follows it."""
 
 ALONG: Final = wordset("and to for on at in as came went joined too also with tagged")
 """Words after a companion's name that keep it a companion ("with Teodor on the trip");
