@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from dittobench.core.hashing import canonical_sha256
 from dittobench.packs import load_pack, public_pack
 from dittobench.receipts.keys import PRIVATE_KEY_NAME, load_private_key, trusted_entry
-from dittobench.receipts.manifest import RECEIPT_FORMAT_1, RECEIPT_FORMAT_3
+from dittobench.receipts.manifest import RECEIPT_FORMAT_1, RECEIPT_FORMAT_4
 from dittobench.receipts.regrade import regrade_receipt
 from tests.helpers.cli import dittobench
 from tests.helpers.receipts import resign
@@ -163,9 +163,11 @@ def test_the_dataset_report_transcript_and_receipt_name_the_pack(run: PackRun) -
     transcript = run.read("transcript.json")
     assert transcript["pack"] == named
     manifest = run.read("receipt.json")["manifest"]
-    # A run's transcript records its wire nonce, so its receipt is format 3 and signs it.
-    assert manifest["format"] == RECEIPT_FORMAT_3 == "dittobench-receipt-3"
+    # A run's transcript records its wire nonce and the run who chose its seed (here --seed:
+    # the submitter), so its receipt is format 4 and signs both.
+    assert manifest["format"] == RECEIPT_FORMAT_4 == "dittobench-receipt-4"
     assert manifest["wire_nonce"] == transcript["wire_nonce"]
+    assert manifest["seed_source"] == "submitter"
     assert (manifest["pack_id"], manifest["pack_sha256"]) == (run.pack_id, run.pack_sha256)
     assert manifest["dataset_sha256"] == canonical_sha256(dataset)
     # The run was made from the edited words: the harness was told the new statement.

@@ -50,6 +50,10 @@ def test_a_suite_submitted_to_the_service(tmp_path: Path) -> None:
         ]
         key = load_private_key(folder / "keys" / "dittobench-ed25519.pem").public_key()
         assert check_suite_receipt(suite["receipt"], key, receipts) == []
+        # The service drew every seed of the suite: its runs are the operator's, signed so.
+        jobs = [service.json("GET", f"/v1/runs/{r.run_id}", ALICE)[1] for r in runs]
+        assert {job["seed_source"] for job in jobs} == {"operator"}
+        assert {r["manifest"]["seed_source"] for r in receipts} == {"operator"}
         assert service.json("GET", poll, ALICE)[1]["receipt"] == suite["receipt"]  # signed once
         fleet = service.json("GET", "/v1/capabilities", None)[1]["fleet"]
         assert fleet["queue_depth"] == 0 and fleet["in_process_runs"] == 0

@@ -134,6 +134,7 @@ def replay(
     from dittobench.core.hashing import sha256_hex
     from dittobench.engine.replay import replay_harness
     from dittobench.engine.runner import RunOptions
+    from dittobench.spec.seeds import SUBMITTER
 
     dataset = _dataset(seed, run_size.value, bench_version)
     replies = _answers(answers, dataset)
@@ -145,8 +146,10 @@ def replay(
     run_id = new_run_id()
     typer.echo(f"run {run_id} · seed {seed} · {len(replies.replies)} answers", err=True)
     with replay_harness(dataset, replies) as harness_url:
+        # The answers were written for this seed: a replay is practice, never ranked.
         options = RunOptions(
-            harness_url, seed, run_size.value, bench_version, 4, out_dir, signing_key=key
-        )
+            harness_url, seed, run_size.value, bench_version, 4, out_dir, signing_key=key,
+            seed_source=SUBMITTER,
+        )  # fmt: skip
         outcome = _drive(store, run_id, options, name, home, resumed=False)
     _print_outcome(outcome, json_out)

@@ -47,9 +47,11 @@ def queue_jobs(
     run_size: str,
     bench_version: str,
     suite_id: str = "",
+    *,
+    seed_source: str,
 ) -> None:
     """Make a job for each ``(run id, seed)`` and hand it to the workers (exit 2 when the broker
-    cannot be reached: nothing is queued then)."""
+    cannot be reached: nothing is queued then); ``seed_source`` says who chose the seeds."""
     from dittobench.store.jobs import JobRow
     from dittobench.workers.broker import Broker, BrokerError
     from dittobench.workers.driver import now
@@ -64,7 +66,7 @@ def queue_jobs(
             stamp = now()
             job = JobRow(
                 run_id, 0, submitter(), "submit", harness_url, seed, run_size, bench_version,
-                "", "queued", "", False, "", "", stamp, stamp, "", "", suite_id,
+                "", "queued", "", False, "", "", stamp, stamp, "", "", suite_id, seed_source,
             )  # fmt: skip
             store.create_job(job, one_per_submitter=False)
             broker.send(run_id)

@@ -347,6 +347,7 @@ def run(
     from dittobench.cli.inputs import refuse_overwriting
     from dittobench.engine.client import ClientLimits
     from dittobench.engine.runner import RunOptions
+    from dittobench.spec.seeds import seed_source_of
 
     paths = (harness, resume, out_dir, json_out, key)
     _check_run(strict_order, overlap, seed, run_size, bench_version, run_deadline, wait, paths)
@@ -365,6 +366,7 @@ def run(
                        queue, parallel, concurrency, run_deadline, wait, key, out_dir,
                        json_out))  # fmt: skip
         return
+    seed_source = seed_source_of(seed)  # a --seed makes the run practice: never ranked
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little") >> 1
     url, home = store_location(db)
@@ -379,7 +381,8 @@ def run(
     limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
     options = RunOptions(harness or "", seed, run_size, bench_version, concurrency, out_dir,
                          limits, signing_key, strict_order=strict_order, overlap=overlap,
-                         reseed=not no_reseed, pack=chosen_pack)  # fmt: skip
+                         reseed=not no_reseed, pack=chosen_pack,
+                         seed_source=seed_source)  # fmt: skip
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
     name = harness or stored_harness or BUILTIN

@@ -103,6 +103,14 @@ def _seeds(plan: Plan) -> list[int]:
     return [int.from_bytes(os.urandom(8), "little") >> 1 for _ in range(plan.seeds)]
 
 
+def _seed_source(plan: Plan) -> str:
+    """Who chose the seeds: the caller's --seed (one run, practice) or this command's draws
+    (``_seeds``: every run of a suite)."""
+    from dittobench.spec.seeds import seed_source_of
+
+    return seed_source_of(plan.seed if plan.seeds == 1 else None)
+
+
 def _run_ids(count: int) -> list[str]:
     made: list[str] = []
     while len(made) < count:
@@ -135,8 +143,9 @@ def _on_workers(
     ):
         runs = list(zip(run_ids, seeds, strict=True))
         queued.queue_jobs(
-            store, plan.broker, runs, harness_url, plan.run_size, plan.bench_version, suite_id
-        )
+            store, plan.broker, runs, harness_url, plan.run_size, plan.bench_version, suite_id,
+            seed_source=_seed_source(plan),
+        )  # fmt: skip
         typer.echo(f"queued {' '.join(run_ids)} for the workers at {plan.broker}", err=True)
         with _display() as display:
             jobs = queued.wait_for_jobs(store, run_ids, display)
@@ -174,7 +183,8 @@ def _here(
                 with _harness_url(plan.harness, home, run_id) as url:
                     options = RunOptions(url, seed, plan.run_size, plan.bench_version,
                                          plan.concurrency, plan.out_dir, limits, key,
-                                         harness_name=plan.harness)  # fmt: skip
+                                         harness_name=plan.harness,
+                                         seed_source=_seed_source(plan))  # fmt: skip
                     results[run_id] = start_run(store, run_id, options, now, lambda _p: None)
             except Exception as exc:  # reported with the run; the others go on
                 results[run_id] = " ".join(str(exc).split()) or type(exc).__name__

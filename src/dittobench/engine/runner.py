@@ -59,6 +59,7 @@ from dittobench.packs import Pack, PackError
 from dittobench.receipts.sign import build_receipt, case_prompts
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
+from dittobench.spec.seeds import SUBMITTER
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import get_policy
 from dittobench.spec.wireids import WireIdError, WireIds
@@ -98,6 +99,9 @@ class RunOptions:
     tool_route: Callable[[str], str] | None = None
     """Given the tool endpoint's URL (its secret included), returns the URL the harness is told
     instead: a sandboxed harness reaches the endpoint through a bridge (``dittobench.sandbox``)."""
+    seed_source: str = SUBMITTER
+    """Who chose ``seed`` (``spec.seeds``), kept with the run and signed in its receipt: a caller
+    that drew the seed fresh says ``operator``; a seed someone gave makes the run practice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +171,7 @@ def start_run(
             pack_sha256=pack.sha256,
             pack_path=stored_location(pack),
             wire_nonce=ids.nonce,
+            seed_source=options.seed_source,
         )
     )
     with _Lease(store, run_id, now) as lease:
@@ -222,6 +227,7 @@ def resume_run(
             strict_order=(row.schedule or chosen) == SAFE,
             overlap=(row.schedule or chosen) == OVERLAP,
             pack=pack,
+            seed_source=row.seed_source,  # decided when the run began
         )
         return _drive(store, run_id, (dataset, data, ids), resumed, now, report, lease)
 
@@ -328,6 +334,7 @@ def _finish(
             "self-reported",
             now(),
             identity,
+            seed_source=options.seed_source,
         )
         receipt_path = folder / "receipt.json"
         receipt_path.write_text(

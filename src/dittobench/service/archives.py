@@ -36,8 +36,10 @@ def submit_archive(
     service: ServiceState,
     principal: Principal,
     body: tuple[str, str | None, int, str, str],
+    seed_source: str,
 ) -> dict[str, Any]:
-    """Check, fingerprint, keep and queue the archive; the submit response."""
+    """Check, fingerprint, keep and queue the archive (``seed_source``: who chose the seed);
+    the submit response."""
     encoded, pinned_sha, seed, run_size, version = body
     # A malformed archive is the sender's to fix wherever it is sent: 400 before the 503.
     archive = _decode(encoded, sandbox_config(service.settings).archive_limits)
@@ -79,6 +81,7 @@ def submit_archive(
         created_at=stamp,
         updated_at=stamp,
         receipt_json="",
+        seed_source=seed_source,
     )
     with service.submit_lock:
         service.store.create_submission(row)  # first: the job is driven from it

@@ -145,6 +145,7 @@ def summary(job: JobRow) -> dict[str, Any]:
         "run_size": job.run_size,
         "bench_version": job.bench_version,
         "seed": seed_text(job.seed),
+        "seed_source": job.seed_source,
         "created_at": job.created_at,
         "updated_at": job.updated_at,
         "poll": f"/v1/runs/{job.run_id}",
@@ -254,4 +255,5 @@ def accepted(made: JobRow, version: str, run_size: str, seed: int) -> dict[str, 
         "bench_version": version,
         "run_size": run_size,
         "seed": seed_text(seed),
+        "seed_source": made.seed_source,
     }

@@ -141,7 +141,13 @@ class SubmitRequest(_Strict):
         description="With archive_base64, optional: the archive's SHA-256; a mismatch is 400.",
     )
     run_size: RunSizeName = "small"
-    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Drawn fresh when absent.")
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_SEED,
+        description="Drawn fresh when absent. A seed given makes the run practice: listed, never "
+        "ranked (whoever knows the seed can build the answer key first).",
+    )
     bench_version: str | None = Field(None, max_length=32, description="Default: current.")
     seeds: int | None = Field(
         None,
@@ -160,6 +166,13 @@ class ScoreRequest(_Strict):
     dataset_sha256: str = Sha256
 
 
+SeedSource = Literal["operator", "submitter"]
+_SEED_SOURCE = (
+    "Who chose the seed: operator (drawn fresh by the service; ranked) or submitter (named in "
+    "the request: practice, never ranked)."
+)
+
+
 class Accepted(BaseModel):
     run_id: str
     status: JobStatus
@@ -167,6 +180,7 @@ class Accepted(BaseModel):
     bench_version: str
     run_size: RunSizeName
     seed: str
+    seed_source: SeedSource = Field(description=_SEED_SOURCE)
 
 
 class SuiteAccepted(BaseModel):
@@ -238,6 +252,7 @@ class JobSummary(BaseModel):
     run_size: RunSizeName
     bench_version: str
     seed: str
+    seed_source: SeedSource = Field(description=_SEED_SOURCE)
     created_at: str
     updated_at: str
     poll: str

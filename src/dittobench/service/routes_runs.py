@@ -38,6 +38,7 @@ from dittobench.service.models import (
 from dittobench.service.routes_info import errors
 from dittobench.service.routes_suites import submit_suite
 from dittobench.service.ssrf import UnsafeURLError, check_url
+from dittobench.spec.seeds import SUBMITTER, seed_source_of
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow
 
@@ -68,6 +69,7 @@ def _enqueue(
     principal: Principal,
     mode: str,
     fields: tuple[str, int, str, str, str],
+    seed_source: str,
 ) -> dict[str, Any]:
     harness_url, seed, run_size, version, pinned = fields
     _check_harness(service, harness_url)
@@ -90,6 +92,7 @@ def _enqueue(
         stamp,
         stamp,
         "",
+        seed_source=seed_source,
     )
     with service.submit_lock:
         try:
@@ -109,7 +112,8 @@ def _enqueue(
     responses=errors(400, 401, 408, 409, 413, 429, 503),
 )
 def submit(request: Request, body: SubmitRequest, service: Service, principal: Caller) -> Any:
-    """Queue a run: generate a dataset (``seed`` drawn fresh when absent), drive the harness at
+    """Queue a run: generate a dataset (``seed`` drawn fresh when absent; a run on a seed the
+    caller names is practice, never ranked: ``seed_source``), drive the harness at
     ``harness_url`` (or the one ``archive_base64`` holds, built and run in a sandbox: 503 when
     this server cannot) through every case, grade, store and sign. 202 with the run id; poll
     ``GET /v1/runs/{id}``. A caller has one run queued or running at a time (409). With
@@ -132,7 +136,8 @@ def submit(request: Request, body: SubmitRequest, service: Service, principal: C
         )
     seed = body.seed if body.seed is not None else int.from_bytes(os.urandom(8), "little") >> 1
     fields = (body.harness_url, seed, body.run_size, version, "")
-    return _enqueue(service, principal, "submit", fields)
+    # A seed the caller named lets it build the dataset first: practice, never ranked.
+    return _enqueue(service, principal, "submit", fields, seed_source_of(body.seed))
 
 
 def _submit_archive(service: ServiceState, principal: Principal, body: SubmitRequest) -> Any:
@@ -143,7 +148,7 @@ def _submit_archive(service: ServiceState, principal: Principal, body: SubmitReq
     version = bench_version(service, body.bench_version)
     seed = body.seed if body.seed is not None else int.from_bytes(os.urandom(8), "little") >> 1
     fields = (body.archive_base64, body.archive_sha256, seed, body.run_size, version)
-    return submit_archive(service, principal, fields)
+    return submit_archive(service, principal, fields, seed_source_of(body.seed))
 
 
 @router.post(
@@ -158,7 +163,8 @@ def score(request: Request, body: ScoreRequest, service: Service, principal: Cal
     """Like submit, for canonical scoring: ``bench_version``, ``run_size``, ``seed`` and
     ``dataset_sha256`` are required, and the dataset the seed makes must hash to
     ``dataset_sha256`` (400 naming both hashes otherwise), so scorer and caller agree on the
-    exact cases before anything runs."""
+    exact cases before anything runs. The caller chose the seed: the run is practice, never
+    ranked."""
     limited(service.submit_limit, client_key(request, principal))
     version = bench_version(service, body.bench_version)
     pack = own_pack(version)
@@ -172,7 +178,7 @@ def score(request: Request, body: ScoreRequest, service: Service, principal: Cal
             "version and pack",
         )
     fields = (body.harness_url, body.seed, body.run_size, version, actual)
-    return _enqueue(service, principal, "score", fields)
+    return _enqueue(service, principal, "score", fields, SUBMITTER)  # it always names its seed
 
 
 @router.get(

@@ -23,6 +23,7 @@ from dittobench.service.context import ApiError, ServiceState, caller, state
 from dittobench.service.jobs import new_run_id, now
 from dittobench.service.models import SuiteObject
 from dittobench.service.routes_info import errors
+from dittobench.spec.seeds import OPERATOR
 from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow
 from dittobench.store.suites import SuiteRow, new_suite_id
 
@@ -55,7 +56,7 @@ def submit_suite(
         for position, (run_id, seed) in enumerate(zip(run_ids, seeds, strict=True)):
             job = JobRow(
                 run_id, 0, principal.name, "submit", harness_url, seed, run_size, version, "",
-                "queued", "", False, "", "", stamp, stamp, "", "", suite_id,
+                "queued", "", False, "", "", stamp, stamp, "", "", suite_id, OPERATOR,
             )  # fmt: skip
             try:
                 service.store.create_job(job, one_per_submitter=position == 0)

@@ -166,6 +166,7 @@ class JobDriver:
             harness_name=job.harness_url,
             transport=transport,
             tool_route=tool_route,
+            seed_source=job.seed_source,
         )
 
     def _drive_archive(self, job: JobRow, reporter: Callable[[Progress], None]) -> dict[str, Any]:
@@ -244,7 +245,14 @@ class JobDriver:
         pack = own_pack(job.bench_version)
         dataset = build_dataset(job.seed, job.bench_version, job.run_size, pack)
         receipt = build_receipt(
-            report, transcript, case_prompts(dataset), self.key, "verified", now(), job.harness_url
+            report,
+            transcript,
+            case_prompts(dataset),
+            self.key,
+            "verified",
+            now(),
+            job.harness_url,
+            seed_source=job.seed_source,
         )
         text = json.dumps(receipt, indent=2, ensure_ascii=False) + "\n"
         folder = self.runs_dir / job.run_id
