@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dittobench.store import RunStore
+from dittobench.store import RunRow, RunStore
 from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import harness
 
@@ -93,6 +93,27 @@ def test_bad_run_size_exits_2(tmp_path: Path) -> None:
         str(tmp_path / "runs.db"),
     )
     assert result.returncode == 2 and "huge" in result.stderr
+
+
+def test_who_chose_the_seed_is_kept_and_signed(tmp_path: Path) -> None:
+    """A --seed makes the run practice (the submitter chose it); a seed the command draws is
+    the operator's. The store keeps it and the receipt (format 4) signs it."""
+    db, out = tmp_path / "runs.db", tmp_path / "out"
+    with harness("nothing") as url:
+        for seed in (["--seed", "4"], []):
+            made = dittobench(
+                "run", "--harness", url, *seed, "--db", str(db), "--out-dir", str(out)
+            )  # fmt: skip
+            assert made.returncode == 0, made.stderr
+    with RunStore(RunStore.sqlite_url(db)) as store:
+        runs = {row.run_id: row for row in store.list_runs() if isinstance(row, RunRow)}
+    sources = {}
+    for run_id, row in runs.items():
+        manifest = json.loads((out / run_id / "receipt.json").read_text("utf-8"))["manifest"]
+        assert manifest["format"] == "dittobench-receipt-4"
+        assert manifest["seed_source"] == row.seed_source
+        sources[manifest["seed"] == "4"] = manifest["seed_source"]
+    assert sources == {True: "submitter", False: "operator"}
 
 
 def test_run_starts_the_builtin_baseline_by_default(tmp_path: Path) -> None:
