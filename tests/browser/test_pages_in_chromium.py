@@ -1,8 +1,9 @@
 """The web pages in a real browser: Playwright driving Debian's Chromium (``/usr/bin/chromium``;
 never a downloaded browser) against a real ``dittobench serve`` process and real harness
 processes. A run is submitted through the API and its progress bar moves without a reload; a
-failed case shows its rule; two runs are compared; the leaderboard lists a verified receipt,
-which is downloaded and verified; ``report --html`` renders from disk with every case and
+failed case shows its rule; two runs are compared; the leaderboard ranks the run on a seed the
+service drew and leaves the practice run (on a seed the submitter chose) off; a verified receipt
+is downloaded and verified; ``report --html`` renders from disk with every case and
 without a single network request. Screenshots of each page go to ``tests/artifacts/browser``
 (or ``$DITTOBENCH_ARTIFACTS``)."""
 
@@ -83,10 +84,12 @@ def _signed_in(browser: Any, service: ServiceProcess) -> Any:
     return page
 
 
-def _submit(service: ServiceProcess, url: str, seed: int) -> str:
-    status, accepted = service.json(
-        "POST", "/v1/submit", ADMIN, {"harness_url": url, "seed": seed, "run_size": "small"}
-    )
+def _submit(service: ServiceProcess, url: str, seed: int | None) -> str:
+    """Submit a small run; without ``seed`` the service draws one (a run the board ranks)."""
+    body: dict[str, Any] = {"harness_url": url, "run_size": "small"}
+    if seed is not None:
+        body["seed"] = seed  # practice: never ranked
+    status, accepted = service.json("POST", "/v1/submit", ADMIN, body)
     assert status == 202, accepted
     return str(accepted["run_id"])
 
@@ -96,7 +99,7 @@ def test_the_pages_in_chromium(
 ) -> None:
     page = _signed_in(browser, service)
     with harness("slow", "--delay-ms", "250") as url:
-        slow_run = _submit(service, url, 31)
+        slow_run = _submit(service, url, None)
         page.goto(f"{service.url}/runs/{slow_run}")
         page.evaluate("() => { window.__notReloaded = true; }")
         bar = page.locator("#live-bar")
@@ -125,7 +128,7 @@ def test_the_pages_in_chromium(
     page.screenshot(path=str(ARTIFACTS / "case-page.png"), full_page=True)
 
     with builtin_harness(tmp_path / "harness.db") as url:
-        second = _submit(service, url, 31)
+        second = _submit(service, url, int(job["seed"]))  # the same dataset: a paired compare
         service.wait_for(second, lambda j: j["status"] == "done", timeout=120)
     page.goto(service.url + "/compare")
     page.get_by_label("Run A").select_option(slow_run)
@@ -136,9 +139,10 @@ def test_the_pages_in_chromium(
     page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
 
     page.get_by_role("link", name="Leaderboard").click()
-    board = page.locator("#leaderboard tbody tr")
-    assert board.count() == 2  # the slow harness and the built-in one
-    assert page.locator("#leaderboard").get_by_text("receipt-verified").count() == 2
+    board = page.locator("#leaderboard-small tbody tr")
+    assert board.count() == 1  # the slow harness; the built-in one ran on a chosen seed
+    assert page.locator("#leaderboard-small").get_by_text("receipt-verified").count() == 1
+    assert page.get_by_text("1 practice run (a seed the submitter chose)").count() == 1
     page.screenshot(path=str(ARTIFACTS / "leaderboard.png"), full_page=True)
 
     page.goto(f"{service.url}/runs/{second}")

@@ -30,10 +30,11 @@ def served(
     try:
         with builtin_harness(folder / "harness.db") as url:
             jobs = {}
-            for who, token in (("alice", ALICE), ("admin", ADMIN)):
-                status, accepted = service.json(
-                    "POST", "/v1/submit", token, {"harness_url": url, "seed": 9}
-                )
+            # alice and admin on seed 9 (practice: paired, with failed cases), bob on a seed the
+            # service draws (the one run the leaderboard ranks).
+            for who, token, seed in (("alice", ALICE, 9), ("admin", ADMIN, 9), ("bob", BOB, None)):
+                body = {"harness_url": url} if seed is None else {"harness_url": url, "seed": seed}
+                status, accepted = service.json("POST", "/v1/submit", token, body)
                 assert status == 202, accepted
                 jobs[who] = service.wait_for(
                     accepted["run_id"], lambda j: j["status"] in ("done", "failed"), timeout=120
@@ -87,6 +88,7 @@ def test_the_run_page_shows_the_summary_chart_and_every_case(served: Any) -> Non
     assert page.status == 200
     assert f"{report['composite']:.4f} ± {report['composite_stderr']:.4f}" in page.body
     assert "<svg" in page.body and "receipt-verified" in page.body
+    assert "<dt>Seed chosen by</dt><dd><span class=warn>practice</span>" in page.body
     rows = re.findall(r'<tr data-kind="(\w+)"[^>]*data-passed="(\w+)"', page.body)
     assert len(rows) == len(report["per_case"])
     failed = [c for c in report["per_case"] if not c["correct"]]
@@ -139,8 +141,12 @@ def test_compare_leaderboard_datasets_and_the_receipt(served: Any, tmp_path: Pat
                        r"<strong>(\d+)</strong> ties", compared.body)  # fmt: skip
     assert counts and sum(int(n) for n in counts.groups()) == cases
     board = client.get("/leaderboard?bench_version=" + jobs["alice"]["bench_version"])
-    assert board.status == 200 and "✓ verifies" in board.body and "receipt-verified" in board.body
-    assert board.body.count("<tr class=tied>") + board.body.count("<tr>") >= 1
+    assert board.status == 200 and "1 of 1 verify" in board.body
+    assert "receipt-verified" in board.body and jobs["bob"]["run_id"] in board.body
+    assert a not in board.body and b not in board.body  # practice: a seed the submitter chose
+    assert "2 practice runs (a seed the submitter chose) left off this board" in board.body
+    listed = client.get("/")
+    assert listed.body.count(">practice</span>") == 2
     data = client.get("/datasets?seed=9&run_size=small")
     assert data.status == 200 and "Tool cases (" in data.body
     bad = client.get("/datasets?seed=-3&run_size=small")

@@ -1,11 +1,16 @@
-"""The runs page as HTML: everything from a run is escaped, and the pager keeps the filters."""
+"""The runs page as HTML: everything from a run is escaped, the pager keeps the filters, practice
+runs are marked; the leaderboard page shows means and leaves practice runs off."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from dittobench.store.listing import Listed
+from dittobench.views.board import Board, board_row, leaderboard_page
 from dittobench.views.frame import Chrome
 from dittobench.views.pages import ListedRow, runs_page
-from dittobench.views.ranking import RunFilter
+from dittobench.views.ranking import RunFilter, leaderboard
 
 CHOICES = {"status": ["done"], "bench_version": ["2.0.0"], "run_size": ["small"]}
 
@@ -34,3 +39,40 @@ def test_the_pager_keeps_the_filters() -> None:
     assert "sort=composite&amp;order=asc&amp;offset=100" in page  # next
     first = runs_page([row("h")], RunFilter(), CHOICES, Chrome(), 1)
     assert "rel=prev" not in first and "rel=next" not in first
+
+
+def test_practice_runs_are_marked_on_the_runs_page() -> None:
+    ranked, practice = row("a"), row("b")
+    ranked = ListedRow(replace(ranked.run, seed_source="operator"), "self-reported", 0.2, 0.7)
+    page = runs_page([ranked, practice], RunFilter(), CHOICES, Chrome(), 2)
+    cells = re.findall(r"<tr><td>.*?</tr>", page)
+    assert len(cells) == 2
+    assert "operator's" in cells[0]
+    assert ">practice</span>" in cells[1] and ">practice</span>" not in cells[0]
+
+
+def test_the_board_page_ranks_means_and_counts_practice() -> None:
+    def listed(n: int, harness: str, composite: float, source: str) -> Listed:
+        return replace(
+            row(harness).run,
+            run_id=f"r-20261201-00000{n}-aaaaaa",
+            composite=composite,
+            seed_source=source,
+            created_at=f"2026-12-01T00:00:0{n}Z",
+        )
+
+    items = [
+        listed(1, "steady", 0.6, "operator"),
+        listed(2, "steady", 0.4, "operator"),
+        listed(3, "cheat", 0.99, "submitter"),
+    ]
+    rows = tuple(
+        board_row(r, lambda _i: "receipt-verified", lambda _i: None)
+        for r in leaderboard(items, "2.0.0", "small")
+    )
+    page = leaderboard_page("2.0.0", ["2.0.0"], [Board("small", rows, 1)], Chrome())
+    assert "cheat" not in page and items[2].run_id not in page
+    assert "0.5000 ± 0.1000" in page and "between 2 runs" in page  # mean, SE between runs
+    assert items[1].run_id in page  # the newest run is linked
+    assert "0 of 2 verify" in page
+    assert "1 practice run (a seed the submitter chose) left off this board" in page

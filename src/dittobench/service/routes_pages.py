@@ -36,11 +36,18 @@ from dittobench.spec.versions import POLICIES
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL
 from dittobench.store.listing import Listed, list_all, reports_of
+from dittobench.views.board import Board, board_row, leaderboard_page
 from dittobench.views.comparing import compare_reports
 from dittobench.views.model import ViewError, case_detail, dataset_of, load_run
 from dittobench.views.pages import CaseFilter, ListedRow, case_page, run_page, runs_page
-from dittobench.views.pages_more import compare_page, dataset_page, leaderboard_page
-from dittobench.views.ranking import RunFilter, filtered, leaderboard
+from dittobench.views.pages_more import compare_page, dataset_page
+from dittobench.views.ranking import (
+    RunFilter,
+    board_sizes,
+    filtered,
+    leaderboard,
+    practice_count,
+)
 from dittobench.views.report import CaseText, case_texts
 from dittobench.views.trust import ReceiptCheck, tier
 
@@ -259,10 +266,18 @@ def board(service: Service, pages: Pages, who: Looker, bench_version: str = "") 
         {i.bench_version for i in everything} | {service.settings.default_bench_version}
     )
     version = bench_version or service.settings.default_bench_version
-    ranked = leaderboard(everything, version)
-    checks = {r.run.run_id: _check(service, pages, r.run) for r in ranked}
-    tiers = {r.run.run_id: tier(r.run.job, checks[r.run.run_id]) for r in ranked}
-    return html(leaderboard_page(version, versions, ranked, tiers, checks, chrome(who)))
+
+    def check_of(item: Listed) -> ReceiptCheck | None:
+        return _check(service, pages, item)
+
+    boards = []
+    for size in board_sizes(everything, version):
+        rows = tuple(
+            board_row(ranked, lambda item: tier(item.job, check_of(item)), check_of)
+            for ranked in leaderboard(everything, version, size)
+        )
+        boards.append(Board(size, rows, practice_count(everything, version, size)))
+    return html(leaderboard_page(version, versions, boards, chrome(who)))
 
 
 _SCRIPT = files("dittobench.views").joinpath("static/live.js").read_bytes()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
 from dittobench.spec.report import CaseScore, ScoreReport
+from dittobench.spec.seeds import OPERATOR
 from dittobench.store import RunRow
 from dittobench.store.listing import Listed
 from dittobench.views.frame import Chrome, page
@@ -23,6 +24,7 @@ from dittobench.views.report import (
     case_rows,
     chart,
     run_facts,
+    seed_mark,
     summary_cards,
     weakest,
 )
@@ -113,6 +115,7 @@ def runs_page(
         "Pack",
         "Size",
         "Harness",
+        "Seed",
         "Trust tier",
         "Started",
         "Duration",
@@ -131,6 +134,7 @@ def runs_page(
                 esc(item.pack_id or "–"),
                 esc(item.run_size),
                 esc(item.harness),
+                _seed_cell(item),
                 esc(row.tier),
                 esc(item.created_at),
                 _duration(item),
@@ -159,6 +163,13 @@ def _pager(chosen: RunFilter, offset: int, size: int, total: int) -> str:
         forward = urlencode({**query, "offset": offset + size})
         links.append(f'<a href="/?{esc(forward)}" rel=next>next {size} →</a>')
     return f'<nav aria-label="Pages of runs"><p>{" · ".join(links)}</p></nav>' if links else ""
+
+
+def _seed_cell(item: Listed) -> str:
+    """Practice runs (a seed the submitter chose) are marked in words: they are never ranked."""
+    if item.seed_source == OPERATOR:
+        return "operator's"
+    return '<span class=warn title="the submitter chose the seed: never ranked">practice</span>'
 
 
 def _status(status: str) -> str:
@@ -262,6 +273,7 @@ def run_page(
                     ("Harness", esc(listed.harness)),
                     ("Status", esc(listed.status)),
                     ("Seed", esc(listed.seed)),
+                    ("Seed chosen by", seed_mark(listed.seed_source)),
                     ("Run size", esc(listed.run_size)),
                 ]
             )

@@ -1,5 +1,5 @@
-"""The served pages beyond one run: compare two runs, a dataset as a harness sees it beside its
-answer keys, and the leaderboard of a bench version."""
+"""The served pages beyond one run: compare two runs, and a dataset as a harness sees it beside
+its answer keys (the leaderboard is ``views.board``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from dittobench.views.comparing import RunComparison
 from dittobench.views.frame import Chrome, page
 from dittobench.views.html import esc, plus_minus, table
 from dittobench.views.pages import run_link
-from dittobench.views.ranking import Ranked
-from dittobench.views.trust import ReceiptCheck
 
 
 def _run_options(runs: Sequence[Listed], chosen: str) -> str:
@@ -178,80 +176,4 @@ def _dataset_body(dataset: Dataset) -> str:
     )
 
 
-def leaderboard_page(
-    version: str,
-    versions: Sequence[str],
-    ranked: Sequence[Ranked],
-    tiers: dict[str, str],
-    checks: dict[str, ReceiptCheck | None],
-    chrome: Chrome,
-) -> str:
-    options = "".join(
-        f"<option{' selected' if v == version else ''}>{esc(v)}</option>" for v in versions
-    )
-    form = (
-        '<form class=filters method=get action="/leaderboard" aria-label="Choose a version">'
-        f"<label for=l-version>Bench version<select id=l-version name=bench_version>{options}"
-        "</select></label><button type=submit>Show</button></form>"
-    )
-    rows, attrs = [], []
-    for entry in ranked:
-        run = entry.run
-        check = checks.get(run.run_id)
-        if check is None:
-            receipt = "<span class=muted>no receipt</span>"
-        else:
-            mark = "<span class=ok>✓ verifies</span>" if check.ok else "<span class=bad>✗</span>"
-            receipt = (
-                f'<a href="{run_link(run.run_id)}/receipt.json" download>receipt</a> '
-                f"{mark} <span class=muted>{esc(check.summary)}</span>"
-            )
-        tie = "<span class=warn>tied with the row above</span>" if entry.tied_with_above else ""
-        rows.append(
-            [
-                str(entry.rank),
-                esc(run.harness),
-                f'<a href="{run_link(run.run_id)}">{esc(run.run_id)}</a>',
-                plus_minus(run.composite, run.composite_stderr, 4),
-                f"{entry.gap:.4f}" if entry.gap else "–",
-                tie,
-                esc(tiers.get(run.run_id, "")),
-                esc(run.run_size),
-                str(entry.runs_of_harness),
-                receipt,
-            ]
-        )
-        attrs.append(" class=tied" if entry.tied_with_above else "")
-    body = (
-        f"<h1>Leaderboard · bench {esc(version)}</h1>{form}"
-        "<p>The best finished run of each harness. A row is tied with the row above when their "
-        "gap is within the standard error of the gap, √(SE₁² + SE₂²); tied rows share a rank. "
-        "Trust tiers: <strong>receipt-verified</strong> (run by this service, receipt checked "
-        "against the operator's key), <strong>operator-run</strong> (run by this service, no "
-        "receipt that verifies), <strong>self-reported</strong> (a run this service did not "
-        "drive).</p>"
-        + table(
-            [
-                "Rank",
-                "Harness",
-                "Best run",
-                "Composite ± SE",
-                "Gap",
-                "Tie",
-                "Trust tier",
-                "Size",
-                "Runs",
-                "Receipt",
-            ],
-            rows,
-            numeric=frozenset({0, 3, 4, 8}),
-            row_attrs=attrs,
-            table_id="leaderboard",
-        )
-    )
-    if not ranked:
-        body += "<p>No finished runs under this version yet.</p>"
-    return page(f"Leaderboard {version}", body, chrome)
-
-
-__all__ = ["compare_page", "dataset_page", "leaderboard_page"]
+__all__ = ["compare_page", "dataset_page"]

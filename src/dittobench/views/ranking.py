@@ -1,6 +1,8 @@
 """Which runs the lists show and in what order: the runs page's filters and sorts, and the
-leaderboard (per bench version, the best finished run of each harness, ranked by composite,
-a row tied with the one above when their gap is inside the standard error of the gap).
+leaderboard: per bench version and run size (never mixed), each harness ranked by the mean
+composite of its finished runs on seeds the operator drew (never its best run; runs on a seed a
+submitter chose are practice and never count), a row tied with the one above when their gap is
+inside the standard error of the gap.
 
 Pure: lists of ``store.listing.Listed`` in, lists out."""
 
@@ -10,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dittobench.spec.seeds import OPERATOR
 from dittobench.store.listing import Listed
 
 SORTS: dict[str, str] = {
@@ -73,58 +76,116 @@ def filtered(items: Sequence[Listed], chosen: RunFilter) -> list[Listed]:
     return present + absent
 
 
+RUN_SIZES = ("full", "medium", "small")
+"""The order the leaderboard shows its boards in, one per run size."""
+
+
+def ranked_run(item: Listed) -> bool:
+    """A run that counts on the board: finished, scored, on a seed the operator drew."""
+    return item.status == "done" and item.composite is not None and item.seed_source == OPERATOR
+
+
+def practice(item: Listed) -> bool:
+    """A run on a seed someone other than the operator chose: listed, never ranked."""
+    return item.seed_source != OPERATOR
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One harness on one board (a bench version and a run size): its operator-seeded
+    finished runs, newest first, and their mean composite with its standard error."""
+
+    harness: str
+    runs: tuple[Listed, ...]
+    mean: float
+    stderr: float
+    between_runs: bool
+    """True: ``stderr`` is the standard error of the mean between the runs (sd / sqrt(n));
+    False: there is one run, and it is that run's own ``composite_stderr``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Ranked:
     rank: int
-    run: Listed
+    standing: Standing
     tied_with_above: bool
     gap: float
-    """Composite gap to the row above (0 for the first)."""
-    runs_of_harness: int
+    """Gap in mean composite to the row above (0 for the first)."""
 
 
 def gap_stderr(a: float | None, b: float | None) -> float:
     return math.sqrt((a or 0.0) ** 2 + (b or 0.0) ** 2)
 
 
-def leaderboard(items: Sequence[Listed], bench_version: str) -> list[Ranked]:
-    """The best finished run of each harness under ``bench_version``, best first. Ranks are
-    shared down a chain of ties: a row whose gap to the row above is within the standard error
-    of that gap, sqrt(SE_above^2 + SE^2), keeps the rank above it."""
-    best: dict[str, Listed] = {}
-    counts: dict[str, int] = {}
+def standing(harness: str, runs: Sequence[Listed]) -> Standing:
+    """The mean of ``runs``' composites (one or more) and its standard error."""
+    values = [item.composite or 0.0 for item in runs]
+    mean = math.fsum(values) / len(values)
+    if len(values) == 1:
+        return Standing(harness, tuple(runs), mean, runs[0].composite_stderr or 0.0, False)
+    spread = math.fsum((value - mean) ** 2 for value in values) / (len(values) - 1)
+    return Standing(harness, tuple(runs), mean, math.sqrt(spread / len(values)), True)
+
+
+def leaderboard(items: Sequence[Listed], bench_version: str, run_size: str) -> list[Ranked]:
+    """Each harness's standing on the board of ``bench_version`` and ``run_size``, by mean
+    composite over its operator-seeded finished runs (``ranked_run``), best first; practice
+    runs, other versions and other sizes never count. Ranks are shared down a chain of ties: a
+    row whose gap to the row above is within the standard error of that gap,
+    sqrt(SE_above^2 + SE^2), keeps the rank above it."""
+    runs: dict[str, list[Listed]] = {}
     for item in items:
-        if item.bench_version != bench_version or item.status != "done":
-            continue
-        if item.composite is None:
-            continue
-        counts[item.harness] = counts.get(item.harness, 0) + 1
-        held = best.get(item.harness)
-        if held is None or (item.composite, item.created_at) > (
-            held.composite or 0.0,
-            held.created_at,
-        ):
-            best[item.harness] = item
-    ordered = sorted(best.values(), key=lambda i: (-(i.composite or 0.0), i.harness))
+        if item.bench_version == bench_version and item.run_size == run_size and ranked_run(item):
+            runs.setdefault(item.harness, []).append(item)
+    standings = [
+        standing(harness, sorted(found, key=lambda i: (i.created_at, i.run_id), reverse=True))
+        for harness, found in runs.items()
+    ]
+    standings.sort(key=lambda s: (-s.mean, s.harness))
     ranked: list[Ranked] = []
-    for index, item in enumerate(ordered):
+    for index, row in enumerate(standings):
         if index == 0:
-            ranked.append(Ranked(1, item, False, 0.0, counts[item.harness]))
+            ranked.append(Ranked(1, row, False, 0.0))
             continue
         above = ranked[-1]
-        gap = (above.run.composite or 0.0) - (item.composite or 0.0)
-        tied = gap <= gap_stderr(above.run.composite_stderr, item.composite_stderr)
-        rank = above.rank if tied else index + 1
-        ranked.append(Ranked(rank, item, tied, gap, counts[item.harness]))
+        gap = above.standing.mean - row.mean
+        tied = gap <= gap_stderr(above.standing.stderr, row.stderr)
+        ranked.append(Ranked(above.rank if tied else index + 1, row, tied, gap))
     return ranked
 
 
+def practice_count(items: Sequence[Listed], bench_version: str, run_size: str) -> int:
+    """Finished runs of the board's version and size left off it: a submitter chose the seed."""
+    return sum(
+        1
+        for item in items
+        if item.bench_version == bench_version
+        and item.run_size == run_size
+        and item.status == "done"
+        and practice(item)
+    )
+
+
+def board_sizes(items: Sequence[Listed], bench_version: str) -> list[str]:
+    """The run sizes of ``bench_version`` with a finished run (ranked or practice), largest
+    first: one board each, never mixed."""
+    found = {i.run_size for i in items if i.bench_version == bench_version and i.status == "done"}
+    return [size for size in RUN_SIZES if size in found] + sorted(found - set(RUN_SIZES))
+
+
 __all__ = [
+    "RUN_SIZES",
     "SORTS",
     "Ranked",
     "RunFilter",
+    "Standing",
+    "board_sizes",
     "filtered",
     "gap_stderr",
     "leaderboard",
+    "practice",
+    "practice_count",
+    "ranked_run",
     "seconds_between",
+    "standing",
 ]

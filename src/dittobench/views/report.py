@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import CaseScore, ScoreReport
+from dittobench.spec.seeds import OPERATOR
 from dittobench.store import RunRow
 from dittobench.views.chart import category_chart
 from dittobench.views.explain import Why, explain
@@ -72,6 +73,14 @@ def summary_cards(report: ScoreReport) -> str:
     return f"<div class=cards>{body}</div><p class=muted>composite = {esc(factors)}</p>"
 
 
+def seed_mark(seed_source: str) -> str:
+    """Who chose the seed, in words: a run on a seed the submitter chose is practice (its
+    answer key could be built before the run) and is never ranked."""
+    if seed_source == OPERATOR:
+        return "the operator (drawn fresh: ranked once finished)"
+    return "<span class=warn>practice</span> (the submitter chose it: never ranked)"
+
+
 def run_facts(row: RunRow, report: ScoreReport | None, tier: str) -> str:
     pack = row.pack_id or (report.pack.id if report and report.pack else "")
     return facts(
@@ -83,6 +92,7 @@ def run_facts(row: RunRow, report: ScoreReport | None, tier: str) -> str:
             ("Pack", esc(pack or "the version's own")),
             ("Run size", esc(row.run_size)),
             ("Seed", esc(row.seed)),
+            ("Seed chosen by", seed_mark(row.seed_source)),
             ("Trust tier", esc(tier)),
             ("Started", esc(row.created_at)),
             ("Updated", esc(row.updated_at)),
@@ -192,6 +202,7 @@ __all__ = [
     "case_texts",
     "chart",
     "run_facts",
+    "seed_mark",
     "standalone_report",
     "summary_cards",
     "weakest",
