@@ -46,7 +46,8 @@ def full_run(folder: Path) -> str:
 
 
 def more_runs(folder: Path, like: str, count: int) -> None:
-    """``count`` finished runs with the full run's shape and a small report each."""
+    """``count`` finished runs with the full run's shape and a small report each; one in four
+    on a seed the submitter chose (practice), the rest ranked."""
     store = RunStore(RunStore.sqlite_url(folder / "runs.db"))
     row = store.get_run(like)
     report = store.report(like) or {}
@@ -59,7 +60,8 @@ def more_runs(folder: Path, like: str, count: int) -> None:
         store.create_run(
             RunRow(run_id, n, row.bench_version, "full", row.dataset_sha256,
                    f"http://harness-{n % HARNESSES}.example", "running", "running", "", stamp,
-                   stamp, 279, 279, None, None, "", 5)
+                   stamp, 279, 279, None, None, "", 5,
+                   seed_source="operator" if n % 4 else "submitter")
         )  # fmt: skip
         done = {**small, "composite": composite, "composite_stderr": 0.02,
                 "transcript_sha256": "0" * 64}  # fmt: skip
