@@ -116,6 +116,18 @@ def test_who_chose_the_seed_is_kept_and_signed(tmp_path: Path) -> None:
     assert sources == {True: "submitter", False: "operator"}
 
 
+def test_a_replay_of_offline_answers_is_practice(tmp_path: Path) -> None:
+    """Answers written for a seed were written knowing it: the replay's run is the submitter's."""
+    (tmp_path / "answers.jsonl").write_text("", encoding="utf-8")
+    made = dittobench(
+        "replay", str(tmp_path / "answers.jsonl"), "--seed", "5",
+        "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "out"), cwd=tmp_path,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    receipt = json.loads(next((tmp_path / "out").glob("*/receipt.json")).read_text("utf-8"))
+    assert receipt["manifest"]["seed_source"] == "submitter"
+
+
 def test_run_starts_the_builtin_baseline_by_default(tmp_path: Path) -> None:
     result = dittobench(
         "run", "--seed", "6", "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "out")
