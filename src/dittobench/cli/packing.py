@@ -111,3 +111,65 @@ def _open(folder: Path) -> Pack:
     if pack is None:  # pragma: no cover (a folder was given)
         raise fail("no pack folder given")
     return pack
+
+
+@pack_app.command("distance")
+def pack_distance_command(
+    a: Annotated[
+        str, typer.Argument(help="The pack compared against: a folder or a shipped pack id.")
+    ],
+    b: Annotated[
+        str, typer.Argument(help="The pack whose wording is looked for in A: a folder or an id.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """How much of B's wording occurs in A (docs/packs.md, "Distance").
+
+    Per grammar family (statements, lookalikes, questions, tools, chatter): the share of B's
+    frames (alternatives with #symbols# and {slots} abstracted) found verbatim in A, and of B's
+    word 3-grams and 5-grams; then the share of B's value-pool values and coined-value
+    vocabulary in A; and a summary, the mean of the family figures (1.0: everything of B is in
+    A; near 0: nothing is). Not symmetric: swap A and B for the other direction."""
+    from dittobench.packs import PackError
+    from dittobench.packs.distance import NGRAMS, pack_distance
+
+    first, second = _pack_or_id(a), _pack_or_id(b)
+    try:
+        result = pack_distance(first, second)
+    except PackError as exc:
+        raise fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"share of B's wording found in A\n  A: {result.a}\n  B: {result.b}\n")
+    grams = "".join(f"{f'{n}-grams':>10}" for n in NGRAMS)
+    typer.echo(f"{'family':<12}{'frames':>10}{grams}{'figure':>10}")
+    for family in result.families:
+        shares = "".join(f"{g.share:>10.3f}" for g in family.grams)
+        typer.echo(f"{family.family:<12}{family.frames.share:>10.3f}{shares}{family.figure:>10.3f}")
+    typer.echo(
+        f"\n{'pools':<12}{result.pools.share:>10.3f}  ({result.pools.found}/"
+        f"{result.pools.total} values)"
+    )
+    typer.echo(
+        f"{'coin':<12}{result.coin.share:>10.3f}  ({result.coin.found}/{result.coin.total} items)"
+    )
+    typer.echo(f"{'summary':<12}{result.summary:>10.3f}")
+
+
+def _pack_or_id(name: str) -> Pack:
+    """A pack folder, or a shipped pack's id when no such folder exists."""
+    from dittobench.packs import PackError, public_pack, public_pack_ids
+
+    folder = Path(name)
+    if folder.exists() or name not in public_pack_ids():
+        if not folder.exists():
+            raise fail(
+                f"{name}: no such pack folder, and no shipped pack of that id "
+                f"(shipped: {', '.join(public_pack_ids())})"
+            )
+        return _open(folder)
+    try:
+        return public_pack(name)
+    except PackError as exc:  # pragma: no cover (the id was listed)
+        raise fail(str(exc)) from None
