@@ -53,14 +53,14 @@ def _execute(url: str, *statements: str) -> None:
 
 def test_the_head_constant_is_the_scripts_head() -> None:
     assert migrations.script_head() == migrations.HEAD
-    assert migrations.known_revisions() == {"0001", "0002", "0003", "0004", "0005"}
+    assert migrations.known_revisions() == {"0001", "0002", "0003", "0004", "0005", "0006"}
 
 
 def test_a_new_store_is_made_at_the_newest_revision(store_url: str) -> None:
     with RunStore(store_url) as store:
         assert store.schema_revision() == migrations.HEAD
     expected = {"alembic_version", "runs", "cases", "reports", "service_jobs", "workers", "suites"}
-    expected.add("submissions")
+    expected |= {"submissions", "windows", "log_entries"}
     assert _tables(store_url) == expected
 
 
@@ -76,6 +76,8 @@ def test_a_store_made_before_migrations_keeps_its_rows(store_url: str) -> None:
         "DROP TABLE workers",
         "DROP TABLE suites",
         "DROP TABLE submissions",
+        "DROP TABLE log_entries",
+        "DROP TABLE windows",
         "DROP TABLE service_jobs",
         _OLD_JOBS,
         "ALTER TABLE runs DROP COLUMN wire_nonce",

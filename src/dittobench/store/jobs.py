@@ -22,13 +22,14 @@ from sqlalchemy.engine import Connection
 
 from dittobench.core.prng import parse_seed, seed_text
 from dittobench.spec.seeds import SEED_SOURCES, SUBMITTER
-from dittobench.store import fleet, submissions, suites
+from dittobench.store import fleet, submissions, suites, translog, windows
 from dittobench.store.errors import BadContentError, StoreError
 from dittobench.store.fleet import WorkerRow
 from dittobench.store.rows import check_source
 from dittobench.store.runs import RunStore
 from dittobench.store.submissions import SubmissionRow
 from dittobench.store.suites import SuiteRow
+from dittobench.store.windows import WindowRow
 
 JOB_STATUSES = (
     "queued",
@@ -73,6 +74,8 @@ jobs_table = sa.Table(
     sa.Column("suite_id", sa.Text, nullable=False, server_default=""),
     # Added by migration 0005: who chose the seed (``spec.seeds``).
     sa.Column("seed_source", sa.Text, nullable=False, server_default="submitter"),
+    # Added by migration 0006: the scoring window it runs in (``store.windows``), or "".
+    sa.Column("window_id", sa.Text, nullable=False, server_default=""),
 )
 
 
@@ -105,6 +108,8 @@ class JobRow:
     seed_source: str = SUBMITTER
     """Who chose the seed (``spec.seeds``): ``operator`` when the service drew it (no ``seed``
     given, and every run of a suite), ``submitter`` when the request named it."""
+    window_id: str = ""
+    """The scoring window it runs in (on the window's sealed pack), or ``""``."""
 
 
 class ActiveJobError(StoreError):
@@ -113,6 +118,10 @@ class ActiveJobError(StoreError):
     def __init__(self, message: str, run_id: str) -> None:
         super().__init__(message)
         self.run_id = run_id
+
+
+class WindowStateError(StoreError):
+    """A window that is not in the state the change needs (closed, unknown, or busy)."""
 
 
 class ServiceStore(RunStore):
@@ -138,6 +147,10 @@ class ServiceStore(RunStore):
             ).first()
             if exists is not None:
                 raise StoreError(f"job {job.run_id!r} already exists in {self.where}")
+            if job.window_id:
+                window = windows.select(conn, job.window_id)
+                if window is None or window.state != windows.OPEN:
+                    raise WindowStateError(f"window {job.window_id} is not open")
             last = conn.execute(sa.select(sa.func.max(jobs_table.c.seq))).scalar()
             made = JobRow(**{**asdict(job), "seq": int(last or 0) + 1})
             conn.execute(jobs_table.insert().values(**_to_columns(made)))
@@ -248,6 +261,50 @@ class ServiceStore(RunStore):
         with self._reading() as conn:
             return submissions.fingerprints_before(conn, row.created_at, row.run_id)
 
+    # -- scoring windows and the transparency log (store.windows, store.translog) --------------
+
+    def open_window(self, row: WindowRow, entry: translog.EntryMaker, now: str) -> int:
+        """Keep the window and log its opening in one transaction; the entry's index."""
+        with self._writing() as conn:
+            windows.insert(conn, row)
+            return translog.append(conn, entry, now)[0]
+
+    def reveal_window(self, window_id: str, entry: translog.EntryMaker, now: str) -> int:
+        """Mark an open window revealed and log it in one transaction; the entry's index.
+        ``WindowStateError`` when it is not open or a run of it is not finished."""
+        with self._writing() as conn:
+            busy = conn.execute(
+                sa.select(jobs_table.c.run_id).where(
+                    (jobs_table.c.window_id == window_id)
+                    & jobs_table.c.status.notin_(sorted(TERMINAL))
+                )
+            ).first()
+            if busy is not None:
+                raise WindowStateError(f"run {busy[0]} of window {window_id} is not finished")
+            if not windows.mark_revealed(conn, window_id, now):
+                raise WindowStateError(f"window {window_id} is not open")
+            return translog.append(conn, entry, now)[0]
+
+    def get_window(self, window_id: str) -> WindowRow | None:
+        with self._reading() as conn:
+            return windows.select(conn, window_id)
+
+    def list_windows(self) -> list[WindowRow]:
+        with self._reading() as conn:
+            return windows.select_all(conn)
+
+    def append_log(self, entry: translog.EntryMaker, now: str) -> tuple[int, bytes]:
+        with self._writing() as conn:
+            return translog.append(conn, entry, now)
+
+    def log_size(self) -> int:
+        with self._reading() as conn:
+            return translog.size(conn)
+
+    def log_entries(self, start: int, end: int) -> list[bytes]:
+        with self._reading() as conn:
+            return translog.read(conn, start, end)
+
     # -- reads ----------------------------------------------------------------------------------
 
     def get_job(self, run_id: str) -> JobRow | None:
@@ -332,4 +389,12 @@ def _from_row(row: sa.Row[Any]) -> JobRow:
     return job
 
 
-__all__ = ["ACTIVE", "JOB_STATUSES", "TERMINAL", "ActiveJobError", "JobRow", "ServiceStore"]
+__all__ = [
+    "ACTIVE",
+    "JOB_STATUSES",
+    "TERMINAL",
+    "ActiveJobError",
+    "JobRow",
+    "ServiceStore",
+    "WindowStateError",
+]

@@ -47,6 +47,8 @@ class Listed:
     seed_source: str = SUBMITTER
     """Who chose the seed (``spec.seeds``): the job's when it is a job, else the run's. Only
     ``operator`` runs are ranked; the others are practice."""
+    window_id: str = ""
+    """The scoring window the run was in (a service job's), or ``""``."""
 
 
 _RUN_COLUMNS = (
@@ -56,7 +58,7 @@ _RUN_COLUMNS = (
 )  # fmt: skip
 _JOB_COLUMNS = (
     "run_id", "status", "seed", "bench_version", "run_size", "harness_url", "submitter",
-    "created_at", "updated_at", "failure_message", "dataset_sha256", "seed_source",
+    "created_at", "updated_at", "failure_message", "dataset_sha256", "seed_source", "window_id",
 )  # fmt: skip
 
 
@@ -136,6 +138,7 @@ def _from_job(job: dict[str, Any], run: dict[str, Any] | None) -> Listed:
         has_receipt=bool(job["has_receipt"]),
         failure=str(job["failure_message"]),
         seed_source=str(job["seed_source"]),
+        window_id=str(job["window_id"]),
     )
 
 
