@@ -1,0 +1,174 @@
+"""The independently authored pack (``tests/packs/independent``): written from the schema and
+the generator's contracts, never from a shipped pack's words, it lints, generates every run size
+for the current version, grades the oracle at 1.0 and the paraphrase oracle at 0.97 or more,
+and every word of what it generates is its own: the generator carries no wording of its own."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import statistics
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from dittobench import study as T
+from dittobench.generate.assemble import build_dataset
+from dittobench.generate.lint import lint_pack
+from dittobench.grade.run import grade_run
+from dittobench.packs import Pack
+from dittobench.packs.distance import pack_distance
+from dittobench.packs.load import load_pack
+from dittobench.spec.dataset import Dataset
+from dittobench.spec.versions import CURRENT_VERSION
+from tests.packs import make_independent
+
+FOLDER = Path(__file__).parents[1] / "packs" / "independent"
+PACK_SHA256 = "614ca96de046430a8ab0c73d97fb6f3a796948ec993f8afb03d8e3c664cf64c1"
+"""The committed pack's identity: a changed word must show up here (and in every dataset)."""
+SEEDS = range(3)
+
+
+@cache
+def pack() -> Pack:
+    return load_pack(FOLDER)
+
+
+@cache
+def medium(seed: int) -> Dataset:
+    return build_dataset(seed, CURRENT_VERSION, "medium", pack())
+
+
+def test_the_pack_lints_clean() -> None:
+    assert lint_pack(pack()) == []
+
+
+def test_its_hash_is_pinned_and_named_by_its_datasets() -> None:
+    assert pack().pack_id == "independent-1"
+    assert pack().sha256 == PACK_SHA256
+    named = medium(0).pack
+    assert named is not None
+    assert (named.id, named.sha256) == ("independent-1", PACK_SHA256)
+
+
+def test_the_committed_files_are_what_the_script_writes() -> None:
+    built = make_independent.build()
+    assert sorted(built) == sorted(p.stem for p in FOLDER.glob("*.json"))
+    for name, content in built.items():
+        assert json.loads((FOLDER / f"{name}.json").read_text(encoding="utf-8")) == content, name
+
+
+@pytest.mark.parametrize("size", ["small", "medium", "full"])
+def test_every_run_size_generates_and_the_oracle_scores_everything(size: str) -> None:
+    seeds = SEEDS if size != "full" else range(1)
+    for seed in seeds:
+        dataset = (
+            medium(seed) if size == "medium" else build_dataset(seed, run_size=size, pack=pack())
+        )
+        assert dataset.memory_cases and dataset.tool_cases
+        report = grade_run(dataset, T.build(dataset)).report
+        assert report.memory_mean == 1.0, (size, seed)
+        assert report.composite == 1.0, (size, seed)
+
+
+def test_the_paraphrase_oracle_keeps_scoring() -> None:
+    means = [
+        grade_run(d, T.build(d, memory=T.paraphrase_memory, tool=T.no_tools)).report.memory_mean
+        for d in (medium(seed) for seed in SEEDS)
+    ]
+    assert statistics.mean(means) >= 0.97
+
+
+def _texts(dataset: Dataset) -> list[str]:
+    pairs = [p for wave in dataset.memory_waves for p in wave.pairs]
+    subjects = [s for wave in dataset.memory_waves for s in wave.subjects]
+    return [
+        *(p.prompt for p in pairs),
+        *(p.response for p in pairs),
+        *(s.subject_text for s in subjects),
+        *(s.description_text for s in subjects),
+        *(c.question for c in dataset.memory_cases),
+        *(c.prompt for c in dataset.tool_cases),
+        *(c.expected_behavior for c in dataset.tool_cases),
+        *(f.needle for f in dataset.tool_fixtures),
+        *(f.decoy for f in dataset.tool_fixtures),
+    ]
+
+
+def _foreign_words(folder: Path, dataset: Dataset) -> dict[str, str]:
+    """Words of ``dataset`` that the pack in ``folder`` does not hold (a word, case folded, of
+    its files, or a coined name: the pack's syllables, then one of its coin ``ends``)."""
+    vocabulary: set[str] = set()
+    for path in folder.glob("*.json"):
+        vocabulary |= set(re.findall(r"[a-z]+", path.read_text(encoding="utf-8").lower()))
+    syllables = json.loads((folder / "values.json").read_text(encoding="utf-8"))["syllables"]
+    ends = {
+        end.lower()
+        for record in json.loads((folder / "attributes.json").read_text(encoding="utf-8"))[
+            "attributes"
+        ]
+        for part in record.get("coin", {}).get("parts", {}).values()
+        if isinstance(part, dict)
+        for end in part.get("ends", [])
+    }
+
+    def one_of(items: set[str]) -> str:
+        return "(?:" + "|".join(re.escape(i) for i in sorted(items, key=len, reverse=True)) + ")"
+
+    syllable = one_of(set(syllables["onsets"])) + one_of(set(syllables["vowels"]))
+    syllable += one_of(set(syllables["codas"]))
+    coined = re.compile(f"(?:{syllable})+{one_of(ends | {''})}")
+    foreign: dict[str, str] = {}
+    for text in _texts(dataset):
+        # addresses and codes (e-mail, links, ids, keys) are coined strings, not words
+        spoken = re.sub(r"\S*[@/\d]\S*|\b[A-Z][A-Z-]{4,}\b", " ", text)
+        for word in re.findall(r"[A-Za-z]+", spoken):
+            folded = word.lower()
+            if folded not in vocabulary and not coined.fullmatch(folded):
+                foreign[folded] = text
+    return foreign
+
+
+def test_every_word_of_its_datasets_comes_from_the_pack() -> None:
+    for seed in SEEDS:
+        assert _foreign_words(FOLDER, medium(seed)) == {}, seed
+    full = build_dataset(1, run_size="full", pack=pack())
+    assert _foreign_words(FOLDER, full) == {}
+
+
+def test_a_word_check_that_can_fail(tmp_path: Path) -> None:
+    """The provenance check above sees a word the pack lost: rewrite one chatter word in a
+    copy's datasets' source and the copy no longer holds the original's words."""
+    copy = tmp_path / "pack"
+    shutil.copytree(FOLDER, copy)
+    chatter = json.loads((copy / "chatter.json").read_text(encoding="utf-8"))
+    chatter["reply"]["r"] = ["Splendiferous."]
+    (copy / "chatter.json").write_text(json.dumps(chatter), encoding="utf-8")
+    changed = build_dataset(0, run_size="medium", pack=load_pack(copy))
+    assert load_pack(copy).sha256 != PACK_SHA256
+    assert "splendiferous" in _foreign_words(FOLDER, changed)
+
+
+def test_a_broken_copy_fails_the_lint(tmp_path: Path) -> None:
+    copy = tmp_path / "pack"
+    shutil.copytree(FOLDER, copy)
+    attributes = json.loads((copy / "attributes.json").read_text(encoding="utf-8"))
+    del attributes["attributes"][0]["grammar"]["state"]
+    (copy / "attributes.json").write_text(json.dumps(attributes), encoding="utf-8")
+    problems = [str(p) for p in lint_pack(load_pack(copy))]
+    assert problems and "home_town" in problems[0] and "state" in problems[0]
+
+
+def test_it_shares_little_wording_with_the_public_pack() -> None:
+    """Measured with ``pack distance``: the share of this pack's wording found in the public
+    pack, per grammar family, stays small (closed classes such as months and star signs are
+    shared values, not wording)."""
+    from dittobench.packs.load import public_pack
+
+    distance = pack_distance(public_pack("public-3.0"), pack())
+    figures = {f.family: f.figure for f in distance.families}
+    assert set(figures) == {"statements", "lookalikes", "questions", "tools", "chatter"}
+    assert max(figures.values()) <= 0.2, figures
+    assert distance.summary <= 0.15
