@@ -79,6 +79,27 @@ def open_pack_option(folder: Path | None) -> Pack | None:
     return pack
 
 
+def open_pack_or_id(name: str) -> Pack:
+    """A pack folder, or a shipped pack's id when no such folder exists; exit 2 naming what is
+    wrong otherwise."""
+    from dittobench.packs import PackError, public_pack, public_pack_ids
+
+    folder = Path(name)
+    if folder.exists():
+        pack = open_pack_option(folder)
+        assert pack is not None
+        return pack
+    if name not in public_pack_ids():
+        raise fail(
+            f"{name}: no such pack folder, and no shipped pack of that id "
+            f"(shipped: {', '.join(public_pack_ids())})"
+        )
+    try:
+        return public_pack(name)
+    except PackError as exc:  # pragma: no cover (the id was listed)
+        raise fail(str(exc)) from None
+
+
 def warn_if_draft(bench_version: str) -> None:
     """Say on stderr when a draft bench version is used: its datasets may still change."""
     from dittobench.spec.versions import POLICIES

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dittobench.cli.common import command_group, fail, open_pack_option
+from dittobench.cli.common import command_group, fail, open_pack_option, open_pack_or_id
 from dittobench.spec.versions import get_policy
 
 CURRENT_PACK = get_policy().pack_id
@@ -133,7 +133,7 @@ def pack_distance_command(
     from dittobench.packs import PackError
     from dittobench.packs.distance import NGRAMS, pack_distance
 
-    first, second = _pack_or_id(a), _pack_or_id(b)
+    first, second = open_pack_or_id(a), open_pack_or_id(b)
     try:
         result = pack_distance(first, second)
     except PackError as exc:
@@ -155,21 +155,3 @@ def pack_distance_command(
         f"{'coin':<12}{result.coin.share:>10.3f}  ({result.coin.found}/{result.coin.total} items)"
     )
     typer.echo(f"{'summary':<12}{result.summary:>10.3f}")
-
-
-def _pack_or_id(name: str) -> Pack:
-    """A pack folder, or a shipped pack's id when no such folder exists."""
-    from dittobench.packs import PackError, public_pack, public_pack_ids
-
-    folder = Path(name)
-    if folder.exists() or name not in public_pack_ids():
-        if not folder.exists():
-            raise fail(
-                f"{name}: no such pack folder, and no shipped pack of that id "
-                f"(shipped: {', '.join(public_pack_ids())})"
-            )
-        return _open(folder)
-    try:
-        return public_pack(name)
-    except PackError as exc:  # pragma: no cover (the id was listed)
-        raise fail(str(exc)) from None

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dittobench.cli.common import RunSizeName, app, fail, warn_if_draft
+from dittobench.cli.common import (
+    RunSizeName,
+    app,
+    fail,
+    open_pack_option,
+    open_pack_or_id,
+    warn_if_draft,
+)
 from dittobench.spec.versions import CURRENT_VERSION
 
 if TYPE_CHECKING:
@@ -26,10 +33,14 @@ STUDY_HELP = """Score built-in strategies over N datasets with the real grader: 
 instrument that keeps the exam honest.
 
 Strategies: oracle (the answer key), paraphrase (the key in other words: the honest ceiling),
-parser (the public pack's grammar read back), regex (issue 13's parser: one pattern per
-statement wording, the last mention wins), lexical (the stored turn sharing most words with
-the question), canned (the best constant per answer kind), dump (everything stored), decline,
-router (the catalog tool whose description shares most words with the request).
+parser (the public pack's grammar read back), grammar (the real parse attack: the datasets'
+own pack compiled into an inverse, the ceiling of any run on a public pack), regex (issue
+13's parser: one pattern per statement wording, the last mention wins), lexical (the stored
+turn sharing most words with the question), canned (the best constant per answer kind),
+dump (everything stored), decline, router (the catalog tool whose description shares most
+words with the request). With --pack DIR the datasets come from DIR and grammar-across is
+added: the grammar attack built on --attack-pack (default: the version's public pack), how
+much of an attack on one pack carries over to another.
 
 Per strategy: composite mean, SD and min/p10/median/p90/max over seeds, tool and memory means,
 and the noise floor: the mean absolute difference of its composite between consecutive seeds.
@@ -39,7 +50,12 @@ discrimination = the best minus the worst of those; flags saturated (a strategy 
 knows the key nor reads the history scores >= 0.98), floor (oracle or paraphrase <= 0.02),
 parser-solvable (parser or regex >= 0.9). Seeds are first-seed .. first-seed + N - 1."""
 
-SHORT = {"paraphrase": "paraph", "lexical": "lexic", "decline": "declin"}
+SHORT = {
+    "paraphrase": "paraph",
+    "lexical": "lexic",
+    "decline": "declin",
+    "grammar-across": "across",
+}
 
 
 @app.command(help=STUDY_HELP)
@@ -58,7 +74,27 @@ def study(
         Path | None,
         typer.Option("--json", help="Also write every figure here as JSON.", dir_okay=False),
     ] = None,
+    pack_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--pack",
+            help="Make the datasets from this pack folder (default: the version's public "
+            "pack); adds grammar-across, the grammar attack built on --attack-pack.",
+            show_default=False,
+        ),
+    ] = None,
+    attack: Annotated[
+        str | None,
+        typer.Option(
+            "--attack-pack",
+            help="The pack grammar-across is built on: a folder or a shipped pack id "
+            "(default with --pack: the version's public pack). Not reported when it is the "
+            "datasets' own pack.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
+    from dittobench.packs import PackError, own_pack
     from dittobench.spec.versions import UnknownVersionError, get_policy
     from dittobench.study.run import StudyError, run_study, study_seeds
 
@@ -67,8 +103,24 @@ def study(
         get_policy(bench_version)
     except (StudyError, UnknownVersionError) as exc:
         raise fail(str(exc)) from None
+    pack = open_pack_option(pack_dir)
+    attack_pack = None
+    if attack is not None:
+        attack_pack = open_pack_or_id(attack)
+    elif pack is not None:
+        attack_pack = own_pack(bench_version)
     warn_if_draft(bench_version)
-    result = run_study(chosen, run_size.value, bench_version, progress=_Progress())
+    try:
+        result = run_study(
+            chosen,
+            run_size.value,
+            bench_version,
+            progress=_Progress(),
+            pack=pack,
+            attack_pack=attack_pack,
+        )
+    except PackError as exc:
+        raise fail(str(exc)) from None
     for line in study_lines(result):
         typer.echo(line)
     if json_out is not None:
@@ -100,14 +152,16 @@ def study_lines(result: StudyResult) -> list[str]:
     lines = [
         f"dittobench {result.bench_version} · {result.run_size} · "
         f"{len(result.seeds)} seeds ({first}..{last})",
+        f"datasets from pack {result.pack}",
+        *([f"grammar-across built on pack {result.attack_pack}"] if result.attack_pack else []),
         "",
-        f"{'strategy':<11}{'composite':>10}{'sd':>8}{'min':>8}{'p10':>8}{'median':>8}"
+        f"{'strategy':<15}{'composite':>10}{'sd':>8}{'min':>8}{'p10':>8}{'median':>8}"
         f"{'p90':>8}{'max':>8}{'tool':>8}{'memory':>8}{'noise':>8}",
     ]
     for s in result.strategies:
         c = s.composite
         lines.append(
-            f"{s.name:<11}{c.mean:>10.3f}{c.sd:>8.3f}{c.minimum:>8.3f}{c.p10:>8.3f}"
+            f"{s.name:<15}{c.mean:>10.3f}{c.sd:>8.3f}{c.minimum:>8.3f}{c.p10:>8.3f}"
             f"{c.median:>8.3f}{c.p90:>8.3f}{c.maximum:>8.3f}{s.tool_mean:>8.3f}"
             f"{s.memory_mean:>8.3f}{s.noise_floor:>8.3f}"
         )

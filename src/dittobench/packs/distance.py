@@ -133,7 +133,7 @@ def _share(b: frozenset[str], a: frozenset[str]) -> Share:
 
 
 def _frames(texts: Iterable[str]) -> frozenset[str]:
-    out = set()
+    out: set[str] = set()
     for text in texts:
         frame = _TOKEN.sub(lambda t: "#" if t.group(0)[0] == "#" else "{}", text.lower())
         out.add(" ".join(frame.split()))
@@ -141,7 +141,7 @@ def _frames(texts: Iterable[str]) -> frozenset[str]:
 
 
 def _grams(texts: Iterable[str], size: int) -> frozenset[str]:
-    out = set()
+    out: set[str] = set()
     for text in texts:
         for piece in _TOKEN.split(text.lower()):
             words = _WORD.findall(piece)

@@ -89,11 +89,23 @@ class PackIndex:
 _CACHE: dict[str, PackIndex] = {}
 
 
+_KNOWN: dict[str, Pack] = {}
+"""Packs that are not shipped but were handed to the study (``remember_pack``), by SHA-256."""
+
+
+def remember_pack(pack: Pack) -> None:
+    """Let ``pack_of`` find ``pack`` (a study run on datasets of a pack that is not shipped)."""
+    _KNOWN[pack.sha256] = pack
+
+
 def pack_of(dataset: Dataset) -> Pack:
-    """The shipped public pack a dataset was generated from: the one it names, or its bench
-    version's own. A pack that is not shipped cannot be read by the study."""
+    """The pack a dataset was generated from: the one it names (shipped, or handed to the study
+    with ``remember_pack``), or its bench version's own."""
     if dataset.pack is None:
         return own_pack(dataset.bench_version)
+    known = _KNOWN.get(dataset.pack.sha256)
+    if known is not None:
+        return known
     pack = public_pack(dataset.pack.id)
     if pack.sha256 != dataset.pack.sha256:
         raise PackError(

@@ -98,8 +98,9 @@ def _readers(texts: Texts) -> Readers:
 class ToolParser:
     """Answers one dataset's tool cases the way the parser harness would."""
 
-    def __init__(self, dataset: Dataset) -> None:
-        self.routes, self.readers = routes_of(pack_of(dataset))
+    def __init__(self, dataset: Dataset, pack: Pack | None = None) -> None:
+        """``pack``: the pack whose grammars route requests (default: the dataset's own)."""
+        self.routes, self.readers = routes_of(pack if pack is not None else pack_of(dataset))
         self.seed = dataset.seed
         self.content_version = get_policy(dataset.bench_version).content_version
 

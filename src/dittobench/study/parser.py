@@ -15,7 +15,7 @@ it from the public pack alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 
 from dittobench.core.dates import MONTH_NAMES, spoken_date
@@ -24,7 +24,7 @@ from dittobench.spec.memory import MemoryCase
 from dittobench.spec.wire import RunResponse, ToolCall
 from dittobench.study import families
 from dittobench.study.history import Mention, read_history, stored_pairs
-from dittobench.study.index import QuestionWording, index_of, pack_of
+from dittobench.study.index import PackIndex, QuestionWording, index_of, pack_of
 
 UNKNOWN = RunResponse(final_text="I don't know.")
 _VALUE_ROLES = ("state", "change")
@@ -33,9 +33,20 @@ _VALUE_ROLES = ("state", "change")
 class MemoryParser:
     """Answers one dataset's memory questions the way the parser harness would."""
 
-    def __init__(self, dataset: Dataset) -> None:
-        self.index = index_of(pack_of(dataset))
-        self.mentions = {u: read_history(self.index, p) for u, p in stored_pairs(dataset).items()}
+    def __init__(
+        self,
+        dataset: Dataset,
+        index: PackIndex | None = None,
+        mentions: Mapping[str, Sequence[Mention]] | None = None,
+    ) -> None:
+        """``index`` and ``mentions`` default to the dataset's own pack and this parser's
+        reading of the history; the grammar strategy (``study.grammar``) gives its own."""
+        self.index = index if index is not None else index_of(pack_of(dataset))
+        self.mentions = (
+            mentions
+            if mentions is not None
+            else {u: read_history(self.index, p) for u, p in stored_pairs(dataset).items()}
+        )
         self.cases = dataset.memory_cases
         self.position = {case.id: i for i, case in enumerate(dataset.memory_cases)}
         self.handlers: dict[str, Callable[[Asked], RunResponse]] = {

@@ -18,6 +18,7 @@ from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import check_seed
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
+from dittobench.packs import Pack, own_pack
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.versions import get_policy
 from dittobench.study.figures import (
@@ -30,7 +31,8 @@ from dittobench.study.figures import (
     separations,
     spread,
 )
-from dittobench.study.strategies import STRATEGIES, Strategy
+from dittobench.study.index import remember_pack
+from dittobench.study.strategies import STRATEGIES, Strategy, across
 
 MIN_SEEDS = 2
 """The noise floor pairs consecutive seeds, so a study needs two at least."""
@@ -51,6 +53,10 @@ class StudyResult:
     strategies: tuple[StrategyFigures, ...]
     separations: tuple[Separation, ...]
     categories: tuple[CategoryFigures, ...]
+    pack: str = ""
+    """``<id> (<sha256>)`` of the pack the datasets were made from."""
+    attack_pack: str = ""
+    """The same of the pack ``grammar-across`` was built on ("" without one)."""
 
     def strategy(self, name: str) -> StrategyFigures:
         return next(s for s in self.strategies if s.name == name)
@@ -65,6 +71,8 @@ class StudyResult:
             "study": "dittobench-study-1",
             "bench_version": self.bench_version,
             "run_size": self.run_size,
+            "pack": self.pack,
+            "attack_pack": self.attack_pack,
             "seeds": [str(seed) for seed in self.seeds],
             "noise_floor": round(self.noise_floor, 6),
             "strategies": [s.to_json() for s in self.strategies],
@@ -105,15 +113,24 @@ def run_study(
     bench_version: str | None = None,
     strategies: Sequence[Strategy] = STRATEGIES,
     progress: Progress | None = None,
+    pack: Pack | None = None,
+    attack_pack: Pack | None = None,
 ) -> StudyResult:
-    """Every strategy on every seed's dataset. Raises ``UnknownVersionError`` or
-    ``UnknownRunSizeError`` before any work on a bad version or size."""
+    """Every strategy on every seed's dataset, made from ``pack`` (default: the version's
+    public pack). With ``attack_pack`` (a pack other than the datasets'), the grammar attack
+    built on it is added as ``grammar-across``. Raises ``UnknownVersionError``,
+    ``UnknownRunSizeError`` or ``PackError`` before any work on a bad version, size or pack."""
     policy = get_policy(bench_version) if bench_version else get_policy()
     policy.run_size(run_size)
+    if pack is not None:
+        remember_pack(pack)
+    studied = pack if pack is not None else own_pack(policy.version)
+    if attack_pack is not None and attack_pack.sha256 != studied.sha256:
+        strategies = (*strategies, across(attack_pack))
     scores: dict[str, list[SeedScore]] = {s.name: [] for s in strategies}
     tallies: dict[str, _Tally] = {}
     for done, seed in enumerate(seeds, start=1):
-        dataset = build_dataset(seed, policy.version, run_size)
+        dataset = build_dataset(seed, policy.version, run_size, pack)
         for strategy in strategies:
             report = grade_run(dataset, strategy.transcript(dataset)).report
             scores[strategy.name].append(
@@ -133,9 +150,21 @@ def run_study(
         )
         for name, tally in sorted(tallies.items(), key=lambda t: (t[1].kind != "tool", t[0]))
     )
+    across_on = next((s for s in strategies if s.name == "grammar-across"), None)
     return StudyResult(
-        policy.version, run_size, tuple(seeds), figures, separations(figures), categories
+        policy.version,
+        run_size,
+        tuple(seeds),
+        figures,
+        separations(figures),
+        categories,
+        _named(studied),
+        _named(attack_pack) if across_on is not None and attack_pack is not None else "",
     )
+
+
+def _named(pack: Pack) -> str:
+    return f"{pack.pack_id} ({pack.sha256})"
 
 
 def _tally(tallies: dict[str, _Tally], strategy: str, report: ScoreReport) -> None:

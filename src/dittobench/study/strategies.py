@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from dittobench.packs import Pack
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.wire import RunResponse, ToolCall
+from dittobench.study.grammar import GrammarReader, GrammarTools
+from dittobench.study.index import pack_of
 from dittobench.study.lexical import LexicalReader
 from dittobench.study.naive import always_decline, best_constant, dump_stored, no_tools
 from dittobench.study.oracle import oracle_memory, oracle_tool
@@ -65,6 +68,31 @@ def _parser(dataset: Dataset) -> Answers:
     return Answers(memory, ToolParser(dataset))
 
 
+def grammar_answers(dataset: Dataset, pack: Pack) -> Answers:
+    """The grammar attack built on ``pack`` answering ``dataset`` (``study.grammar``)."""
+    reader = GrammarReader(dataset, pack)
+
+    def memory(case: MemoryCase, _dataset: Dataset) -> RunResponse:
+        return reader(case)
+
+    return Answers(memory, GrammarTools(dataset, pack))
+
+
+ACROSS = "grammar-across"
+
+
+def across(pack: Pack) -> Strategy:
+    """The grammar attack built on ``pack``, whatever pack the datasets come from: on datasets
+    of another pack it measures how much of the attack carries over."""
+    return Strategy(
+        ACROSS,
+        f"the grammar attack built on pack {pack.pack_id}, run on datasets of another pack",
+        False,
+        True,
+        lambda d: grammar_answers(d, pack),
+    )
+
+
 def _regex(dataset: Dataset) -> Answers:
     return Answers(regex_reader(dataset), ToolParser(dataset))
 
@@ -99,6 +127,15 @@ STRATEGIES: tuple[Strategy, ...] = (
         False,
         True,
         _parser,
+    ),
+    Strategy(
+        "grammar",
+        "the real parse attack: the dataset's own pack compiled into an inverse (unanchored, "
+        "longest match first, pools and coin forms, corrections and notes; tool templates, the "
+        "later finding)",
+        False,
+        True,
+        lambda d: grammar_answers(d, pack_of(d)),
     ),
     Strategy(
         "regex",

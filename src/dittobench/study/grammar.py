@@ -1,0 +1,275 @@
+"""The grammar attack: a pack's grammars compiled into an inverse, answering from the wire.
+
+Built from one pack (``attack_pack``), it answers a dataset's cases from what a harness sees:
+the seeded history, the question, the catalog and the tool results. Any dataset can be given;
+on datasets made from the pack it was built from it is an exact inverse (the ceiling of a
+public-pack run), on datasets of another pack it measures how much of the attack carries over.
+
+- **History** (``study.inverse``): every user turn is searched, unanchored, for every wording
+  of every attribute, look-alike family and chatter; overlapping matches resolve longest first,
+  so a look-alike's frame swallows the statement it wraps. A correction ("did I say X? I meant
+  Y") rewrites the latest mention whose value was X; a day note names the weekday of the latest
+  event, a day fix corrects it; ``implied`` reads as a change (an activity: given up).
+- **Questions** (``study.parser``): the question wordings of the same pack find the asked
+  attribute; answers are the latest value, the value in force on a date or an event's day,
+  counts and lists of events with the first one's date, orders, days between, an activity's
+  state, who came along (the ``with_note`` after an event), the weekday (the day note, else the
+  session date's), a decline naming the subject, and the memory-tool calls of write instructions.
+- **Tools** (``study.parse_tools``): each category's ``origin`` compiled to one anchored
+  pattern; its ``tools`` and ``pins`` give the calls; for result usage the later-dated finding
+  of the results is stated (its date read with the pack's ``formats.finding_date``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date
+
+from dittobench.core.dates import MONTH_NAMES
+from dittobench.packs import Pack
+from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
+from dittobench.spec.memory import MemoryCase
+from dittobench.spec.wire import RunResponse, ToolCall
+from dittobench.study import families
+from dittobench.study.history import Mention, StoredPair, stored_pairs
+from dittobench.study.index import index_of
+from dittobench.study.inverse import Found, Inverse, inverse_of
+from dittobench.study.parse_tools import ToolParser
+from dittobench.study.parser import Asked, MemoryParser
+
+_ROLE_OF_IMPLIED = {"activity": "quit"}
+FAMILY_KINDS = {
+    "value": ("fixed", "preference"),
+    "current": ("changing",),
+    "then": ("changing",),
+    "then_event": ("changing",),
+    "count": ("event_list",),
+    "list": ("event_list",),
+    "mentions": ("recurring",),
+    "order_all": ("event_list",),
+    "order_first": ("event_list",),
+    "order_last": ("event_list",),
+    "order_mixed": ("event_list",),
+    "with_which": ("event_list",),
+}
+"""The attribute kinds a shared family asks about: a subject phrase naming several attributes
+("my commute": the commute, the trains one moans about) is read as the one of that kind."""
+"""``implied`` is a change said by implication; an activity's is giving it up."""
+
+
+def read_pairs(inverse: Inverse, pairs: list[StoredPair]) -> tuple[Mention, ...]:
+    """One user's mentions, in time order and within a turn in text order, with corrections,
+    day notes and day fixes applied."""
+    mentions: list[Mention] = []
+    for stored in pairs:
+        pair = stored.pair
+        found = inverse.read_turn(pair.prompt) + inverse.read_turn(pair.response, reply=True)
+        for hit in found:
+            _apply(inverse, mentions, hit, pair.pair_id, pair.timestamp, stored.wave)
+    return tuple(mentions)
+
+
+def _apply(
+    inverse: Inverse, mentions: list[Mention], hit: Found, pair_id: str, stamp: str, wave: int
+) -> None:
+    reading, slots = hit.reading, hit.slots
+    if reading.role == "correction":
+        _correct(mentions, slots.get("wrong", ""), slots.get("value", ""), "value")
+        return
+    if reading.role in ("day_note", "day_fix"):
+        events = [i for i, m in enumerate(mentions) if m.role == "event"]
+        if events and (
+            reading.role == "day_note"
+            or _same(mentions[events[-1]].slots.get("weekday", ""), slots.get("wrong", ""))
+        ):
+            last = mentions[events[-1]]
+            mentions[events[-1]] = replace(
+                last, slots={**last.slots, "weekday": slots.get("value", "")}
+            )
+        return
+    role = reading.role
+    if role == "implied":
+        kind = inverse.texts.library.get(reading.attribute).kind
+        role = _ROLE_OF_IMPLIED.get(kind, "change")
+    mentions.append(Mention(reading.attribute, role, dict(slots), pair_id, stamp, wave))
+
+
+def _correct(mentions: list[Mention], wrong: str, right: str, slot: str) -> None:
+    for index in range(len(mentions) - 1, -1, -1):
+        mention = mentions[index]
+        if _same(mention.slots.get(slot, ""), wrong):
+            mentions[index] = replace(mention, slots={**mention.slots, slot: right})
+            return
+
+
+def _same(a: str, b: str) -> bool:
+    return bool(a) and a.strip().lower() == b.strip().lower()
+
+
+class GrammarReader(MemoryParser):
+    """The memory side of the attack built on ``pack``."""
+
+    def __init__(self, dataset: Dataset, pack: Pack) -> None:
+        inverse = inverse_of(pack)
+        mentions = {u: read_pairs(inverse, p) for u, p in stored_pairs(dataset).items()}
+        super().__init__(dataset, index_of(pack), mentions)
+        self.inverse = inverse
+        self.handlers["weekday"] = self.weekday
+        self.handlers["then_event"] = self.then_event
+
+    def fit(self, case: MemoryCase, text: str, seen: list[Mention]) -> Asked | None:
+        asked = super().fit(case, text, seen)
+        kinds = FAMILY_KINDS.get(asked.wording.symbol, ()) if asked is not None else ()
+        if asked is None or not kinds:
+            return asked
+        slot = next((s for s in families.SUBJECT_SLOTS if s in asked.slots), "")
+        names = self.index.subjects.get(asked.slots.get(slot, "").lower(), ())
+        fitting = [n for n in names if self.index.attribute(n).kind in kinds]
+        held = {m.attribute for m in seen}
+        if fitting and asked.attribute not in fitting:
+            asked.attribute = next((n for n in fitting if n in held), fitting[0])
+        return asked
+
+    def quoted(self, asked: Asked, count: int) -> list[Mention] | None:
+        """The events a question quotes by value, and those it names by who came along ("the
+        one of my gigs that Ana came to"): the event before that contact's ``with_note``."""
+        found = super().quoted(asked, count)
+        if found is not None:
+            return found
+        text = asked.case.question
+        spans = _value_spans(asked, text)
+        named = []
+        kinds = self.kinds_named(text)
+        for hit in self.inverse.names.finditer(text):
+            event = _event_with(asked, self.aliases(hit.group(0)), kinds)
+            if event is not None and all(hit.end() <= s or hit.start() >= e for s, e, _m in spans):
+                named.append((hit.start(), hit.end(), event))
+        need = count - len(spans)
+        if need <= 0 or len(named) < need:
+            return None
+        spans.extend(named[len(named) - need :])
+        return [m for _s, _e, m in sorted(spans, key=lambda span: span[0])]
+
+    def aliases(self, name: str) -> frozenset[str]:
+        return self.inverse.aliases.get(name.lower(), frozenset({name.lower()}))
+
+    def kinds_named(self, text: str) -> set[str]:
+        """The event attributes a text names by a subject phrase ("my gigs")."""
+        lowered = text.lower()
+        return {
+            name
+            for phrase, names in self.index.subjects.items()
+            if re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", lowered)
+            for name in names
+            if self.index.attribute(name).kind == "event_list"
+        }
+
+    def event_named(self, asked: Asked, text: str) -> Mention | None:
+        """The event a text names: by its value, else by who came along."""
+        event = families.event_in(asked, text)
+        if event is not None:
+            return event
+        kinds = self.kinds_named(text)
+        for hit in self.inverse.names.finditer(text):
+            event = _event_with(asked, self.aliases(hit.group(0)), kinds)
+            if event is not None:
+                return event
+        return None
+
+    def then_event(self, asked: Asked) -> RunResponse:
+        event = self.event_named(asked, asked.slots.get("event", ""))
+        chain = [m for m in asked.own(("state", "change")) if event and m.day <= event.day]
+        if not chain:
+            return self.decline(self.subject(asked.attribute))
+        return RunResponse(final_text=f"It's {chain[-1].value}.")
+
+    def weekday(self, asked: Asked) -> RunResponse:
+        event = self.event_named(asked, asked.slots.get("event", ""))
+        if event is None:
+            return RunResponse(final_text="I don't know.")
+        said = event.slots.get("weekday", "")
+        if not said and len(self.inverse.weekdays) == 7:
+            said = self.inverse.weekdays[date.fromisoformat(event.day).weekday()]
+        return RunResponse(final_text=f"It was a {said}." if said else "I don't know.")
+
+
+def _value_spans(asked: Asked, text: str) -> list[tuple[int, int, Mention]]:
+    lowered = text.lower()
+    latest = {m.value.lower(): m for m in asked.seen if m.role == "event" and m.value}
+    spans: list[tuple[int, int, Mention]] = []
+    for value, mention in sorted(latest.items(), key=lambda item: -len(item[0])):
+        for hit in re.finditer(r"(?<!\w)" + re.escape(value) + r"(?!\w)", lowered):
+            if all(hit.end() <= s or hit.start() >= e for s, e, _m in spans):
+                spans.append((hit.start(), hit.end(), mention))
+    return spans
+
+
+def _event_with(asked: Asked, names: frozenset[str], kinds: set[str]) -> Mention | None:
+    """The event a contact came along to: an event said before their ``with_note`` (the
+    latest before it), among the attributes ``kinds`` when any of them has one."""
+    found: list[Mention] = []
+    last_event = None
+    for mention in asked.seen:
+        if mention.role == "event":
+            last_event = mention
+        elif (
+            mention.role == "with_note"
+            and last_event is not None
+            and any(
+                re.search(rf"\b{re.escape(n)}\b", mention.slots.get("person", ""), re.I)
+                for n in names
+            )
+        ):
+            found.append(last_event)
+    preferred = [m for m in found if m.attribute in kinds]
+    chosen = preferred or found
+    return chosen[-1] if chosen else None
+
+
+class GrammarTools(ToolParser):
+    """The tool side of the attack built on ``pack``: for result usage, the later finding."""
+
+    def __init__(self, dataset: Dataset, pack: Pack) -> None:
+        super().__init__(dataset, pack)
+        self.findings: list[tuple[date, str]] = []
+
+    def __call__(
+        self, case: ToolCase, fixture: ToolFixture
+    ) -> tuple[RunResponse, tuple[ToolCall, ...]]:
+        self.findings = []
+        response, calls = super().__call__(case, fixture)
+        found = self.route(case.prompt)
+        if found is not None and found[0].category.uses_result and self.findings:
+            _day, figure = max(self.findings)
+            return RunResponse(final_text=f"It reached {figure}."), calls
+        return response, calls
+
+    def figure(self, result: str) -> str:
+        self.findings.extend(dated_figures(result))
+        return super().figure(result)
+
+
+_DATED = re.compile(
+    r"(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?P<day>\d{1,2}),\s+(?P<year>\d{4})"
+)
+_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?")
+
+
+def dated_figures(result: str) -> list[tuple[date, str]]:
+    """Each sentence of a result that carries a date and a figure: (the date, the figure)."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", result):
+        when = _DATED.search(sentence)
+        if when is None:
+            continue
+        rest = sentence[: when.start()] + " " + sentence[when.end() :]
+        figures = _FIGURE.findall(rest)
+        if not figures:
+            continue
+        try:
+            day = date(int(when["year"]), MONTH_NAMES.index(when["month"]) + 1, int(when["day"]))
+        except ValueError:
+            continue
+        out.append((day, max(figures, key=len)))
+    return out
