@@ -46,8 +46,8 @@ def upgrade() -> None:
         )
     if op.get_bind().dialect.name == "postgresql":
         op.execute(
-            "CREATE OR REPLACE FUNCTION log_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS "
-            f"$$ BEGIN RAISE EXCEPTION '{_REFUSAL}'; END $$"
+            "CREATE OR REPLACE FUNCTION log_entries_append_only() RETURNS trigger "
+            f"LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '{_REFUSAL}'; END $$"
         )
         op.execute(
             "CREATE TRIGGER log_entries_append_only BEFORE UPDATE OR DELETE ON log_entries "
