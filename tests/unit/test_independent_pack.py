@@ -16,7 +16,9 @@ import pytest
 
 from dittobench import study as T
 from dittobench.generate.assemble import build_dataset
+from dittobench.generate.grammar import Grammar
 from dittobench.generate.lint import lint_pack
+from dittobench.generate.texts import texts_of
 from dittobench.grade.run import grade_run
 from dittobench.packs import Pack
 from dittobench.packs.distance import pack_distance
@@ -26,7 +28,7 @@ from dittobench.spec.versions import CURRENT_VERSION
 from tests.packs import make_independent
 
 FOLDER = Path(__file__).parents[1] / "packs" / "independent"
-PACK_SHA256 = "614ca96de046430a8ab0c73d97fb6f3a796948ec993f8afb03d8e3c664cf64c1"
+PACK_SHA256 = "179c8d851c81d511d6c877b5538a7a5bc27190fd57e6049a36506300deb7e634"
 """The committed pack's identity: a changed word must show up here (and in every dataset)."""
 SEEDS = range(3)
 
@@ -172,3 +174,52 @@ def test_it_shares_little_wording_with_the_public_pack() -> None:
     assert set(figures) == {"statements", "lookalikes", "questions", "tools", "chatter"}
     assert max(figures.values()) <= 0.2, figures
     assert distance.summary <= 0.15
+
+
+_SYMBOL = re.compile(r"#([a-z_][a-z0-9_]*)#")
+FACT_SYMBOLS = ("state", "change", "event", "start", "still", "mention", "recommend", "implied")
+LOOK_ALIKE_SYMBOLS = ("twin", "suggest_aside")
+
+
+def _expansions(grammar: Grammar, symbol: str) -> list[str]:
+    """Every expansion of ``symbol`` (slots left as they are)."""
+    out: list[str] = []
+    for alternative in grammar[symbol]:
+        texts = [""]
+        for index, piece in enumerate(_SYMBOL.split(alternative)):
+            if index % 2 == 0:
+                texts = [t + piece for t in texts]
+            else:
+                texts = [t + e for t in texts for e in _expansions(grammar, piece)]
+        out.extend(texts)
+    return out
+
+
+def _wrapped_statements(folder: Path) -> list[tuple[str, str, str]]:
+    """(attribute, statement, look-alike) where a look-alike holds one of its attribute's
+    statements (without its opener) as a contiguous part: the wrapper a longest-match parser
+    classifies without reading (issue 26, item 2)."""
+
+    def plain(text: str) -> str:
+        return re.sub(r"\s+", " ", text).strip().lower().rstrip(".!?")
+
+    found = []
+    for attribute in texts_of(load_pack(folder)).library.attributes:
+        grammar = {**attribute.grammar, "fo": ("",)}  # a statement at its shortest
+        looks = [
+            plain(t) for s in LOOK_ALIKE_SYMBOLS if s in grammar for t in _expansions(grammar, s)
+        ]
+        facts = {plain(t) for s in FACT_SYMBOLS if s in grammar for t in _expansions(grammar, s)}
+        found += [(attribute.name, f, look) for f in sorted(facts) for look in looks if f in look]
+    return found
+
+
+def test_no_look_alike_wraps_a_statement(tmp_path: Path) -> None:
+    assert _wrapped_statements(FOLDER) == []
+    copy = tmp_path / "pack"
+    shutil.copytree(FOLDER, copy)
+    attributes = json.loads((copy / "attributes.json").read_text(encoding="utf-8"))
+    attributes["shared"]["twin_deny"].append("it's not true that my #np# #cop# {value}.")
+    (copy / "attributes.json").write_text(json.dumps(attributes), encoding="utf-8")
+    wrapped = _wrapped_statements(copy)
+    assert ("home_town", "my home town was {value}") in [(a, f) for a, f, _ in wrapped]
