@@ -186,7 +186,7 @@ def _wording(pack: Pack) -> dict[str, list[str]]:
 
 
 def _attribute_family(symbol: str) -> str:
-    if symbol.startswith(("twin_", "suggest_")) and symbol != "twin_claim":
+    if symbol == "twin" or (symbol.startswith(("twin_", "suggest_")) and symbol != "twin_claim"):
         return "lookalikes"
     if symbol.startswith("ask") or symbol in QUESTION_SYMBOLS:
         return "questions"

@@ -117,6 +117,7 @@ class GrammarReader(MemoryParser):
         self.inverse = inverse
         self.handlers["weekday"] = self.weekday
         self.handlers["then_event"] = self.then_event
+        self.handlers["with_which"] = self.with_which
 
     def fit(self, case: MemoryCase, text: str, seen: list[Mention]) -> Asked | None:
         asked = super().fit(case, text, seen)
@@ -184,6 +185,15 @@ class GrammarReader(MemoryParser):
             return self.decline(self.subject(asked.attribute))
         return RunResponse(final_text=f"It's {chain[-1].value}.")
 
+    def with_which(self, asked: Asked) -> RunResponse:
+        said = asked.slots.get("companion", "")
+        found = self.inverse.names.findall(said)  # a lazy date before it may take a comma
+        names = self.aliases(found[-1] if found else said)
+        event = _event_with(asked, names, {asked.attribute})
+        if event is None or event.attribute != asked.attribute:
+            return RunResponse(final_text="I don't know.")
+        return RunResponse(final_text=f"It was {event.value}.")
+
     def weekday(self, asked: Asked) -> RunResponse:
         event = self.event_named(asked, asked.slots.get("event", ""))
         if event is None:
@@ -233,6 +243,9 @@ class GrammarTools(ToolParser):
     def __init__(self, dataset: Dataset, pack: Pack) -> None:
         super().__init__(dataset, pack)
         self.findings: list[tuple[date, str]] = []
+        self.dates = date_pattern(pack)
+        pools = pack.file("values").get("pools") or {}
+        self.months = [str(m).lower() for m in pools.get("months") or MONTH_NAMES]
 
     def __call__(
         self, case: ToolCase, fixture: ToolFixture
@@ -246,21 +259,37 @@ class GrammarTools(ToolParser):
         return response, calls
 
     def figure(self, result: str) -> str:
-        self.findings.extend(dated_figures(result))
+        self.findings.extend(dated_figures(result, self.dates, self.months))
         return super().figure(result)
 
 
-_DATED = re.compile(
-    r"(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?P<day>\d{1,2}),\s+(?P<year>\d{4})"
-)
+def date_pattern(pack: Pack) -> re.Pattern[str]:
+    """A finding's date as the pack writes it (``values.json`` ``formats.finding_date`` over
+    ``pools.months``; default ``{month} {day}, {year}``)."""
+    words = pack.file("values")
+    form = str((words.get("formats") or {}).get("finding_date") or "{month} {day}, {year}")
+    months = [str(m) for m in (words.get("pools") or {}).get("months") or MONTH_NAMES]
+    parts = {
+        "month": "(?P<month>" + "|".join(re.escape(m) for m in months) + ")",
+        "day": r"(?P<day>\d{1,2})",
+        "year": r"(?P<year>\d{4})",
+    }
+    pieces = re.split(r"(\{[a-z]+\})", form)
+    body = "".join(
+        parts.get(p[1:-1], r"\S+") if p.startswith("{") else re.escape(p) for p in pieces
+    )
+    return re.compile(body.replace(r"\ ", r"\s+"))
+
+
 _FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?")
 
 
-def dated_figures(result: str) -> list[tuple[date, str]]:
-    """Each sentence of a result that carries a date and a figure: (the date, the figure)."""
+def dated_figures(result: str, dates: re.Pattern[str], months: list[str]) -> list[tuple[date, str]]:
+    """Each sentence of a result that carries a date and a figure: (the date, the figure).
+    A month is read by its place in ``months`` (the pack's, lower case)."""
     out = []
     for sentence in re.split(r"(?<=[.!?])\s+", result):
-        when = _DATED.search(sentence)
+        when = dates.search(sentence)
         if when is None:
             continue
         rest = sentence[: when.start()] + " " + sentence[when.end() :]
