@@ -77,7 +77,7 @@ SHARED_ATTRS: dict[str, list[str]] = {
     # the mood or the claimant sits inside the clause, not around it)
     "twin_deny": [
         "my #np# #cop#n't {value}, whatever you may have heard.",
-        "no, my #np# #cop# never {value}.",
+        "no, my #np# certainly #cop#n't {value}.",
         "let me correct something: my #np# #cop# not {value}.",
         "someone got it wrong; {value} has nothing to do with my #np#.",
     ],
@@ -99,7 +99,7 @@ SHARED_ATTRS: dict[str, list[str]] = {
         "were things different, my #np# could be {value}.",
     ],
     "twin_rep": [
-        "according to {person}, my #np# would be {value}. Somebody has mixed me up with someone else.",
+        "{person} reckons my #np# would be {value}. Somebody has mixed me up with someone else.",
         "{person} swears {value} #cop# my #np#. Wrong person.",
         "{person} had it that my #np# must be {value}, which is simply not the case.",
         "{person} claims my #np# might be {value}; I can't think why.",
@@ -172,7 +172,7 @@ SHARED_ATTRS: dict[str, list[str]] = {
     "twin_ev_rep": [
         "{person} has me down as having #done#. Not so.",
         "{person} is telling people that I #did#. I didn't.",
-        "rumour from {person}: that I #did#. Pure invention.",
+        "{person} started a rumour that I #did#. Pure invention.",
     ],
     "ev_with": [
         "{person} came along for that one.",
@@ -416,7 +416,7 @@ FIXED = [
         "home_town",
         "Where I grew up",
         ["home town", "childhood town"],
-        ["the town I come from", "where I was raised"],
+        ["the town I come from", "the town I was raised in"],
         ["Ghent", "Tampere", "Graz", "Bergamo", "Aarhus", "Brno", "Leiden", "Cork", "Split"],
         cop="was",
     ),
@@ -424,7 +424,7 @@ FIXED = [
         "blood_group",
         "Blood group",
         ["blood group", "blood type"],
-        ["what's on my donor card", "the group the hospital would need"],
+        ["the group on my donor card", "the type a hospital would need for me"],
         [
             ["A positive", "A+"],
             ["A negative", "A-"],
@@ -440,7 +440,7 @@ FIXED = [
         "sister_name",
         "My sister",
         ["sister's name", "older sister's name"],
-        ["what my sibling is called", "the name of my only sister"],
+        ["my sibling's first name", "the name of my only sister"],
         [*FIRST_NAMES_F, "Clementine", "Tamsin"],
         kin=True,
     ),
@@ -448,7 +448,7 @@ FIXED = [
         "brother_name",
         "My brother",
         ["brother's name", "younger brother's name"],
-        ["what the boy in our family is called", "my kid brother, by name"],
+        ["the first name of the boy in our family", "my kid brother's first name"],
         [*FIRST_NAMES_M, "Barnaby", "Crispin"],
         kin=True,
     ),
@@ -456,7 +456,7 @@ FIXED = [
         "first_school",
         "First school",
         ["first school", "primary school"],
-        ["where I learned to read", "the place I went at five"],
+        ["the school where I learned to read", "the place I went to at five"],
         [
             "Larchfield Primary",
             "Hollowmere School",
@@ -473,7 +473,7 @@ FIXED = [
         "first_pet",
         "First pet",
         ["first pet's name", "very first pet's name"],
-        ["what the animal of my childhood was called", "my earliest animal, by name"],
+        ["the name of the animal of my childhood", "my earliest animal's name"],
         ["Biscuit", "Pickle", "Mango", "Rufus", "Pebble", "Juniper", "Toffee", "Waffles"],
         cop="was",
     ),
@@ -483,7 +483,7 @@ FIXED = [
         ["middle name", "second name"],
         [
             "the name wedged between my given name and surname",
-            "what sits in the middle of my full name",
+            "the piece in the middle of my full name",
         ],
         [
             "Ambrosine",
@@ -500,14 +500,14 @@ FIXED = [
         "shoe_size",
         "Shoe size",
         ["shoe size", "size in shoes"],
-        ["what fits my feet", "the number on my trainers"],
+        ["the size that fits my feet", "the number on my trainers"],
         ["EU 37", "EU 38", "EU 39", "EU 40", "EU 41", "EU 42", "EU 43", "EU 44", "EU 45"],
     ),
     fixed(
         "eye_colour",
         "Eye colour",
         ["eye colour", "eye color"],
-        ["the shade of my irises", "how my eyes look"],
+        ["the shade of my irises", "the colour of my eyes"],
         [
             "hazel",
             "slate grey",
@@ -523,14 +523,14 @@ FIXED = [
         "first_language",
         "First language",
         ["first language", "mother tongue"],
-        ["what I spoke as a toddler", "the language I dream in"],
+        ["the language I spoke as a toddler", "the language I dream in"],
         ["Catalan", "Estonian", "Tagalog", "Welsh", "Basque", "Icelandic", "Slovene", "Maltese"],
     ),
     fixed(
         "star_sign",
         "Star sign",
         ["star sign", "zodiac sign"],
-        ["what the horoscope pages file me under", "my birth sign in the stars"],
+        ["the sign the horoscope pages file me under", "my birth sign in the stars"],
         [
             "Aries",
             "Taurus",
@@ -550,7 +550,7 @@ FIXED = [
         "university",
         "University",
         ["university", "old university"],
-        ["where I studied after school", "the campus I graduated from"],
+        ["the place I studied after school", "the campus I graduated from"],
         [
             "Brackenridge University",
             "Castlemoor College",
@@ -567,7 +567,7 @@ FIXED = [
         "degree_subject",
         "What I studied",
         ["degree subject", "field of study at university"],
-        ["what my diploma is in", "the subject I graduated in"],
+        ["the subject of my diploma", "the subject I graduated in"],
         [
             "marine biology",
             "art history",
@@ -584,7 +584,7 @@ FIXED = [
         "allergy",
         "Allergy",
         ["worst allergy", "serious allergy"],
-        ["what makes me break out in hives", "the thing I react badly to"],
+        ["the thing that makes me break out in hives", "the thing I react badly to"],
         [
             "shellfish",
             "birch pollen",
@@ -600,7 +600,7 @@ FIXED = [
         "childhood_street",
         "Childhood street",
         ["childhood street", "childhood road"],
-        ["the road of my early years", "where our family house stood"],
+        ["the road of my early years", "the road our family house stood on"],
         [
             "Wickham Road",
             "Alder Close",
@@ -617,7 +617,7 @@ FIXED = [
         "first_car",
         "First car",
         ["first car", "very first car"],
-        ["what I drove at eighteen", "the vehicle I learned on"],
+        ["the car I drove at eighteen", "the vehicle I learned on"],
         [
             "Fiat Panda",
             "Renault Clio",
@@ -634,7 +634,7 @@ FIXED = [
         "grandmother_name",
         "My grandmother",
         ["grandmother's name", "gran's name"],
-        ["what Nana was called", "the old lady who raised my mother, by name"],
+        ["Nana's first name", "the first name of the old lady who raised my mother"],
         ["Agatha", "Winifred", "Dorothea", "Mildred", "Henrietta", "Beatrix", "Edwina", "Gertrude"],
         cop="was",
         kin=True,
@@ -643,7 +643,7 @@ FIXED = [
         "school_friend",
         "Best friend at school",
         ["best friend at school", "closest school friend"],
-        ["who I sat next to as a kid", "my partner in crime in the playground"],
+        ["the kid I sat next to at school", "my partner in crime in the playground"],
         ["Jolyon", "Perdita", "Ignatius", "Marisol", "Thaddeus", "Rowena", "Casimir", "Ysolde"],
         cop="was",
     ),
@@ -651,7 +651,7 @@ FIXED = [
         "dog_breed",
         "Our family dog",
         ["family dog's breed", "childhood dog's breed"],
-        ["what sort of hound we had", "the kind of dog at my parents' house"],
+        ["the sort of hound we had", "the kind of dog at my parents' house"],
         [
             "whippet",
             "border collie",
@@ -668,7 +668,7 @@ FIXED = [
         "first_job",
         "First job",
         ["first job", "first paid job"],
-        ["how I earned my earliest wages", "the work I did as a teenager"],
+        ["the work that paid my earliest wages", "the work I did as a teenager"],
         [
             "paper round",
             "lifeguard",
@@ -685,7 +685,7 @@ FIXED = [
         "birth_hospital",
         "Where I was born",
         ["birthplace", "place of birth"],
-        ["where my mother had me", "the town on my birth certificate"],
+        ["the town where my mother had me", "the town on my birth certificate"],
         ["Valletta", "Trondheim", "Ljubljana", "Tartu", "Bilbao", "Swansea", "Reykjavik", "Girona"],
         cop="was",
     ),
@@ -693,7 +693,7 @@ FIXED = [
         "instrument",
         "Instrument",
         ["childhood instrument", "instrument from music lessons"],
-        ["what I practised scales on", "the thing my music teacher made me play"],
+        ["the instrument I practised scales on", "the thing my music teacher made me play"],
         ["oboe", "cello", "clarinet", "trumpet", "viola", "bassoon", "harp", "trombone"],
         cop="was",
     ),
@@ -701,14 +701,14 @@ FIXED = [
         "nickname",
         "Family nickname",
         ["family nickname", "nickname at home"],
-        ["what my parents call me", "the pet name my family uses"],
+        ["the name my parents call me", "the pet name my family uses"],
         ["Sprout", "Bean", "Pip", "Noodle", "Button", "Bramble", "Squirrel", "Magpie"],
     ),
     fixed(
         "tattoo",
         "Tattoo",
         ["tattoo", "only tattoo"],
-        ["the ink on my arm", "what's drawn on my skin"],
+        ["the ink on my arm", "the drawing on my skin"],
         [
             "a compass rose",
             "a paper crane",
@@ -724,7 +724,7 @@ FIXED = [
         "childhood_hero",
         "Childhood hero",
         ["childhood hero", "hero as a kid"],
-        ["who I looked up to at ten", "the poster on my bedroom wall"],
+        ["the person I looked up to at ten", "the poster on my bedroom wall"],
         [
             "Amelia Earhart",
             "Jacques Cousteau",
@@ -741,7 +741,7 @@ FIXED = [
         "wedding_song",
         "Our wedding song",
         ["wedding song", "first dance song"],
-        ["the tune we danced to as newlyweds", "what the band played for us"],
+        ["the tune we danced to as newlyweds", "the tune the band played for us"],
         [
             "Moon River",
             "La Vie en Rose",
@@ -758,7 +758,7 @@ FIXED = [
         "godparent",
         "Godparent",
         ["godmother's name", "godparent's name"],
-        ["who held me at the font as a baby", "the adult who sent me birthday cards"],
+        ["the person who held me at the font as a baby", "the adult who sent me birthday cards"],
         [
             "Philomena",
             "Augusta",
@@ -774,7 +774,7 @@ FIXED = [
         "mother_maiden",
         "Mother's maiden name",
         ["mother's maiden name", "mum's family name"],
-        ["what Mum was called before marrying", "the surname on her side"],
+        ["Mum's surname before she married", "the surname on her side"],
         [
             "Ashworth",
             "Blackwood",
@@ -791,14 +791,17 @@ FIXED = [
         "passport_country",
         "Passport",
         ["passport country", "nationality on my passport"],
-        ["which country issued my travel papers", "whose citizen I am on paper"],
+        ["the country that issued my travel papers", "the country whose citizen I am on paper"],
         ["Ireland", "Portugal", "Finland", "Slovakia", "Estonia", "Greece", "Belgium", "Croatia"],
     ),
     fixed(
         "favourite_teacher",
         "Favourite teacher",
         ["favourite teacher's name", "best teacher's name"],
-        ["the teacher who changed my mind about school", "whose classes I never skipped"],
+        [
+            "the teacher who changed my mind about school",
+            "the teacher whose classes I never skipped",
+        ],
         [
             "Mrs Penhallow",
             "Mr Oduya",
@@ -815,7 +818,7 @@ FIXED = [
         "birth_order",
         "Where I come among my siblings",
         ["place among my siblings", "rank among the children at home"],
-        ["whether I came first, last or in between", "how I fall in the family line-up"],
+        ["my position in the family line-up", "the slot I fill among the children at home"],
         [
             "the eldest",
             "the youngest",
@@ -831,7 +834,7 @@ FIXED = [
         "boarding_house",
         "First flat",
         ["first flat's street", "first rented flat's street"],
-        ["where I lived after leaving home", "the road of my first rented place"],
+        ["the road I lived on after leaving home", "the road of my first rented place"],
         [
             "Marlowe Street",
             "Quince Lane",
@@ -848,7 +851,7 @@ FIXED = [
         "swim_stroke",
         "Swimming",
         ["best swimming stroke", "strongest stroke in the pool"],
-        ["how I cross a pool fastest", "what I swam at school galas"],
+        ["the way I cross a pool fastest", "the stroke I swam at school galas"],
         [
             "butterfly",
             "backstroke",
@@ -864,7 +867,7 @@ FIXED = [
         "childhood_toy",
         "Favourite toy",
         ["favourite toy as a child", "most loved childhood toy"],
-        ["what I dragged around as a toddler", "the thing I slept with at four"],
+        ["the toy I dragged around as a toddler", "the thing I slept with at four"],
         [
             "a knitted rabbit",
             "a tin robot",
@@ -881,7 +884,7 @@ FIXED = [
         "lucky_charm",
         "Lucky charm",
         ["lucky charm", "good-luck charm"],
-        ["what goes in my pocket on exam days", "my talisman"],
+        ["the thing in my pocket on exam days", "my talisman"],
         [
             "a horseshoe keyring",
             "a smooth pebble",
@@ -897,7 +900,7 @@ FIXED = [
         "driving_test",
         "Driving test",
         ["driving test town", "town where I passed my driving test"],
-        ["where the examiner finally passed me", "the place I got my licence"],
+        ["the town where the examiner finally passed me", "the place I got my licence"],
         ["Falkirk", "Kendal", "Ludlow", "Tralee", "Whitby", "Dundalk", "Oban", "Bideford"],
         cop="was",
     ),
@@ -908,7 +911,7 @@ CHANGING = [
         "home_city",
         "Where I live",
         ["home city", "city I live in"],
-        ["where my flat is", "the city on my address"],
+        ["the city my flat is in", "the city on my address"],
         [
             "Lyon",
             "Rotterdam",
@@ -930,7 +933,7 @@ CHANGING = [
         "employer",
         "Where I work",
         ["employer", "company I work for"],
-        ["who signs my payslips", "the outfit that pays me"],
+        ["the firm that signs my payslips", "the outfit that pays me"],
         [],
         implied=["first week at {value} done, and my new badge works."],
         coin=coin_named(["Logistics", "Analytics", "Holdings", "Systems", "Partners", "Works"]),
@@ -939,7 +942,7 @@ CHANGING = [
         "car_model",
         "My car",
         ["car", "current car"],
-        ["what's parked outside my place", "the vehicle I drive to work"],
+        ["the car parked outside my place", "the vehicle I drive to work"],
         [],
         implied=["collected the keys to the {value} this morning; the old one's gone."],
         coin={
@@ -952,7 +955,7 @@ CHANGING = [
         "phone_model",
         "My phone",
         ["phone", "mobile"],
-        ["the handset in my pocket", "what I make calls on"],
+        ["the handset in my pocket", "the device I make calls on"],
         [],
         coin={
             "forms": ["{brand} {name}"],
@@ -964,7 +967,7 @@ CHANGING = [
         "gym",
         "My gym",
         ["gym", "fitness club"],
-        ["where I lift weights", "the place I keep a locker for workouts"],
+        ["the place I lift weights", "the place I keep a locker for workouts"],
         [],
         coin=coin_named(["Fitness", "Athletic Club", "Strength Studio", "Leisure Centre"]),
     ),
@@ -972,7 +975,7 @@ CHANGING = [
         "manager_name",
         "My manager",
         ["manager", "line manager"],
-        ["who I report to at work", "my boss, by name"],
+        ["the person I report to at work", "my boss, by name"],
         [
             "Greta Holm",
             "Amadou Diallo",
@@ -989,7 +992,7 @@ CHANGING = [
         "commute",
         "Getting to work",
         ["way to work", "commute"],
-        ["how I get to the office", "the means I use to reach work"],
+        ["my usual way of reaching the office", "the means I use to reach work"],
         [
             "cycling",
             "the tram",
@@ -1005,7 +1008,7 @@ CHANGING = [
         "bank",
         "My bank",
         ["bank", "main bank"],
-        ["where my salary lands", "who holds my current account"],
+        ["the bank my salary lands in", "the bank that holds my current account"],
         [
             "Harbourside Savings",
             "Northfold Bank",
@@ -1021,7 +1024,7 @@ CHANGING = [
         "dentist",
         "My dentist",
         ["dentist", "dental practice"],
-        ["who checks my teeth", "the practice I book check-ups with"],
+        ["the person who checks my teeth", "the practice I book check-ups with"],
         [
             "Dr Whitlow",
             "Dr Anand",
@@ -1037,7 +1040,7 @@ CHANGING = [
         "cafe",
         "My usual cafe",
         ["usual cafe", "regular coffee spot"],
-        ["where I get my morning cup", "the place that knows my order"],
+        ["the place I get my morning cup", "the place that knows my order"],
         [],
         coin=coin_named(["Roastery", "Coffee Bar", "Kitchen", "Bakehouse"]),
     ),
@@ -1057,7 +1060,7 @@ CHANGING = [
         "job_title",
         "My role",
         ["job title", "role at work"],
-        ["what my business card says", "the position I hold"],
+        ["the title on my business card", "the position I hold"],
         [
             "team lead",
             "senior analyst",
@@ -1074,7 +1077,7 @@ CHANGING = [
         "broadband",
         "Internet at home",
         ["broadband provider", "internet provider"],
-        ["who I pay for the wifi", "the company behind my router"],
+        ["the company I pay for the wifi", "the company behind my router"],
         [
             "Fibrelink",
             "Skyrail Broadband",
@@ -1090,7 +1093,7 @@ CHANGING = [
         "neighbour",
         "Next door",
         ["next-door neighbour", "neighbour across the landing"],
-        ["who lives in the flat beside mine", "the person through my wall"],
+        ["the person in the flat beside mine", "the person through my wall"],
         [
             "Mr Abernathy",
             "Mrs Kowalski",
@@ -1106,7 +1109,7 @@ CHANGING = [
         "hairdresser",
         "Hair",
         ["hairdresser", "barber"],
-        ["who cuts my hair", "the salon I book"],
+        ["the person who cuts my hair", "the salon I book"],
         [],
         coin=coin_named(["Salon", "Hair Studio", "Barbers", "Cutting Room"]),
     ),
@@ -1114,7 +1117,7 @@ CHANGING = [
         "choir",
         "Choir",
         ["choir", "singing group"],
-        ["who I sing with on Tuesdays", "the group I rehearse with"],
+        ["the group I sing with on Tuesdays", "the group I rehearse with"],
         [],
         coin={
             "forms": ["the {name} {kind}"],
@@ -1440,7 +1443,7 @@ EVENTS = [
             ["visit {value}", "go to {value}"],
         ),
         ["my trip to {value}", "the {value} trip", "my visit to {value}"],
-        ["trips", "places I've visited"],
+        ["trips", "journeys"],
         CITIES,
         lure=[
             "How did I find {value} when I was there?",
@@ -1478,7 +1481,7 @@ EVENTS = [
             ["run the {value}", "enter the {value}"],
         ),
         ["the {value}", "my run at the {value}"],
-        ["races", "runs with a start number"],
+        ["races", "organised runs"],
         [],
         coin=coin_named(["Half Marathon", "Ten-K", "Fell Race", "Trail Run"]),
     ),
@@ -1521,7 +1524,7 @@ EVENTS = [
             ["go to {value}", "attend {value}"],
         ),
         ["{value}", "my day at {value}"],
-        ["weddings", "weddings I've been a guest at"],
+        ["weddings", "wedding celebrations"],
         [],
         coin={
             "forms": ["the {name} wedding"],
@@ -1538,7 +1541,7 @@ EVENTS = [
             ["do {value}", "sign up for {value}"],
         ),
         ["{value}", "my time on {value}"],
-        ["courses", "classes I've taken"],
+        ["courses", "classes"],
         [
             "a bread-baking course",
             "a first-aid course",
@@ -1571,7 +1574,7 @@ EVENTS = [
             ["see {value}", "visit {value}"],
         ),
         ["{value}", "my afternoon at {value}"],
-        ["exhibitions", "shows at galleries"],
+        ["exhibitions", "gallery shows"],
         [],
         coin={
             "forms": ["the {name} {kind}"],
@@ -1591,7 +1594,7 @@ EVENTS = [
             ["watch {value} at the ground", "get tickets for {value}"],
         ),
         ["{value}", "my afternoon at {value}"],
-        ["matches", "games I watched in person"],
+        ["matches", "stadium visits"],
         [],
         coin={
             "forms": ["the {name} {kind}"],
@@ -1867,7 +1870,7 @@ RECURRING = [
     recurring(
         "commute_trouble",
         "Commute trouble",
-        ["my commute troubles", "what keeps delaying me on the way in"],
+        ["my commute troubles", "the thing that keeps delaying me on the way in"],
         [
             "the signal failures",
             "the roadworks on the ring road",
@@ -1882,7 +1885,7 @@ RECURRING = [
     recurring(
         "sleep",
         "Sleep",
-        ["my sleep problems", "what's keeping me up at night"],
+        ["my sleep problems", "the thing keeping me up at night"],
         [
             "insomnia",
             "the neighbour's dog",
@@ -1957,7 +1960,7 @@ RECURRING = [
     recurring(
         "allergy_flare",
         "Hay fever",
-        ["my seasonal misery", "what my sinuses hate"],
+        ["my seasonal misery", "the stuff my sinuses hate"],
         [
             "hay fever",
             "the dust mites",
@@ -2390,13 +2393,13 @@ CHATTER = {
 ASKING = {
     "lead": ["#lead_person#", "#lead_date#"],
     "lead_person": [
-        "Before I ring {person}: ",
+        "Before I ring {person}, ",
         "I'm seeing {person} later, so ",
         "{person} asked me something, and ",
         "{person} and I were just talking, so ",
         "Before {person} gets here, ",
         "While I wait to hear from {person}, ",
-        "Settling a bet with {person}: ",
+        "Settling a bet with {person}, so ",
     ],
     "lead_date": [
         "Thinking back over our chats since {date}, ",
@@ -2437,7 +2440,7 @@ ASKING = {
         "#lead#what are all the {things} I've had?",
     ],
     "mentions": [
-        "#lead#how often has {theme} cropped up in our chats, and on which date did I first raise it?",
+        "#lead#how often did {theme} crop up in our chats, and on which date did I first raise it?",
         "#lead#count how often I've brought up {theme}, and tell me the day of the first time.",
     ],
     "order_all": [
