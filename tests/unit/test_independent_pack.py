@@ -11,6 +11,7 @@ import shutil
 import statistics
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,3 +224,45 @@ def test_no_look_alike_wraps_a_statement(tmp_path: Path) -> None:
     (copy / "attributes.json").write_text(json.dumps(attributes), encoding="utf-8")
     wrapped = _wrapped_statements(copy)
     assert ("home_town", "my home town was {value}") in [(a, f) for a, f, _ in wrapped]
+
+
+def _without_attribute(data: dict[str, Any], name: str) -> None:
+    data["attributes"]["attributes"] = [
+        a for a in data["attributes"]["attributes"] if a["name"] != name
+    ]
+    data["questions"]["subjects"].pop(name, None)
+
+
+def _renamed_write(data: dict[str, Any], name: str) -> None:
+    for record in data["attributes"]["attributes"]:
+        if record["name"] == name:
+            record["name"] = "stored_codes"
+
+
+def _no_token_title(data: dict[str, Any], name: str) -> None:
+    data["questions"]["special_titles"].pop(name)
+
+
+@pytest.mark.parametrize(
+    ("change", "name", "where"),
+    [
+        (_without_attribute, "trips", "attributes.trips"),
+        (_renamed_write, "saved_code", "'saved_code'"),
+        (_without_attribute, "hobby", "needs an activity attribute"),
+        (_no_token_title, "integrity_token", "special_titles.integrity_token"),
+    ],
+)
+def test_the_lint_names_what_the_generator_asks_for_by_name(
+    tmp_path: Path, change: Any, name: str, where: str
+) -> None:
+    """A pack without a name the code asks for (the never-visited trips, the write path's
+    codes, an activity, the token's subject title) fails the lint, naming it, instead of
+    failing a run half-way with a bare KeyError."""
+    copy = tmp_path / "pack"
+    shutil.copytree(FOLDER, copy)
+    data = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in copy.glob("*.json")}
+    change(data, name)
+    for stem, content in data.items():
+        (copy / f"{stem}.json").write_text(json.dumps(content), encoding="utf-8")
+    problems = [str(p) for p in lint_pack(load_pack(copy))]
+    assert len(problems) == 1 and where in problems[0], problems

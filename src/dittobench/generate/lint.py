@@ -45,6 +45,7 @@ from dittobench.generate.memory.asking import (
     parse_asking,
 )
 from dittobench.generate.memory.overlap import content_words
+from dittobench.generate.memory.writes import WRITE_ATTRIBUTE
 from dittobench.generate.persona.attribute import ALLOWED_SLOTS, Attribute
 from dittobench.generate.persona.coin import coin_space
 from dittobench.generate.persona.talk import Talk, has_talk, talk_of
@@ -91,6 +92,10 @@ EVIDENCE_SYMBOLS: tuple[str, ...] = (
 EVIDENCE_SYMBOLS += ("implied",)  # bench 3.0: a change said only by implication
 COIN_ROOM = 4
 """A coined attribute's parts must allow this many times its count of values."""
+NEVER_VISITED = "trips"
+"""The event list never-visited questions ask about (``persona/plan.py``, ``memory/gather.py``)."""
+INTEGRITY_CLUSTER = "integrity_token"
+"""The integrity token's cluster (``persona/plan.py``): its subject title is the pack's."""
 
 _SYMBOL = re.compile(r"#([a-z_][a-z0-9_]*)#")
 
@@ -119,6 +124,7 @@ def lint_pack(pack: Pack) -> list[Problem]:
     problems: list[Problem] = []
     shared_attrs = pack.file("attributes").get("shared", {})
     shared_tools = pack.file("tools").get("shared", {})
+    problems += _required_problems(texts)
     problems += _attribute_problems(texts, shared_attrs)
     problems += _unused_shared("attributes.json", shared_attrs, _grammars_of_attributes(pack))
     problems += _chatter_problems(texts)
@@ -133,6 +139,35 @@ def lint_pack(pack: Pack) -> list[Problem]:
     problems += _asking_problems(texts, pack.file("questions"))
     problems += _pool_problems(texts)
     return problems
+
+
+def _required_problems(texts: Texts) -> Iterator[Problem]:
+    """The names the generator asks for by name: without them a run fails half-way."""
+    library, file = texts.library, "attributes.json"
+    writes = library.of_kind("write")
+    if [a.name for a in writes] != [WRITE_ATTRIBUTE]:
+        yield Problem(
+            file,
+            "attributes",
+            f"needs exactly one write attribute open to every profession, named "
+            f"{WRITE_ATTRIBUTE!r} (the write path), has {[a.name for a in writes]}",
+        )
+    trips = next((a for a in library.attributes if a.name == NEVER_VISITED), None)
+    if trips is None or trips.kind != "event_list" or not trips.grammar.get("ask_lure"):
+        yield Problem(
+            file,
+            f"attributes.{NEVER_VISITED}",
+            "needs an event_list attribute of this name with 'ask_lure' (never-visited questions)",
+        )
+    if not library.of_kind("activity"):
+        yield Problem(file, "attributes", "needs an activity attribute open to every profession")
+    named = {a.name for a in library.attributes} | set(texts.questions.special_titles)
+    if INTEGRITY_CLUSTER not in named:
+        yield Problem(
+            "questions.json",
+            f"special_titles.{INTEGRITY_CLUSTER}",
+            "missing: the integrity token's subject title",
+        )
 
 
 def _walk(grammar: Grammar, roots: tuple[str, ...]) -> tuple[set[str], set[str]]:
