@@ -34,7 +34,7 @@ imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section
 	$(BIN)/lint-imports
 
 unit: $(STAMP) ## pytest: tests without servers on every core, then those with servers one at a time
-	$(BIN)/pytest -q -n auto --ignore=tests/integration --ignore=tests/browser
+	$(BIN)/pytest -q -n auto --dist worksteal --ignore=tests/integration --ignore=tests/browser
 	$(BIN)/pytest -q tests/integration tests/browser
 
 bench: $(STAMP) ## Print generator, grader, engine, baseline, service, web page, start-up and content figures (benchmarks/)
