@@ -183,9 +183,8 @@ def read_mentions(
     film that's come up is" is context; ``activities``: the case asks whether an activity ended
     or goes on, so what an answer says of an activity's status ("you gave up pottery", "no
     longer") is a claim about it, never a cue that sets it aside. A candidate the question itself
-    names is no mention. ``readings_5``: grading-5's readings ("her name is X" names the one
-    asked about; "with your colleague Cosmin" is a companion; "A had X, and B Y" sets Y aside as
-    X is)."""
+    names is no mention. ``readings_5``: grading-5's further readings (``GradingPolicy.readings_5``:
+    hypotheticals, pleasantries, introduced companions, like for like, "Not included:", …)."""
     pool, own = _pool(question, tuple(candidates))
     found = _locate(text, pool)
     if not found:

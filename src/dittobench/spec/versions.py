@@ -163,10 +163,13 @@ class GradingPolicy:
     """Tallies: an answer may name the day of each event it counted, when it names no more days
     than its count and the earliest it names is the first."""
     readings_5: bool = False
-    """grading-5's readings of what an answer sets aside (``grade.commitment``): "her name is X"
-    names the one asked about; "with your colleague Cosmin" names a companion; "A learned in X,
-    and B in Y" sets Y aside as X is; a status said before another activity ("you're still at
-    it, unlike judo") is about the one asked; a tally may name the day its question is set on."""
+    """grading-5's readings of what an answer sets aside (``grade.commitment``, docs/grading.md
+    "grading-5"): "her name is X" and "your older sister" name the one asked about; names after
+    "with" or an introduction are companions; a place the question names owns nothing; another
+    person's like for like, someone "saying" something, a hypothetical and "Not included:" set
+    values aside; pleasantries negate nothing; a bracketed slip is about the slip; the clause
+    before a contrast with another activity is about the one asked; a tally may name its
+    question's day, and a count without one or a frequency is no second claim."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
