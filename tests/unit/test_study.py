@@ -114,6 +114,7 @@ def _blind(dataset: Dataset) -> Dataset:
         *((n, "2.0.0") for n in ("parser", "regex", "lexical", "router", "dump", "decline")),
         ("parser", "3.0.0"),
         ("regex", "3.0.0"),
+        ("grammar", CURRENT_VERSION),
     ],
 )
 def test_harness_strategies_never_read_the_answer_key(name: str, version: str) -> None:
@@ -200,7 +201,7 @@ def test_category_flags_follow_their_thresholds() -> None:
     figures = category_figures("x", "tool", 1, floor, strategies)
     assert figures.flags == ("floor", "parser-solvable")
     assert figures.honest == 0.02
-    names = ("parser", "regex", "lexical", "canned", "dump", "decline", "router")
+    names = ("parser", "grammar", "regex", "lexical", "canned", "dump", "decline", "router")
     outsiders = [floor[n] for n in names]
     assert figures.others == pytest.approx(sum(outsiders) / len(names))
     assert figures.difficulty == pytest.approx(0.02 - figures.others)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from dittobench.generate.persona.attribute import Attribute
@@ -130,10 +130,8 @@ def _build(texts: Texts) -> Inverse:
     for attribute in texts.library.attributes:
         slots = {"person": person, **_value_slots(attribute, texts)}
         for role in ROLES[attribute.kind]:
-            for wording in compile_symbol(attribute.grammar, role, slots):
-                readings.append(
-                    Reading(attribute.name, role, role in REPLY_ROLES, _word_start(wording))
-                )
+            for wording in compile_symbol(attribute.grammar, role, slots, word_start=True):
+                readings.append(Reading(attribute.name, role, role in REPLY_ROLES, wording))
     day = _either(weekdays) if weekdays else r"\w+"
     chatter_slots = {
         "person": person,
@@ -151,8 +149,8 @@ def _build(texts: Texts) -> Inverse:
             slots.update(value=day, wrong=day)
         if role in ("token", "token_decoy"):
             slots["value"] = _CODE
-        for wording in compile_symbol(grammar, "origin", slots):
-            readings.append(Reading("", role, False, _word_start(wording)))
+        for wording in compile_symbol(grammar, "origin", slots, word_start=True):
+            readings.append(Reading("", role, False, wording))
     names = [str(n) for n in people.get("contact_names") or ()]
     for nicks in (people.get("nicknames") or {}).values():
         names.extend(str(n) for n in nicks)
@@ -165,12 +163,6 @@ def _build(texts: Texts) -> Inverse:
             aliases[form] = aliases.get(form, frozenset()) | forms
     pattern = re.compile(rf"\b{_either(names)}\b")
     return Inverse(texts, tuple(readings), weekdays, pattern, aliases)
-
-
-def _word_start(wording: Wording) -> Wording:
-    """The wording found only where a word starts (a lead's "Ugh. " not inside "through. ")."""
-    pattern = re.compile(r"(?<!\w)(?:" + wording.pattern.pattern + ")", wording.pattern.flags)
-    return replace(wording, pattern=pattern)
 
 
 def _either(options: Sequence[str]) -> str:

@@ -81,11 +81,15 @@ def compile_wording(
     grammar: Mapping[str, Sequence[str]],
     text: str,
     slot_patterns: Mapping[str, str] | None = None,
+    word_start: bool = False,
 ) -> Wording:
     """The pattern of one alternative ``text`` of ``grammar``. A slot captures ``.+?`` unless
-    ``slot_patterns`` gives it a pattern of its own (without groups)."""
+    ``slot_patterns`` gives it a pattern of its own (without groups). With ``word_start`` a
+    search finds it only where a word starts (a lead's "Ugh. " not inside "through. ")."""
     compiler = _Compiler(grammar, slot_patterns or {})
     body = _GAPS.sub(lambda _gap: _SPACE, compiler.alternative(text, 0))
+    if word_start:
+        body = r"(?<!\w)(?:" + body + ")"
     return Wording(
         source=text,
         pattern=re.compile(body, re.IGNORECASE | re.DOTALL),
@@ -98,9 +102,13 @@ def compile_symbol(
     grammar: Mapping[str, Sequence[str]],
     symbol: str,
     slot_patterns: Mapping[str, str] | None = None,
+    word_start: bool = False,
 ) -> tuple[Wording, ...]:
     """One wording per alternative of ``symbol`` (none when the grammar lacks it)."""
-    return tuple(compile_wording(grammar, text, slot_patterns) for text in grammar.get(symbol, ()))
+    return tuple(
+        compile_wording(grammar, text, slot_patterns, word_start)
+        for text in grammar.get(symbol, ())
+    )
 
 
 def compile_format(text: str, slot_patterns: Mapping[str, str] | None = None) -> Wording:
