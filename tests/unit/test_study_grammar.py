@@ -9,7 +9,9 @@ when a pack is missing or malformed.
 
 from __future__ import annotations
 
+import atexit
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,7 +38,9 @@ PUBLIC = "public-3.0"
 def reworded() -> Path:
     """benchmarks/reworded_pack.py's copy of the public pack, written once per process (a
     folder of its own, so parallel workers never read one half written)."""
-    folder = Path(tempfile.mkdtemp(prefix="reworded-pack-")) / "reworded"
+    home = Path(tempfile.mkdtemp(prefix="reworded-pack-"))
+    atexit.register(shutil.rmtree, home, True)
+    folder = home / "reworded"
     subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "reworded_pack.py"), str(folder)],
         check=True,
