@@ -243,6 +243,11 @@ def _no_token_title(data: dict[str, Any], name: str) -> None:
     data["questions"]["special_titles"].pop(name)
 
 
+def _no_value_key(data: dict[str, Any], name: str) -> None:
+    key, sub = name.split(".")
+    data["values"][key].pop(sub)
+
+
 @pytest.mark.parametrize(
     ("change", "name", "where"),
     [
@@ -250,14 +255,20 @@ def _no_token_title(data: dict[str, Any], name: str) -> None:
         (_renamed_write, "saved_code", "'saved_code'"),
         (_without_attribute, "hobby", "needs an activity attribute"),
         (_no_token_title, "integrity_token", "special_titles.integrity_token"),
+        (_no_value_key, "formats.job_id", "values.json: formats.job_id: missing"),
+        (_no_value_key, "pools.fixture_units", "values.json: pools.fixture_units: missing"),
+        (_no_value_key, "pools.tlds", "values.json: pools.tlds: missing"),
+        (_no_value_key, "schedules.month_day", "values.json: schedules.month_day: missing"),
+        (_no_value_key, "pools.years", "values.json: pools.years: missing"),
     ],
 )
-def test_the_lint_names_what_the_generator_asks_for_by_name(
+def test_the_lint_names_what_the_generator_reads_by_name(
     tmp_path: Path, change: Any, name: str, where: str
 ) -> None:
     """A pack without a name the code asks for (the never-visited trips, the write path's
-    codes, an activity, the token's subject title) fails the lint, naming it, instead of
-    failing a run half-way with a bare KeyError."""
+    codes, an activity, the token's subject title, a pool, format or timetable form a maker,
+    fixture or finding reads) fails the lint, naming it, instead of failing a run half-way
+    with a bare KeyError."""
     copy = tmp_path / "pack"
     shutil.copytree(FOLDER, copy)
     data = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in copy.glob("*.json")}

@@ -57,7 +57,9 @@ from dittobench.generate.tools.cues import (
     distinctive_words,
     surface_forms,
 )
-from dittobench.generate.tools.findings import FINDING, RESULTS, results_grammar
+from dittobench.generate.tools.findings import FINDING, FINDING_NEEDS, RESULTS, results_grammar
+from dittobench.generate.tools.fixtures import FIXTURE_MAKERS, FIXTURE_NEEDS
+from dittobench.generate.tools.makers import NEEDS, SCHEDULE_FORMS
 from dittobench.packs import Pack, PackError
 
 MAX_OVERLAP = 0.30
@@ -138,6 +140,7 @@ def lint_pack(pack: Pack) -> list[Problem]:
         problems += _symbol_problems("tools.json", RESULTS, results, (FINDING,), own)
     problems += _asking_problems(texts, pack.file("questions"))
     problems += _pool_problems(texts)
+    problems += _value_problems(texts, results is not None)
     return problems
 
 
@@ -410,3 +413,24 @@ def _pool_problems(texts: Texts) -> Iterator[Problem]:
         yield Problem(
             "people.json", "contact_names", f"needs at least {MAX_CONTACTS} names (largest circle)"
         )
+
+
+def _value_problems(texts: Texts, findings: bool) -> Iterator[Problem]:
+    """values.json pools, formats and timetable forms the makers, fixtures and findings read by
+    name: without them a run fails half-way."""
+    makers = sorted(
+        {*FIXTURE_MAKERS, *(m for c in texts.categories for m in c.slot_makers.values())}
+    )
+    needs = [FIXTURE_NEEDS, *(NEEDS[m] for m in makers if m in NEEDS)]
+    if findings:
+        needs.append(FINDING_NEEDS)
+    words = texts.words
+    for pool in sorted({p for pools, _ in needs for p in pools} - set(words.pools)):
+        yield Problem("values.json", f"pools.{pool}", "missing: the generator reads it")
+    for form in sorted({f for _, forms in needs for f in forms} - set(words.formats)):
+        yield Problem("values.json", f"formats.{form}", "missing: the generator reads it")
+    if "schedule" in makers:
+        for form in sorted(set(SCHEDULE_FORMS) - set(words.schedules)):
+            yield Problem(
+                "values.json", f"schedules.{form}", "missing: the schedule maker reads it"
+            )

@@ -29,6 +29,9 @@ DAYS_PER_MONTH = 28
 GAP_DAYS = (10, 75)
 """The decoy's date is this many days (inclusive) before the needle's."""
 
+FINDING_NEEDS: tuple[tuple[str, ...], tuple[str, ...]] = (("months", "years"), ("finding_date",))
+"""The ``values.json`` pools and formats the dates of findings read."""
+
 _CACHE: dict[str, Grammar] = {}
 
 

@@ -20,6 +20,14 @@ from dittobench.generate.tools.category import Category
 from dittobench.generate.tools.makers import ValueWords
 from dittobench.spec.dataset import ToolFixture
 
+FIXTURE_NEEDS: tuple[tuple[str, ...], tuple[str, ...]] = (
+    ("fixture_nouns", "fixture_units"),
+    ("fixture_subject", "needle"),
+)
+"""The ``values.json`` pools and formats every fixture reads (besides the ``job_id`` and ``url``
+makers')."""
+FIXTURE_MAKERS = ("job_id", "url")
+
 
 def make_fixture(
     stream: Stream,

@@ -209,3 +209,45 @@ MAKERS: Mapping[str, Maker] = MappingProxyType(
     }
 )
 """Every maker a pack's slot may name."""
+
+SCHEDULE_FORMS: tuple[str, ...] = (
+    "every_day_named",
+    "every_weekday",
+    "every_day",
+    "every_other",
+    "morning",
+    "evening",
+    "two_days",
+    "month_day",
+    "month_weekday",
+)
+"""The ``values.json`` ``schedules`` forms ``schedule`` reads."""
+
+NEEDS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType(
+    {
+        "coined_word": ((), ()),
+        "first_name": (("first_names",), ()),
+        "weekday": (("weekdays",), ()),
+        "routine_name": (("routine_nouns",), ("coined_thing",)),
+        "meeting_title": (("meeting_kinds",), ("coined_thing",)),
+        "news_topic": (("news_things",), ("coined_thing",)),
+        "coined_topic": (("topic_things",), ("coined_topic",)),
+        "person_name": (("first_names",), ("person_name",)),
+        "email_address": (("first_names", "tlds"), ("email",)),
+        "url": (("link_sections", "tlds"), ("link",)),
+        "image_url": (("image_folders", "image_extensions", "tlds"), ("image_link",)),
+        "pair_id": ((), ("pair_id",)),
+        "error_code": ((), ("error_code",)),
+        "job_id": ((), ("job_id",)),
+        "digit_code": ((), ()),
+        "reference_code": ((), ()),
+        "calendar_date": (("months",), ("calendar_date",)),
+        "meeting_time": ((), ("time", "morning", "afternoon")),
+        "schedule": (
+            ("weekdays", "schedule_each_month", "schedule_ordinals"),
+            ("time", "morning", "afternoon", "noon"),
+        ),
+    }
+)
+"""Per maker: the ``values.json`` pools and formats it reads by name (``schedule`` also reads
+every form of ``SCHEDULE_FORMS``), so ``pack lint`` can name one a pack lacks."""
