@@ -277,3 +277,29 @@ def test_the_lint_names_what_the_generator_reads_by_name(
         (copy / f"{stem}.json").write_text(json.dumps(content), encoding="utf-8")
     problems = [str(p) for p in lint_pack(load_pack(copy))]
     assert len(problems) == 1 and where in problems[0], problems
+
+
+def test_every_answer_is_stated_as_a_fact_in_the_independent_packs_words() -> None:
+    """The support checks of bench 3.0 (``test_support_3_0.py``: each expected value stated as
+    a fact by its evidence, never only by a look-alike or a slip, never contradicted later)
+    hold for histories told in this pack's words too."""
+    from dittobench.core.prng import Stream
+    from dittobench.generate.memory.build import build_memory
+    from dittobench.spec.versions import get_policy
+    from tests.unit.test_support_3_0 import History, check_case
+
+    policy = get_policy(CURRENT_VERSION)
+    checked = 0
+    for seed in SEEDS:
+        side = build_memory(
+            Stream.root(seed, policy.content_version),
+            policy.epoch,
+            policy.run_size("medium"),
+            texts_of(pack()),
+            policy.content,
+        )
+        histories = {user: History(side, user) for user in side.persons}
+        for case in side.cases:
+            check_case(histories[case.user_id], case)
+            checked += 1
+    assert checked >= 150
