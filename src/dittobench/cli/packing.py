@@ -116,10 +116,16 @@ def _open(folder: Path) -> Pack:
 @pack_app.command("distance")
 def pack_distance_command(
     a: Annotated[
-        str, typer.Argument(help="The pack compared against: a folder or a shipped pack id.")
+        str,
+        typer.Argument(
+            help="The pack compared against: a folder or a shipped pack id.", metavar="A"
+        ),
     ],
     b: Annotated[
-        str, typer.Argument(help="The pack whose wording is looked for in A: a folder or an id.")
+        str,
+        typer.Argument(
+            help="The pack whose wording is looked for in A: a folder or an id.", metavar="B"
+        ),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
