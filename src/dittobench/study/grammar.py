@@ -118,6 +118,7 @@ class GrammarReader(MemoryParser):
         self.handlers["weekday"] = self.weekday
         self.handlers["then_event"] = self.then_event
         self.handlers["with_which"] = self.with_which
+        self.handlers["with"] = self.with_whom
 
     def fit(self, case: MemoryCase, text: str, seen: list[Mention]) -> Asked | None:
         asked = super().fit(case, text, seen)
@@ -184,6 +185,16 @@ class GrammarReader(MemoryParser):
         if not chain:
             return self.decline(self.subject(asked.attribute))
         return RunResponse(final_text=f"It's {chain[-1].value}.")
+
+    def with_whom(self, asked: Asked) -> RunResponse:
+        """Who came along: the first ``with_note`` said after the event (in the order of the
+        history; a note before it in the same turn belongs to the event before)."""
+        event = self.event_named(asked, asked.slots.get("event", ""))
+        at = next((i for i, m in enumerate(asked.seen) if m is event), -1)
+        note = next((m for m in asked.seen[at + 1 :] if m.role == "with_note"), None)
+        if event is None or note is None:
+            return RunResponse(final_text="I don't know.")
+        return RunResponse(final_text=f"You went with {note.slots.get('person', '')}.")
 
     def with_which(self, asked: Asked) -> RunResponse:
         said = asked.slots.get("companion", "")
