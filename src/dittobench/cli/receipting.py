@@ -57,8 +57,40 @@ RegradePackOpt = Annotated[
         "--pack",
         help="With --regrade: the folder of the content pack the receipt names (its sha256 "
         "must be the manifest's pack_sha256); needed when that pack is not one this build "
-        "ships.",
+        "ships. With --log: the folder of the revealed pack of the receipt's scoring window, "
+        "checked against the window's commitment.",
         file_okay=False,
+        show_default=False,
+    ),
+]
+LogOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--log",
+        metavar="URL|FILE",
+        help="Check the transparency log: a service's base URL (its public /v1/log routes) or "
+        "a file saved from GET /v1/log. The receipt's run_signed entry must be included under "
+        "the signed tree head, every entry must hash to its root, times must never decrease "
+        "and windows must hold.",
+        show_default=False,
+    ),
+]
+OldHeadOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--old-head",
+        help="With --log: a tree head you kept earlier (e.g. from --save-head); the log now "
+        "must be consistent with it (a consistency proof: nothing before it changed).",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+SaveHeadOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--save-head",
+        help="With --log: write the signed tree head checked here, to pass as --old-head later.",
+        dir_okay=False,
         show_default=False,
     ),
 ]
@@ -102,9 +134,17 @@ def verify(
         ),
     ] = False,
     pack: RegradePackOpt = None,
+    log: LogOpt = None,
+    old_head: OldHeadOpt = None,
+    save_head: SaveHeadOpt = None,
 ) -> None:
     """Check a signed receipt: every leaf hash, the Merkle root, the signature over the
     manifest bytes, and (with --trusted-keys) that a trusted key made it.
+
+    With --log, also check the service's transparency log: the receipt is logged (an inclusion
+    proof under a signed tree head, by a trusted key or else the receipt's own signer), no entry
+    was edited, removed or back-dated, a kept --old-head is a prefix of the log now, and with
+    --pack the revealed pack is the window's commitment.
 
     A trusted key that signed wrong scores still verifies; --regrade re-derives them with this
     build's generator and grader and prints each figure that disagrees (field, the receipt's
@@ -117,17 +157,23 @@ def verify(
     """
     from dittobench.receipts.verify import verify_receipt
 
-    if pack is not None and not regrade:
-        raise fail("--pack names the pack to regrade with; add --regrade")
+    if pack is not None and not (regrade or log):
+        raise fail(
+            "--pack names the pack to regrade with (add --regrade) or to check against "
+            "the receipt's window (add --log)"
+        )
+    if (old_head is not None or save_head is not None) and log is None:
+        raise fail("--old-head and --save-head need --log (the log to check)")
     chosen_pack = open_pack_option(pack)
     receipt_data = read_json(receipt, "receipt")
     trusted = read_trusted_keys(trusted_keys)
     transcript_data = read_json(transcript, "transcript") if transcript is not None else None
     result = verify_receipt(receipt_data, trusted, transcript_data, proof)
     _print_checks(result)
+    log_failed = _log_failures(log, receipt_data, trusted, old_head, save_head, chosen_pack)
     regraded = _regrade(receipt_data, transcript_data, chosen_pack) if regrade else None
-    if not result.ok:
-        names = ", ".join(c.name for c in result.failed)
+    if not result.ok or log_failed:
+        names = ", ".join([*(c.name for c in result.failed), *log_failed])
         names += ", regrade" if regraded is not None and not regraded.ok else ""
         typer.echo(f"verdict: NOT VERIFIED (failed: {names})")
         raise typer.Exit(1)
@@ -140,6 +186,29 @@ def verify(
         )
     else:
         typer.echo("verdict: VERIFIED")
+
+
+def _log_failures(
+    log: str | None,
+    receipt_data: Any,
+    trusted: Any,
+    old_head: Path | None,
+    save_head: Path | None,
+    pack: Pack | None,
+) -> list[str]:
+    """Check the log when asked (printing each check); the names of the checks that failed."""
+    if log is None:
+        return []
+    from dittobench.cli.transparency import check_log, print_checks
+    from dittobench.packs import PackError
+
+    try:
+        sha = pack.sha256 if pack is not None else ""
+    except PackError as exc:
+        raise fail(str(exc)) from None
+    checks = check_log(log, receipt_data, trusted, old_head, save_head, sha)
+    print_checks(checks)
+    return [f"log: {c.name}" for c in checks if not c.ok]
 
 
 def _print_checks(result: Verification) -> None:

@@ -29,7 +29,14 @@ from dittobench.receipts.keys import (
     load_private_key,
     save_keypair,
 )
-from dittobench.service import archives, routes_info, routes_pages, routes_runs, routes_suites
+from dittobench.service import (
+    archives,
+    routes_info,
+    routes_pages,
+    routes_runs,
+    routes_suites,
+    routes_windows,
+)
 from dittobench.service.auth import AuthMiddleware, TokenTable, required_tokens, unclassified
 from dittobench.service.context import ApiError, ServiceState
 from dittobench.service.events import ProgressHub, StreamSlots
@@ -82,6 +89,8 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
         hub=hub,
         resolver=resolver,
         capabilities=routes_info.describe_capabilities(settings),
+        key=key,
+        windows_dir=data_dir / "windows",
         submit_limit=SlidingWindow(settings.submit_limit, settings.submit_window_s),
         dataset_limit=SlidingWindow(settings.dataset_limit, settings.dataset_window_s),
         streams=StreamSlots(settings.max_event_streams),
@@ -115,6 +124,7 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
     app.include_router(routes_runs.router)
     app.include_router(archives.router)
     app.include_router(routes_suites.router)
+    app.include_router(routes_windows.router)
     app.include_router(routes_pages.router)
     _handlers(app)
     routes_pages.handlers(app)

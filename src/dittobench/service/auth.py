@@ -34,6 +34,20 @@ log = logging.getLogger("dittobench.service.auth")
 
 PUBLIC: frozenset[tuple[str, str]] = frozenset({("GET", "/health"), ("GET", "/v1/capabilities")})
 """Served without a token, always."""
+PUBLIC_READS: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("GET", "/v1/windows"),
+        ("GET", "/v1/windows/{window_id}"),
+        ("GET", "/v1/windows/{window_id}/pack.tar.gz"),
+        ("GET", "/v1/log"),
+        ("GET", "/v1/log/head"),
+        ("GET", "/v1/log/entries"),
+        ("GET", "/v1/log/proof/inclusion"),
+        ("GET", "/v1/log/proof/consistency"),
+    }
+)
+"""The scoring windows and the transparency log: anyone may read them (docs/service.md,
+"Scoring windows"); every GET under ``/v1/windows`` and ``/v1/log`` is let through."""
 DOCS: frozenset[tuple[str, str]] = frozenset(
     {
         ("GET", "/openapi.json"),
@@ -57,6 +71,8 @@ PROTECTED: frozenset[tuple[str, str]] = frozenset(
         ("GET", "/v1/runs/{run_id}/events"),
         ("GET", "/v1/runs/{run_id}/similar"),
         ("GET", "/v1/suites/{suite_id}"),
+        ("POST", "/v1/windows"),
+        ("POST", "/v1/windows/{window_id}/reveal"),
     }
 )
 """Served with any good token (submitter or admin); what a submitter sees is its own."""
@@ -70,6 +86,7 @@ PAGES: frozenset[tuple[str, str]] = frozenset(
         ("GET", "/compare"),
         ("GET", "/datasets"),
         ("GET", "/leaderboard"),
+        ("GET", "/windows"),
         ("GET", "/sign-in"),
         ("POST", "/sign-in"),
         ("POST", "/sign-out"),
@@ -78,7 +95,16 @@ PAGES: frozenset[tuple[str, str]] = frozenset(
 )
 """The web pages (docs/web.md): the middleware lets them through, and each page decides who
 may see it (a session cookie, a bearer token, or public pages); ``service/sessions.py``."""
-_PAGE_PATHS = frozenset({"/", "/compare", "/datasets", "/leaderboard", "/sign-in", "/sign-out"})
+_PAGE_PATHS = frozenset(
+    {"/", "/compare", "/datasets", "/leaderboard", "/windows", "/sign-in", "/sign-out"}
+)
+
+
+def is_public_read(method: str, path: str) -> bool:
+    """A read of the windows or the log (``PUBLIC_READS``)."""
+    return method == "GET" and (
+        path in ("/v1/windows", "/v1/log") or path.startswith(("/v1/windows/", "/v1/log/"))
+    )
 
 
 def is_page(path: str) -> bool:
@@ -222,7 +248,12 @@ class AuthMiddleware:
         principal = self.table.match(token) if token is not None else None
         # A public path asked with a method no route has is the router's to refuse (405).
         unrouted = path in self.public_paths and (method, path) not in PROTECTED
-        if (method, path) in self.public or unrouted or is_page(path):
+        if (
+            (method, path) in self.public
+            or unrouted
+            or is_page(path)
+            or is_public_read(method, path)
+        ):
             state["principal"] = principal
             await self.app(scope, receive, send)
             return
@@ -260,7 +291,7 @@ async def _unauthorized(send: Send) -> None:
 
 def unclassified(routes: list[tuple[str, str]]) -> list[str]:
     """The routes (method, path) that are neither public, docs nor protected."""
-    known = PUBLIC | DOCS | PROTECTED | PAGES
+    known = PUBLIC | PUBLIC_READS | DOCS | PROTECTED | PAGES
     return sorted(f"{m} {p}" for m, p in routes if (m, p) not in known and m != "HEAD")
 
 
@@ -269,6 +300,7 @@ __all__ = [
     "PAGES",
     "PROTECTED",
     "PUBLIC",
+    "PUBLIC_READS",
     "AuthError",
     "AuthMiddleware",
     "Principal",

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -38,6 +40,10 @@ class ServiceState:
     hub: ProgressHub
     resolver: Resolver
     capabilities: dict[str, Any]
+    key: Ed25519PrivateKey
+    """The operator's signing key (receipts, the log's tree heads)."""
+    windows_dir: Path
+    """Where scoring windows keep their sealed packs (``data_dir/windows``)."""
     partials: PartialScores = field(default_factory=PartialScores)
     finished: FinishedJobs = field(default_factory=FinishedJobs)
     submit_lock: threading.Lock = field(default_factory=threading.Lock)

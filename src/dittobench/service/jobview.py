@@ -20,7 +20,7 @@ from fastapi.responses import StreamingResponse
 from dittobench.core.prng import seed_text
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import GradeInputError, grade_run
-from dittobench.packs import own_pack
+from dittobench.packs import PackError, own_pack
 from dittobench.service.events import ProgressHub, StreamSlots, stream
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import Dataset
@@ -28,6 +28,7 @@ from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.versions import get_policy
 from dittobench.store import RunRow, StoreError
 from dittobench.store.jobs import TERMINAL, JobRow, ServiceStore
+from dittobench.workers.driver import job_pack
 
 KEPT_RUNS = 16
 """Runs whose dataset and partial scores are kept in memory."""
@@ -68,7 +69,10 @@ class PartialScores:
             cases = tuple(decode(CaseRecord, data) for data in records.values())
         except (StoreError, DecodeError):
             return []
-        dataset = self._dataset(job)
+        try:
+            dataset = self._dataset(store, job)
+        except PackError:
+            return []
         transcript = Transcript(
             dataset.benchmark,
             dataset.bench_version,
@@ -77,7 +81,7 @@ class PartialScores:
             row.dataset_sha256,
             job.harness_url,
             cases,
-            own_pack(job.bench_version).ref(),
+            dataset.pack or own_pack(job.bench_version).ref(),
             row.wire_nonce,
         )
         try:
@@ -91,13 +95,12 @@ class PartialScores:
                 self._scores.popitem(last=False)
         return scores
 
-    def _dataset(self, job: JobRow) -> Dataset:
+    def _dataset(self, store: ServiceStore, job: JobRow) -> Dataset:
         with self._lock:
             kept = self._datasets.get(job.run_id)
         if kept is not None:
             return kept
-        pack = own_pack(job.bench_version)
-        dataset = build_dataset(job.seed, job.bench_version, job.run_size, pack)
+        dataset = build_dataset(job.seed, job.bench_version, job.run_size, job_pack(store, job))
         with self._lock:
             self._datasets[job.run_id] = dataset
             while len(self._datasets) > KEPT_RUNS:
@@ -146,6 +149,7 @@ def summary(job: JobRow) -> dict[str, Any]:
         "bench_version": job.bench_version,
         "seed": seed_text(job.seed),
         "seed_source": job.seed_source,
+        "window_id": job.window_id,
         "created_at": job.created_at,
         "updated_at": job.updated_at,
         "poll": f"/v1/runs/{job.run_id}",
@@ -256,4 +260,5 @@ def accepted(made: JobRow, version: str, run_size: str, seed: int) -> dict[str, 
         "run_size": run_size,
         "seed": seed_text(seed),
         "seed_source": made.seed_source,
+        "window_id": made.window_id,
     }

@@ -149,6 +149,12 @@ class SubmitRequest(_Strict):
         "ranked (whoever knows the seed can build the answer key first).",
     )
     bench_version: str | None = Field(None, max_length=32, description="Default: current.")
+    window_id: str | None = Field(
+        None,
+        pattern=r"^w-[0-9a-z-]{1,60}$",
+        description="An open scoring window: the run uses its sealed pack, bench version and "
+        "run size, on a seed the service draws (not with seed, seeds or archive_base64).",
+    )
     seeds: int | None = Field(
         None,
         ge=1,
@@ -173,6 +179,11 @@ _SEED_SOURCE = (
 )
 
 
+_WINDOW_ID = (
+    "The scoring window the run is in (its sealed pack; GET /v1/windows), or empty outside one."
+)
+
+
 class Accepted(BaseModel):
     run_id: str
     status: JobStatus
@@ -181,6 +192,7 @@ class Accepted(BaseModel):
     run_size: RunSizeName
     seed: str
     seed_source: SeedSource = Field(description=_SEED_SOURCE)
+    window_id: str = Field("", description=_WINDOW_ID)
 
 
 class SuiteAccepted(BaseModel):
@@ -253,6 +265,7 @@ class JobSummary(BaseModel):
     bench_version: str
     seed: str
     seed_source: SeedSource = Field(description=_SEED_SOURCE)
+    window_id: str = Field("", description=_WINDOW_ID)
     created_at: str
     updated_at: str
     poll: str

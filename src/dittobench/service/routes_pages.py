@@ -32,6 +32,7 @@ from dittobench.service.pagekit import (
     html,
 )
 from dittobench.service.sessions import Viewer
+from dittobench.service.windows import window_view
 from dittobench.spec.versions import POLICIES
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL
@@ -50,6 +51,7 @@ from dittobench.views.ranking import (
 )
 from dittobench.views.report import CaseText, case_texts
 from dittobench.views.trust import ReceiptCheck, tier
+from dittobench.views.windows import windows_page
 
 router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 50
@@ -270,14 +272,21 @@ def board(service: Service, pages: Pages, who: Looker, bench_version: str = "") 
     def check_of(item: Listed) -> ReceiptCheck | None:
         return _check(service, pages, item)
 
+    windows = service.store.list_windows()
     boards = []
     for size in board_sizes(everything, version):
         rows = tuple(
             board_row(ranked, lambda item: tier(item.job, check_of(item)), check_of)
-            for ranked in leaderboard(everything, version, size)
+            for ranked in leaderboard(everything, version, size, windows)
         )
-        boards.append(Board(size, rows, practice_count(everything, version, size)))
+        boards.append(Board(size, rows, practice_count(everything, version, size, windows)))
     return html(leaderboard_page(version, versions, boards, chrome(who)))
+
+
+@router.get("/windows", response_class=HTMLResponse)
+def windows(service: Service, who: Looker) -> HTMLResponse:
+    views = [window_view(w, service.windows_dir) for w in service.store.list_windows()]
+    return html(windows_page(views, service.store.log_size(), chrome(who)))
 
 
 _SCRIPT = files("dittobench.views").joinpath("static/live.js").read_bytes()

@@ -38,9 +38,10 @@ from dittobench.service.models import (
 from dittobench.service.routes_info import errors
 from dittobench.service.routes_suites import submit_suite
 from dittobench.service.ssrf import UnsafeURLError, check_url
-from dittobench.spec.seeds import SUBMITTER, seed_source_of
+from dittobench.spec.seeds import OPERATOR, SUBMITTER, seed_source_of
 from dittobench.store import StoreError
-from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow
+from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow, WindowStateError
+from dittobench.store.windows import OPEN
 
 router = APIRouter()
 
@@ -70,6 +71,7 @@ def _enqueue(
     mode: str,
     fields: tuple[str, int, str, str, str],
     seed_source: str,
+    window_id: str = "",
 ) -> dict[str, Any]:
     harness_url, seed, run_size, version, pinned = fields
     _check_harness(service, harness_url)
@@ -93,11 +95,12 @@ def _enqueue(
         stamp,
         "",
         seed_source=seed_source,
+        window_id=window_id,
     )
     with service.submit_lock:
         try:
             made = service.store.create_job(job)
-        except ActiveJobError as exc:
+        except (ActiveJobError, WindowStateError) as exc:
             raise ApiError(409, str(exc)) from None
     service.queue.poke()
     return accepted(made, version, run_size, seed)
@@ -120,6 +123,8 @@ def submit(request: Request, body: SubmitRequest, service: Service, principal: C
     ``seeds``: a suite of that many runs on fresh seeds, 202 with the suite's id and runs; poll
     ``GET /v1/suites/{id}``."""
     limited(service.submit_limit, client_key(request, principal))
+    if body.window_id is not None:
+        return _submit_in_window(service, principal, body, body.window_id)
     if body.archive_base64 is not None or body.archive_sha256 is not None:
         return _submit_archive(service, principal, body)
     if not body.harness_url:
@@ -138,6 +143,32 @@ def submit(request: Request, body: SubmitRequest, service: Service, principal: C
     fields = (body.harness_url, seed, body.run_size, version, "")
     # A seed the caller named lets it build the dataset first: practice, never ranked.
     return _enqueue(service, principal, "submit", fields, seed_source_of(body.seed))
+
+
+def _submit_in_window(
+    service: ServiceState, principal: Principal, body: SubmitRequest, window_id: str
+) -> Any:
+    """A run in an open scoring window: its sealed pack, version and size, a seed drawn here."""
+    if body.archive_base64 is not None or body.archive_sha256 is not None:
+        raise ApiError(400, "window_id runs a harness_url; archives cannot run in a window")
+    if not body.harness_url:
+        raise ApiError(400, "give harness_url (the base URL of a harness)")
+    if body.seed is not None or body.seeds is not None:
+        raise ApiError(400, "a window's runs are on seeds the service draws: drop seed and seeds")
+    window = service.store.get_window(window_id)
+    if window is None:
+        raise ApiError(404, f"no window {window_id}")
+    if window.state != OPEN:
+        raise ApiError(409, f"window {window_id} is closed (revealed at {window.revealed_at})")
+    if "run_size" in body.model_fields_set and body.run_size != window.run_size:
+        raise ApiError(400, f"window {window_id} runs size {window.run_size}, not {body.run_size}")
+    if body.bench_version is not None and body.bench_version != window.bench_version:
+        raise ApiError(
+            400, f"window {window_id} runs bench {window.bench_version}, not {body.bench_version}"
+        )
+    seed = int.from_bytes(os.urandom(8), "little") >> 1
+    fields = (body.harness_url, seed, window.run_size, window.bench_version, "")
+    return _enqueue(service, principal, "submit", fields, OPERATOR, window_id)
 
 
 def _submit_archive(service: ServiceState, principal: Principal, body: SubmitRequest) -> Any:

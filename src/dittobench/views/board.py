@@ -77,6 +77,18 @@ def _receipts(row: BoardRow) -> str:
     return text
 
 
+def _windows(row: BoardRow) -> str:
+    """Where the row's runs come from: each scoring window (linked) and the public pack."""
+    counts: dict[str, int] = {}
+    for run in row.ranked.standing.runs:
+        counts[run.window_id] = counts.get(run.window_id, 0) + 1
+    parts = [
+        f'<a href="/windows#{esc(w)}">{esc(w)}</a> ×{n}' if w else f"public pack ×{n}"
+        for w, n in sorted(counts.items())
+    ]
+    return ", ".join(parts)
+
+
 def _runs_link(version: str, size: str, harness: str, count: int) -> str:
     query = urlencode(
         {"bench_version": version, "run_size": size, "harness": harness, "status": "done"}
@@ -99,6 +111,7 @@ def _table(version: str, board: Board) -> str:
                 "<span class=warn>tied with the row above</span>" if entry.tied_with_above else "",
                 esc(row.tier),
                 _runs_link(version, board.run_size, standing.harness, len(standing.runs)),
+                _windows(row),
                 f'<a href="{run_link(newest.run_id)}">{esc(newest.run_id)}</a>',
                 _receipts(row),
             ]
@@ -113,6 +126,7 @@ def _table(version: str, board: Board) -> str:
         "Tie",
         "Trust tier",
         "Ranked runs",
+        "From",
         "Newest run",
         "Receipts",
     ]
@@ -129,7 +143,8 @@ def _table(version: str, board: Board) -> str:
     if board.practice:
         note = (
             f"<p class=muted>{board.practice} practice run{'s' if board.practice != 1 else ''} "
-            "(a seed the submitter chose) left off this board; the runs page lists them, "
+            "(a seed the submitter chose, or the public pack while a scoring window was open) "
+            "left off this board; the runs page lists them, "
             "marked practice.</p>"
         )
     return f"<h2>Run size {esc(board.run_size)}</h2>{made}{note}"
@@ -152,7 +167,10 @@ def leaderboard_page(
         "finished runs on seeds this service drew</strong>, never its best run, with the "
         "standard error of that mean (between its runs; with one run, that run's own). Runs on "
         "a seed the submitter chose are <strong>practice</strong>: the generator is public, so "
-        "whoever picks the seed can build the answer key first; they are never ranked. A row is "
+        "whoever picks the seed can build the answer key first; they are never ranked. While a "
+        '<a href="/windows">scoring window</a> is open, official scores come from its sealed '
+        "pack: runs on the public pack of its version and size are practice too; "
+        "<em>From</em> says which window each row's runs ran in. A row is "
         "tied with the row above when their gap is within the standard error of the gap, "
         "√(SE₁² + SE₂²); tied rows share a rank. Trust tiers (the weakest of a harness's "
         "runs): <strong>receipt-verified</strong> (run by this service, receipt checked against "

@@ -12,6 +12,7 @@ LINKS = (
     ("/leaderboard", "Leaderboard"),
     ("/compare", "Compare"),
     ("/datasets", "Datasets"),
+    ("/windows", "Windows"),
 )
 
 

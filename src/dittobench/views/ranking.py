@@ -1,7 +1,8 @@
 """Which runs the lists show and in what order: the runs page's filters and sorts, and the
 leaderboard: per bench version and run size (never mixed), each harness ranked by the mean
 composite of its finished runs on seeds the operator drew (never its best run; runs on a seed a
-submitter chose are practice and never count), a row tied with the one above when their gap is
+submitter chose, or on the public pack while a scoring window of the same version and size was
+open, are practice and never count), a row tied with the one above when their gap is
 inside the standard error of the gap.
 
 Pure: lists of ``store.listing.Listed`` in, lists out."""
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from dittobench.spec.seeds import OPERATOR
 from dittobench.store.listing import Listed
+from dittobench.store.windows import WindowRow
 
 SORTS: dict[str, str] = {
     "created": "started",
@@ -80,14 +82,29 @@ RUN_SIZES = ("full", "medium", "small")
 """The order the leaderboard shows its boards in, one per run size."""
 
 
-def ranked_run(item: Listed) -> bool:
-    """A run that counts on the board: finished, scored, on a seed the operator drew."""
-    return item.status == "done" and item.composite is not None and item.seed_source == OPERATOR
+def beside_window(item: Listed, windows: Sequence[WindowRow]) -> bool:
+    """A run outside any window made while a window of its version and size was open: on the
+    public pack while official scores come from a sealed one."""
+    return not item.window_id and any(
+        w.covers(item.bench_version, item.run_size, item.created_at) for w in windows
+    )
 
 
-def practice(item: Listed) -> bool:
-    """A run on a seed someone other than the operator chose: listed, never ranked."""
-    return item.seed_source != OPERATOR
+def ranked_run(item: Listed, windows: Sequence[WindowRow] = ()) -> bool:
+    """A run that counts on the board: finished, scored, on a seed the operator drew, and not
+    on the public pack while a window of its version and size was open."""
+    return (
+        item.status == "done"
+        and item.composite is not None
+        and item.seed_source == OPERATOR
+        and not beside_window(item, windows)
+    )
+
+
+def practice(item: Listed, windows: Sequence[WindowRow] = ()) -> bool:
+    """A run on a seed someone other than the operator chose, or on the public pack while a
+    window was open (``beside_window``): listed, never ranked."""
+    return item.seed_source != OPERATOR or beside_window(item, windows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +144,12 @@ def standing(harness: str, runs: Sequence[Listed]) -> Standing:
     return Standing(harness, tuple(runs), mean, math.sqrt(spread / len(values)), True)
 
 
-def leaderboard(items: Sequence[Listed], bench_version: str, run_size: str) -> list[Ranked]:
+def leaderboard(
+    items: Sequence[Listed],
+    bench_version: str,
+    run_size: str,
+    windows: Sequence[WindowRow] = (),
+) -> list[Ranked]:
     """Each harness's standing on the board of ``bench_version`` and ``run_size``, by mean
     composite over its operator-seeded finished runs (``ranked_run``), best first; practice
     runs, other versions and other sizes never count. Ranks are shared down a chain of ties: a
@@ -135,7 +157,11 @@ def leaderboard(items: Sequence[Listed], bench_version: str, run_size: str) -> l
     sqrt(SE_above^2 + SE^2), keeps the rank above it."""
     runs: dict[str, list[Listed]] = {}
     for item in items:
-        if item.bench_version == bench_version and item.run_size == run_size and ranked_run(item):
+        if (
+            item.bench_version == bench_version
+            and item.run_size == run_size
+            and ranked_run(item, windows)
+        ):
             runs.setdefault(item.harness, []).append(item)
     standings = [
         standing(harness, sorted(found, key=lambda i: (i.created_at, i.run_id), reverse=True))
@@ -154,15 +180,21 @@ def leaderboard(items: Sequence[Listed], bench_version: str, run_size: str) -> l
     return ranked
 
 
-def practice_count(items: Sequence[Listed], bench_version: str, run_size: str) -> int:
-    """Finished runs of the board's version and size left off it: a submitter chose the seed."""
+def practice_count(
+    items: Sequence[Listed],
+    bench_version: str,
+    run_size: str,
+    windows: Sequence[WindowRow] = (),
+) -> int:
+    """Finished runs of the board's version and size left off it: a submitter chose the seed,
+    or they ran on the public pack while a window was open."""
     return sum(
         1
         for item in items
         if item.bench_version == bench_version
         and item.run_size == run_size
         and item.status == "done"
-        and practice(item)
+        and practice(item, windows)
     )
 
 
@@ -179,6 +211,7 @@ __all__ = [
     "Ranked",
     "RunFilter",
     "Standing",
+    "beside_window",
     "board_sizes",
     "filtered",
     "gap_stderr",

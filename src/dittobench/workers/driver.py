@@ -36,7 +36,8 @@ from dittobench.engine.runner import (
     start_run,
 )
 from dittobench.generate.assemble import build_dataset
-from dittobench.packs import PackError, own_pack
+from dittobench.packs import Pack, PackError, load_pack, own_pack
+from dittobench.receipts.logentries import entry_bytes, run_signed
 from dittobench.receipts.sign import build_receipt, case_prompts
 from dittobench.sandbox import SandboxError
 from dittobench.sandbox.archive import read_archive
@@ -167,6 +168,7 @@ class JobDriver:
             transport=transport,
             tool_route=tool_route,
             seed_source=job.seed_source,
+            pack=job_pack(self.store, job),
         )
 
     def _drive_archive(self, job: JobRow, reporter: Callable[[Progress], None]) -> dict[str, Any]:
@@ -242,7 +244,7 @@ class JobDriver:
         if stored is None:
             raise RunError(f"run {job.run_id} has no transcript")
         transcript = Transcript.from_json(stored)
-        pack = own_pack(job.bench_version)
+        pack = job_pack(self.store, job)
         dataset = build_dataset(job.seed, job.bench_version, job.run_size, pack)
         receipt = build_receipt(
             report,
@@ -259,6 +261,11 @@ class JobDriver:
         with contextlib.suppress(OSError):  # the store keeps it either way
             folder.mkdir(parents=True, exist_ok=True)
             (folder / "receipt.json").write_text(text, encoding="utf-8")
+        # Logged before the job shows it: a receipt is never published without its log entry
+        # (a crash in between signs again on restart, and logs that receipt too).
+        self.store.append_log(
+            lambda at: entry_bytes(run_signed(job.window_id, job.run_id, receipt, at)), now()
+        )
         self.store.update_job(job.run_id, updated_at=now(), status="done", receipt_json=text)
         return text
 
@@ -298,6 +305,23 @@ class JobDriver:
                     run_id, updated_at=now(), status="failed", error=f"cancelled by {by}"
                 )
             self.store.release_run(run_id, CANCEL_OWNER)
+
+
+def job_pack(store: ServiceStore, job: JobRow) -> Pack:
+    """The pack a job runs on: its window's sealed pack (``PackError`` when the window is gone
+    or the pack no longer hashes to the window's commitment), else the version's own."""
+    if not job.window_id:
+        return own_pack(job.bench_version)
+    window = store.get_window(job.window_id)
+    if window is None:
+        raise PackError(f"run {job.run_id}: window {job.window_id} is not in the store")
+    pack = load_pack(Path(window.pack_path))
+    if pack.sha256 != window.pack_sha256:
+        raise PackError(
+            f"window {job.window_id}'s sealed pack at {window.pack_path} has sha256 "
+            f"{pack.sha256}, not the commitment {window.pack_sha256}"
+        )
+    return pack
 
 
 @contextlib.contextmanager
@@ -349,6 +373,7 @@ __all__ = [
     "ServiceStopping",
     "UnsafeHarness",
     "classify",
+    "job_pack",
     "new_run_id",
     "now",
 ]
