@@ -141,10 +141,9 @@ def verify(
     """Check a signed receipt: every leaf hash, the Merkle root, the signature over the
     manifest bytes, and (with --trusted-keys) that a trusted key made it.
 
-    With --log, also check the service's transparency log: the receipt is logged (an inclusion
-    proof under a signed tree head, by a trusted key or else the receipt's own signer), no entry
-    was edited, removed or back-dated, a kept --old-head is a prefix of the log now, and with
-    --pack the revealed pack is the window's commitment.
+    With --log, also check the transparency log: the receipt is included under a signed tree
+    head, no entry was edited, removed or back-dated, the log extends a kept --old-head, and
+    --pack is the receipt's window's revealed pack.
 
     A trusted key that signed wrong scores still verifies; --regrade re-derives them with this
     build's generator and grader and prints each figure that disagrees (field, the receipt's
@@ -157,13 +156,7 @@ def verify(
     """
     from dittobench.receipts.verify import verify_receipt
 
-    if pack is not None and not (regrade or log):
-        raise fail(
-            "--pack names the pack to regrade with (add --regrade) or to check against "
-            "the receipt's window (add --log)"
-        )
-    if (old_head is not None or save_head is not None) and log is None:
-        raise fail("--old-head and --save-head need --log (the log to check)")
+    _check_options(pack is not None, regrade, log is not None, old_head or save_head)
     chosen_pack = open_pack_option(pack)
     receipt_data = read_json(receipt, "receipt")
     trusted = read_trusted_keys(trusted_keys)
@@ -179,13 +172,20 @@ def verify(
         raise typer.Exit(1)
     if regraded is not None and not regraded.ok:
         _refuse_regrade(receipt, regraded)
-    if trusted is None:
-        typer.echo(
-            "verdict: VERIFIED (self-consistent; the signer was not pinned: "
-            "pass --trusted-keys to check who signed)"
+    typer.echo("verdict: VERIFIED" + ("" if trusted is not None else _UNPINNED))
+
+
+_UNPINNED = " (self-consistent; the signer was not pinned: pass --trusted-keys to check who signed)"
+
+
+def _check_options(pack: bool, regrade: bool, log: bool, heads: Path | None) -> None:
+    if pack and not (regrade or log):
+        raise fail(
+            "--pack names the pack to regrade with (add --regrade) or to check against "
+            "the receipt's window (add --log)"
         )
-    else:
-        typer.echo("verdict: VERIFIED")
+    if heads is not None and not log:
+        raise fail("--old-head and --save-head need --log (the log to check)")
 
 
 def _log_failures(

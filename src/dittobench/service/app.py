@@ -120,12 +120,8 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
         public=settings.public_pages,
         shadow=settings.auth_mode == "shadow",
     )
-    app.include_router(routes_info.router)
-    app.include_router(routes_runs.router)
-    app.include_router(archives.router)
-    app.include_router(routes_suites.router)
-    app.include_router(routes_windows.router)
-    app.include_router(routes_pages.router)
+    for module in (routes_info, routes_runs, archives, routes_suites, routes_windows, routes_pages):
+        app.include_router(module.router)
     _handlers(app)
     routes_pages.handlers(app)
     app.add_middleware(
