@@ -102,6 +102,7 @@ def test_a_window_opened_run_revealed_and_verified_through_the_log(tmp_path: Pat
 def _open(service: ServiceProcess, pack: Path, commitment: str) -> dict[str, Any]:
     body = {"pack_path": str(pack), "run_size": "small"}
     assert service.json("POST", "/v1/windows", ALICE, body)[0] == 403  # admins only
+    assert service.call("POST", "/v1/windows", None, body)[0] == 401  # reads only are public
     public = {"pack_path": str(pack.parent / "nowhere"), "run_size": "small"}
     status, said = service.json("POST", "/v1/windows", ADMIN, public)
     assert status == 400 and "sealed pack" in said["error"], said
