@@ -45,6 +45,8 @@ def test_public_pack_runs_while_a_window_is_open_are_practice() -> None:
     assert ranked == {"a", "c", "e"}
     assert practice_count(items, "6.0.0", "small", [REVEALED_WINDOW]) == 1
     assert practice_count(items, "6.0.0", "small") == 0  # no window: nothing is practice
+    same_second = run("f", REVEALED_WINDOW.revealed_at)  # made as it was revealed: practice
+    assert beside_window(same_second, [REVEALED_WINDOW])
 
 
 def test_the_windows_page_shows_commitment_and_state() -> None:

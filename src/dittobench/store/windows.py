@@ -48,12 +48,14 @@ class WindowRow:
     revealed_at: str = ""
 
     def covers(self, bench_version: str, run_size: str, at: str) -> bool:
-        """Whether the window was open for ``bench_version`` and ``run_size`` at ``at``."""
+        """Whether the window was open for ``bench_version`` and ``run_size`` at ``at`` (times
+        have whole seconds: the second it opened and the second it was revealed both count, so
+        a run made in either is taken as beside the window, practice rather than ranked)."""
         return (
             self.bench_version == bench_version
             and self.run_size == run_size
             and self.opened_at <= at
-            and (self.state == OPEN or at < self.revealed_at)
+            and (self.state == OPEN or at <= self.revealed_at)
         )
 
 
