@@ -145,6 +145,8 @@ def _check_pages(
     (table,) = re.findall(r'<table id="leaderboard-small">.*?</table>', board, re.S)
     assert job["run_id"] in table and f'href="/windows#{wid}">{wid}</a> ×1' in table
     assert beside["run_id"] not in table  # the public pack while the window was open
+    run_page = service.call("GET", f"/runs/{job['run_id']}", ADMIN)[2].decode()
+    assert f'Scoring window: <a href="/windows#{wid}">{wid}</a>' in run_page
     assert "1 practice run (a seed the submitter chose, or the public pack" in board
 
 

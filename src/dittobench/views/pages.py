@@ -278,6 +278,9 @@ def run_page(
                 ]
             )
         )
+    if listed.window_id:
+        link = f'<a href="/windows#{esc(listed.window_id)}">{esc(listed.window_id)}</a>'
+        parts.append(f"<p>Scoring window: {link} (its sealed pack)</p>")
     if receipt_note:
         parts.append(f"<p>Receipt: {receipt_note}</p>")
     if report is not None:
