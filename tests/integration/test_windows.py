@@ -204,7 +204,10 @@ def _verify_tampered(folder: Path, tmp: Path, receipt: Path, trusted: Path, kept
     assert re.search(r"FAIL +log root +the entries hash to \w+, not the signed root", out)
     out = check("removed", {**honest, "entries": entries[1:]})
     assert "FAIL  log entries  the head signs 4 entries but 3 were given" in out
-    out = check("removed-resigned", resigned(entries[1:]), "--old-head", str(kept))
+    saved = tmp / "never.json"
+    heads = ("--old-head", str(kept), "--save-head", str(saved))
+    out = check("removed-resigned", resigned(entries[1:]), *heads)
+    assert "--save-head: not written" in out and not saved.exists()
     assert re.search(r"FAIL +consistency +.*entries before 1 were changed or removed", out), out
     late = run_signed("", "r-20000101-000000-000000", json.loads(receipt.read_text()),
                       "2000-01-01T00:00:00Z")  # fmt: skip

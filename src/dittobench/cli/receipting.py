@@ -89,7 +89,8 @@ SaveHeadOpt = Annotated[
     Path | None,
     typer.Option(
         "--save-head",
-        help="With --log: write the signed tree head checked here, to pass as --old-head later.",
+        help="With --log: write the signed tree head checked here, to pass as --old-head later "
+        "(not written when the log itself fails a check).",
         dir_okay=False,
         show_default=False,
     ),

@@ -43,7 +43,10 @@ def check_log(
         evidence = _from_file(Path(source), kept)
     signers = trusted if trusted is not None else _receipt_signer(receipt)
     checks = audit_log(evidence, signers, receipt, pack_sha256).checks
-    if save_head is not None:
+    log_itself = [c for c in checks if c.name not in ("receipt in log", "window pack")]
+    if save_head is not None and not all(c.ok for c in log_itself):
+        typer.echo(f"--save-head: not written ({save_head}): the log itself failed a check")
+    elif save_head is not None:
         try:
             save_head.write_text(json.dumps(evidence.head, indent=2) + "\n", encoding="utf-8")
         except OSError as exc:
