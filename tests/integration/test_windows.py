@@ -1,16 +1,18 @@
 """A scoring window through a real ``dittobench serve`` process, the built-in baseline harness
-and ``dittobench verify``: a sealed pack (``pack new`` and one word edited) is committed when
-the window opens, a run in the window uses it on a seed the service draws, a public-pack run
-made meanwhile is practice, the reveal publishes a pack that hashes to the commitment, and
-``verify --log`` checks the receipt's inclusion under a signed tree head, consistency with a
-head kept earlier, and the revealed pack. An edited, removed or back-dated entry and a pack
-that is not the commitment are each caught, by name."""
+and ``dittobench verify``: a copy of the public pack is refused (a parser of it would read the
+window), a sealed pack written anew is committed when the window opens, a run in the window uses
+it on a seed the service draws, a public-pack run made meanwhile is practice, the reveal
+publishes a pack that hashes to the commitment, and ``verify --log`` checks the receipt's
+inclusion under a signed tree head, consistency with a head kept earlier, and the revealed pack.
+An edited, removed or back-dated entry and a pack that is not the commitment are each caught, by
+name."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
+import shutil
 import sqlite3
 import tarfile
 from pathlib import Path
@@ -26,11 +28,25 @@ from dittobench.receipts.treehead import sign_tree_head
 from tests.helpers.cli import dittobench
 from tests.helpers.service_process import ADMIN, ALICE, ServiceProcess, start_service
 
+INDEPENDENT = Path(__file__).resolve().parents[1] / "packs" / "independent"
 
-def sealed_pack(folder: Path, word: str) -> str:
-    """A pack made with ``pack new`` and one word of its system prompt changed; its sha256."""
+
+def near_copy(folder: Path, word: str) -> str:
+    """A pack made with ``pack new`` (the public pack's words) and one word of its system prompt
+    changed; its sha256."""
     made = dittobench("pack", "new", str(folder), "--id", "sealed-w", cwd=folder.parent)
     assert made.returncode == 0, made.stderr
+    return _changed(folder, word)
+
+
+def sealed_pack(folder: Path, word: str) -> str:
+    """A pack whose wording was written anew (the independently authored one), one word of its
+    system prompt changed so it is no pack a test ships; its sha256."""
+    shutil.copytree(INDEPENDENT, folder, ignore=shutil.ignore_patterns("*.py"))
+    return _changed(folder, word)
+
+
+def _changed(folder: Path, word: str) -> str:
     path = folder / "system.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     assert " the " in data["system_prompt"]
@@ -106,6 +122,10 @@ def _open(service: ServiceProcess, pack: Path, commitment: str) -> dict[str, Any
     public = {"pack_path": str(pack.parent / "nowhere"), "run_size": "small"}
     status, said = service.json("POST", "/v1/windows", ADMIN, public)
     assert status == 400 and "sealed pack" in said["error"], said
+    near_copy(pack.parent / "near", "which")  # the public pack's wording: a parser reads it
+    near = {"pack_path": str(pack.parent / "near"), "run_size": "small"}
+    status, said = service.json("POST", "/v1/windows", ADMIN, near)
+    assert status == 400 and "may share at most" in said["error"], said
     status, window = service.json("POST", "/v1/windows", ADMIN, body)
     assert status == 201, window
     assert window["state"] == "open" and window["pack_sha256"] == commitment

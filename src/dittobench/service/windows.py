@@ -27,7 +27,8 @@ from dittobench.catalog.shown import shown_by
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import sha256_hex
 from dittobench.generate.assemble import build_dataset
-from dittobench.packs import PACK_FILES, Pack, PackError, load_pack, shipped_pack
+from dittobench.packs import PACK_FILES, Pack, PackError, load_pack, own_pack, shipped_pack
+from dittobench.packs.distance import pack_distance
 from dittobench.receipts.logentries import entry_bytes, window_opened, window_revealed
 from dittobench.receipts.logtree import (
     consistency_proof,
@@ -41,6 +42,15 @@ from dittobench.store.jobs import ServiceStore
 from dittobench.store.windows import OPEN, REVEALED, WindowRow
 
 ARCHIVE_NAME = "pack.tar.gz"
+
+MOST_SHARED = 0.25
+"""The most of its wording a window's pack may share with the version's public pack
+(``pack distance`` public sealed: the summary, and the statement and look-alike families). Set
+from the measurements in docs/study.md: a rule-reworded copy sharing 0.71 (statements 0.53) let
+the grammar attack built on the public pack keep memory 0.54; an independently authored pack
+sharing 0.06 left it 0.00."""
+
+FLOORED_FAMILIES = ("statements", "lookalikes")
 
 
 class WindowError(DittobenchError, ValueError):
@@ -98,8 +108,17 @@ def _checked_pack(source: Path, bench_version: str, run_size: str) -> Pack:
             )
         shown_by(pack)
         build_dataset(0, bench_version, run_size, pack)
+        near = pack_distance(own_pack(bench_version), pack)
     except PackError as exc:
         raise WindowError(f"sealed pack: {exc}") from None
+    shares = {f.family: f.figure for f in near.families if f.family in FLOORED_FAMILIES}
+    if near.summary > MOST_SHARED or max(shares.values()) > MOST_SHARED:
+        said = ", ".join(f"{family} {share:.2f}" for family, share in shares.items())
+        raise WindowError(
+            f"sealed pack {source} shares {near.summary:.2f} of its wording with the public pack "
+            f"{near.a} ({said}); a window's pack may share at most {MOST_SHARED}: a parser of the "
+            "public pack would read it. Write its wording anew (docs/packs.md, 'Distance')"
+        )
     return pack
 
 
