@@ -19,7 +19,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Final
 
-from dittobench.receipts.merkle import LEAF_PREFIX, NODE_PREFIX, MerkleError
+from dittobench.receipts.merkle import LEAF_PREFIX, NODE_PREFIX, MerkleError, digest_bytes
 
 EMPTY_ROOT: Final = hashlib.sha256(b"").hexdigest()
 
@@ -42,17 +42,7 @@ def _split(n: int) -> int:
 
 
 def _raw_all(hashes: Sequence[str]) -> list[bytes]:
-    return [_raw(h) for h in hashes]
-
-
-def _raw(digest: object) -> bytes:
-    if (
-        not isinstance(digest, str)
-        or len(digest) != 64
-        or any(ch not in "0123456789abcdef" for ch in digest)
-    ):
-        raise MerkleError(f"not a lowercase hex SHA-256 digest: {digest!r:.80}")
-    return bytes.fromhex(digest)
+    return [digest_bytes(h) for h in hashes]
 
 
 def _root(leaves: Sequence[bytes]) -> bytes:
@@ -117,9 +107,9 @@ def verify_inclusion(
     try:
         if not 0 <= index < tree_size:
             return False
-        fn, sn, r = index, tree_size - 1, _raw(leaf_hash)
+        fn, sn, r = index, tree_size - 1, digest_bytes(leaf_hash)
         for step in proof:
-            p = _raw(step)
+            p = digest_bytes(step)
             if sn == 0:
                 return False
             if fn & 1 or fn == sn:
@@ -129,7 +119,7 @@ def verify_inclusion(
             else:
                 r = _node(r, p)
             fn, sn = fn >> 1, sn >> 1
-        return sn == 0 and r == _raw(root)
+        return sn == 0 and r == digest_bytes(root)
     except MerkleError:
         return False
 
@@ -141,8 +131,8 @@ def verify_consistency(
     prefix of the tree of ``second`` leaves with root ``second_root`` (RFC 9162, 2.1.4.2).
     Malformed input is False."""
     try:
-        old, new = _raw(first_root), _raw(second_root)
-        steps = [_raw(step) for step in proof]
+        old, new = digest_bytes(first_root), digest_bytes(second_root)
+        steps = [digest_bytes(step) for step in proof]
     except MerkleError:
         return False
     if not 0 <= first <= second:

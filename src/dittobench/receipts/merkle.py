@@ -78,13 +78,13 @@ def leaf_hash(data: bytes) -> str:
 
 def node_hash(left: str, right: str) -> str:
     """SHA-256(0x01 || left || right) over the raw 32-byte digests, hex."""
-    return hashlib.sha256(NODE_PREFIX + _raw(left) + _raw(right)).hexdigest()
+    return hashlib.sha256(NODE_PREFIX + digest_bytes(left) + digest_bytes(right)).hexdigest()
 
 
 def merkle_root(hashes: Sequence[Any]) -> str:
     """The root over leaf hashes in leaf order (see the module docstring for the rules).
     ``MerkleError`` when a hash is not 64 lowercase hex digits."""
-    level = [_raw(h).hex() for h in hashes]
+    level = [digest_bytes(h).hex() for h in hashes]
     if not level:
         return EMPTY_ROOT
     while len(level) > 1:
@@ -95,7 +95,7 @@ def merkle_root(hashes: Sequence[Any]) -> str:
 def inclusion_proof(hashes: Sequence[Any], index: int) -> list[ProofStep]:
     """The siblings from leaf ``index`` up to the root, bottom first. A level where the node is
     promoted (odd, last) contributes no step."""
-    level = [_raw(h).hex() for h in hashes]
+    level = [digest_bytes(h).hex() for h in hashes]
     if not 0 <= index < len(level):
         raise MerkleError(f"leaf index {index} is outside a tree of {len(level)} leaves")
     proof: list[ProofStep] = []
@@ -112,7 +112,7 @@ def inclusion_proof(hashes: Sequence[Any], index: int) -> list[ProofStep]:
 def verify_proof(leaf: str, proof: Sequence[Any], root: str) -> bool:
     """True when folding ``proof`` onto the leaf hash gives ``root``. Malformed input is False."""
     try:
-        current = _raw(leaf).hex()
+        current = digest_bytes(leaf).hex()
         for step in proof:
             if not isinstance(step, (list, tuple)) or len(step) != 2:
                 return False
@@ -123,7 +123,7 @@ def verify_proof(leaf: str, proof: Sequence[Any], root: str) -> bool:
                 current = node_hash(current, sibling)
             else:
                 return False
-        return current == _raw(root).hex()
+        return current == digest_bytes(root).hex()
     except MerkleError:
         return False
 
@@ -135,7 +135,7 @@ def _next_level(level: list[str]) -> list[str]:
     return out
 
 
-def _raw(digest: Any) -> bytes:
+def digest_bytes(digest: Any) -> bytes:
     """A 64-character lowercase hex digest as 32 bytes, or ``MerkleError``."""
     if (
         not isinstance(digest, str)
