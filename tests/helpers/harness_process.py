@@ -127,3 +127,22 @@ def _stop_all() -> None:
 
 
 __all__ = ["HarnessProcess", "HarnessStartError", "harness", "start_harness"]
+
+
+@contextmanager
+def script_harness(script: Path, *args: str) -> Iterator[str]:
+    """Run a helper harness script that prints ``PORT n`` when it listens (the strategy and
+    answer-key harnesses); yield its base URL and kill it afterwards."""
+    process = subprocess.Popen(
+        [sys.executable, str(script), *args], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("PORT "), line
+        yield f"http://127.0.0.1:{int(line.split()[1])}"
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()

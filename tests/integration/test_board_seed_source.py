@@ -11,10 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -23,29 +20,15 @@ from dittobench.generate.assemble import build_dataset
 from dittobench.receipts.keys import TrustedKeys, load_public_key, trusted_entry
 from dittobench.spec.versions import CURRENT_VERSION
 from tests.helpers.cli import dittobench
+from tests.helpers.harness_process import script_harness
 from tests.helpers.service_process import ADMIN, ALICE, ServiceProcess, start_service
 
 SCRIPT = Path(__file__).resolve().parent.parent / "helpers" / "answer_key_harness.py"
 PINNED = 4_242_424_242
 
 
-@contextmanager
-def answer_key_harness(seed: int) -> Iterator[str]:
-    process = subprocess.Popen(
-        [sys.executable, str(SCRIPT), "--seed", str(seed), "--run-size", "small"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line.startswith("PORT "), line
-        yield f"http://127.0.0.1:{int(line.split()[1])}"
-    finally:
-        process.kill()
-        process.wait(timeout=10)
-        if process.stdout is not None:
-            process.stdout.close()
+def answer_key_harness(seed: int) -> AbstractContextManager[str]:
+    return script_harness(SCRIPT, "--seed", str(seed), "--run-size", "small")
 
 
 def _finished(service: ServiceProcess, accepted: dict[str, Any]) -> dict[str, Any]:

@@ -7,35 +7,20 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 
 from dittobench.spec.versions import CURRENT_VERSION, get_policy
+from tests.helpers.harness_process import script_harness
 from tests.helpers.strategy_harness import STRATEGIES
 
 SCRIPT = Path(__file__).resolve().parent.parent / "helpers" / "strategy_harness.py"
 
 
-@contextmanager
-def strategy_harness(strategy: str) -> Iterator[str]:
-    process = subprocess.Popen(
-        [sys.executable, str(SCRIPT), "--strategy", strategy],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line.startswith("PORT "), line
-        yield f"http://127.0.0.1:{int(line.split()[1])}"
-    finally:
-        process.kill()
-        process.wait(timeout=10)
-        if process.stdout is not None:
-            process.stdout.close()
+def strategy_harness(strategy: str) -> AbstractContextManager[str]:
+    return script_harness(SCRIPT, "--strategy", strategy)
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)

@@ -176,3 +176,19 @@ def test_a_count_without_one_or_as_a_frequency_is_no_second_claim() -> None:
         assert (score(case, keys, honest), score(case, keys, hedged)) == (1.0, 0.0), case.question
         swept += 1
     assert swept >= 5
+
+
+def test_a_reply_far_longer_than_any_answer_is_read_whole() -> None:
+    swept = 0
+    for case, keys in cases("single_session_recall"):
+        others = [v for v in case.distractors if v.lower() not in case.question.lower()][:3]
+        if len(others) < 3 or case.expected_answer in case.question:
+            continue
+        said = f"Landed in {case.expected_answer} an hour ago. " + " ".join(
+            f"Then {v}." for v in others
+        )
+        padding = " The weather's been all over the place." * 80
+        assert score(case, keys, said) == 1.0, case.question  # what follows the lead: context
+        assert score(case, keys, said + padding) == 0.0, case.question  # a dump: read whole
+        swept += 1
+    assert swept >= 5

@@ -169,7 +169,8 @@ class GradingPolicy:
     person's like for like, someone "saying" something, a hypothetical and "Not included:" set
     values aside; pleasantries negate nothing; a bracketed slip is about the slip; the clause
     before a contrast with another activity is about the one asked; a tally may name its
-    question's day, and a count without one or a frequency is no second claim."""
+    question's day, and a count without one or a frequency is no second claim; a reply far
+    longer than any answer is read whole (no lead, no decline context)."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
