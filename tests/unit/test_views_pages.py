@@ -59,6 +59,7 @@ def test_the_board_page_ranks_means_and_counts_practice() -> None:
             composite=composite,
             seed_source=source,
             created_at=f"2026-12-01T00:00:0{n}Z",
+            job=True,
         )
 
     items = [

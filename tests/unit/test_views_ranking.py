@@ -148,3 +148,9 @@ def test_filters_and_sorts_keep_missing_values_last() -> None:
     assert [i.seed for i in newest] == [3, 2, 1]
     by_duration = filtered(items, RunFilter(sort="duration", descending=False))
     assert [i.seed for i in by_duration] == [1, 2, 3]
+
+
+def test_a_command_line_run_is_never_ranked() -> None:
+    """Whoever runs the command holds its seed, drawn or not: only runs the service drove rank."""
+    local = replace(run(1, "local", 0.99), job=False)
+    assert harnesses([local, run(2, "served", 0.30)]) == ["served"]

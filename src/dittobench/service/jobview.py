@@ -24,6 +24,7 @@ from dittobench.packs import PackError, own_pack
 from dittobench.service.events import ProgressHub, StreamSlots, stream
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import Dataset
+from dittobench.spec.seeds import seed_shown
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.versions import get_policy
 from dittobench.store import RunRow, StoreError
@@ -147,7 +148,7 @@ def summary(job: JobRow) -> dict[str, Any]:
         "harness_url": job.harness_url,
         "run_size": job.run_size,
         "bench_version": job.bench_version,
-        "seed": seed_text(job.seed),
+        "seed": seed_shown(seed_text(job.seed), job.seed_source, job.status),
         "seed_source": job.seed_source,
         "window_id": job.window_id,
         "created_at": job.created_at,
@@ -258,7 +259,7 @@ def accepted(made: JobRow, version: str, run_size: str, seed: int) -> dict[str, 
         "poll": f"/v1/runs/{made.run_id}",
         "bench_version": version,
         "run_size": run_size,
-        "seed": seed_text(seed),
+        "seed": seed_shown(seed_text(seed), made.seed_source, made.status),
         "seed_source": made.seed_source,
         "window_id": made.window_id,
     }

@@ -23,7 +23,7 @@ from dittobench.service.context import ApiError, ServiceState, caller, state
 from dittobench.service.jobs import new_run_id, now
 from dittobench.service.models import SuiteObject
 from dittobench.service.routes_info import errors
-from dittobench.spec.seeds import OPERATOR
+from dittobench.spec.seeds import OPERATOR, seed_shown
 from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow
 from dittobench.store.suites import SuiteRow, new_suite_id
 
@@ -74,7 +74,8 @@ def submit_suite(
         "poll": f"/v1/suites/{suite_id}",
         "bench_version": version,
         "run_size": run_size,
-        "seeds": [seed_text(seed) for seed in seeds],
+        # drawn by the operator: each is shown once its run is over (spec.seeds.seed_shown)
+        "seeds": [seed_shown(seed_text(seed), OPERATOR, "queued") for seed in seeds],
     }
 
 
@@ -102,7 +103,9 @@ def read_suite(suite_id: SuiteId, service: Service, principal: Caller) -> Any:
             {
                 "run_id": run_id,
                 "status": "failed" if job is None else job.status,
-                "seed": "" if job is None else seed_text(job.seed),
+                "seed": ""
+                if job is None
+                else seed_shown(seed_text(job.seed), OPERATOR, job.status),
                 "composite": composite,
                 "composite_stderr": stderr,
                 "poll": f"/v1/runs/{run_id}",

@@ -36,11 +36,28 @@ def seed_source_of(given: int | None) -> str:
     return OPERATOR if given is None else SUBMITTER
 
 
+FINISHED: Final = frozenset({"done", "failed", "cancelled"})
+
+SEED_HIDDEN: Final = ""
+
+
+def seed_shown(seed: str, seed_source: str, status: str) -> str:
+    """The seed as a job or page may show it: an operator's seed only once the run is over
+    (whoever knew it before could build the answer key and hand it to the harness);
+    ``SEED_HIDDEN`` until then. A submitter's own seed is theirs to see."""
+    if seed_source == OPERATOR and status not in FINISHED:
+        return SEED_HIDDEN
+    return seed
+
+
 __all__ = [
+    "FINISHED",
     "OPERATOR",
+    "SEED_HIDDEN",
     "SEED_SOURCES",
     "SUBMITTER",
     "SeedSourceError",
     "check_seed_source",
+    "seed_shown",
     "seed_source_of",
 ]

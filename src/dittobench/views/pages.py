@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
 from dittobench.spec.report import CaseScore, ScoreReport
-from dittobench.spec.seeds import OPERATOR
+from dittobench.spec.seeds import OPERATOR, seed_shown
 from dittobench.store import RunRow
 from dittobench.store.listing import Listed
 from dittobench.views.frame import Chrome, page
@@ -272,7 +272,7 @@ def run_page(
                 [
                     ("Harness", esc(listed.harness)),
                     ("Status", esc(listed.status)),
-                    ("Seed", esc(listed.seed)),
+                    ("Seed", esc(seed_shown(str(listed.seed), listed.seed_source, listed.status))),
                     ("Seed chosen by", seed_mark(listed.seed_source)),
                     ("Run size", esc(listed.run_size)),
                 ]

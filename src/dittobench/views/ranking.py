@@ -95,6 +95,7 @@ def ranked_run(item: Listed, windows: Sequence[WindowRow] = ()) -> bool:
     on the public pack while a window of its version and size was open."""
     return (
         item.status == "done"
+        and item.job  # the service drove it: a command-line run's operator holds its seed
         and item.composite is not None
         and item.seed_source == OPERATOR
         and not beside_window(item, windows)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import CaseScore, ScoreReport
-from dittobench.spec.seeds import OPERATOR
+from dittobench.spec.seeds import OPERATOR, seed_shown
 from dittobench.store import RunRow
 from dittobench.views.chart import category_chart
 from dittobench.views.explain import Why, explain
@@ -91,7 +91,7 @@ def run_facts(row: RunRow, report: ScoreReport | None, tier: str) -> str:
             ("Bench version", esc(row.bench_version)),
             ("Pack", esc(pack or "the version's own")),
             ("Run size", esc(row.run_size)),
-            ("Seed", esc(row.seed)),
+            ("Seed", esc(seed_shown(str(row.seed), row.seed_source, row.status))),
             ("Seed chosen by", seed_mark(row.seed_source)),
             ("Trust tier", esc(tier)),
             ("Started", esc(row.created_at)),
