@@ -5,6 +5,7 @@ one, a window job needs an open window, and a window with an unfinished run cann
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -83,3 +84,11 @@ def test_a_window_opens_and_reveals_with_its_entries(store: ServiceStore) -> Non
         store.create_job(job("r-3", "w-9"))
     assert [w.window_id for w in store.list_windows()] == ["w-1"]
     assert store.get_job("r-1") is not None and store.get_job("r-1").window_id == "w-1"  # type: ignore[union-attr]
+
+
+def test_writers_appending_at_once_each_get_the_next_entry(store: ServiceStore) -> None:
+    """Two workers logging receipts at the same moment: no entry is lost or refused."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        indexes = list(pool.map(lambda _n: store.append_log(entry, T0)[0], range(24)))
+    assert sorted(indexes) == list(range(24))
+    assert store.log_size() == 24

@@ -23,6 +23,9 @@ log_table = sa.Table(
     sa.Column("logged_at", sa.Text, nullable=False),
 )
 
+LOG_LOCK_KEY = 0x6C6F67
+"""The PostgreSQL advisory lock appends take ("log")."""
+
 EntryMaker = Callable[[str], bytes]
 """Makes an entry's bytes given the time it is logged at."""
 
@@ -31,6 +34,10 @@ def append(conn: Connection, make: EntryMaker, now: str) -> tuple[int, bytes]:
     """Append the entry ``make`` builds, dated ``now`` or, if the last entry is dated later,
     that entry's time; its index and bytes. Call inside a write transaction."""
     table = log_table
+    if conn.dialect.name == "postgresql":
+        # Two writers must not both read the same last entry (SQLite's write transactions are
+        # already one at a time): hold the log's lock until this transaction ends.
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOG_LOCK_KEY})
     last = conn.execute(
         sa.select(table.c.seq, table.c.logged_at).order_by(table.c.seq.desc()).limit(1)
     ).first()
