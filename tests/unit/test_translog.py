@@ -246,3 +246,15 @@ def test_entries_are_checked_field_by_field() -> None:
     with pytest.raises(LogEntryError, match="kind"):
         parse_entry({"kind": "window_closed"}, 0)
     assert len(manifest_sha256(receipt())) == 64
+
+
+def test_hostile_log_input_fails_a_named_check_and_never_raises() -> None:
+    entries = log()
+    with pytest.raises(LogEntryError, match="kind"):
+        parse_entry({"kind": []}, 0)
+    leaves = [entry_hash(entry_bytes(e)) for e in entries]
+    assert not verify_inclusion(leaves[1], 1, 4, 5, tree_root(leaves))  # type: ignore[arg-type]
+    assert not verify_consistency(2, 4, tree_root(leaves[:2]), tree_root(leaves), {"a": 1})  # type: ignore[arg-type]
+    odd = {**head_of(entries), "timestamp": "2026-13-45T99:99:99Z"}
+    assert "tree head" in failed(entries, head=odd)
+    assert "receipt in log" in failed(entries, receipt={"manifest": []})

@@ -253,7 +253,9 @@ def _check_receipt(
     checks.add(
         "receipt in log",
         not problems,
-        f"{detail}: {listing(problems)}" if problems else f"{detail}, proof of {len(proof)} hashes",
+        f"{detail}: {listing(problems)}"
+        if problems
+        else f"{detail}, proof of {len(proof) if isinstance(proof, list) else 0} hashes",
     )
     return entry
 
@@ -261,8 +263,11 @@ def _check_receipt(
 def _receipt_mismatches(
     manifest: dict[str, Any], entry: dict[str, Any], entries: list[dict[str, Any]]
 ) -> list[str]:
+    if not isinstance(manifest, dict):
+        return ["the receipt's manifest is not an object"]
     out = []
-    composite = (manifest.get("scores") or {}).get("composite")
+    scores = manifest.get("scores")
+    composite = scores.get("composite") if isinstance(scores, dict) else None
     if composite != entry["composite"]:
         out.append(f"the entry says composite {entry['composite']}, the receipt {composite}")
     if manifest.get("seed_source", "") != entry["seed_source"]:

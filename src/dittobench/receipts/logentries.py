@@ -139,8 +139,8 @@ def entry_time(entry: Mapping[str, Any]) -> str:
 
 def _checked(entry: dict[str, Any], where: str = "") -> dict[str, Any]:
     kind = entry.get("kind")
-    where = where or f"{kind} entry"
-    if kind not in FIELDS:
+    where = where or f"{kind!r:.40} entry"
+    if not isinstance(kind, str) or kind not in FIELDS:
         raise LogEntryError(f"{where}: kind {kind!r:.40} is not one of {', '.join(FIELDS)}")
     want = {"kind", *FIELDS[kind]}
     extra, missing = sorted(set(entry) - want), sorted(want - set(entry))

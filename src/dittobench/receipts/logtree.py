@@ -108,7 +108,7 @@ def verify_inclusion(
         if not 0 <= index < tree_size:
             return False
         fn, sn, r = index, tree_size - 1, digest_bytes(leaf_hash)
-        for step in proof:
+        for step in list(proof):
             p = digest_bytes(step)
             if sn == 0:
                 return False
@@ -120,7 +120,7 @@ def verify_inclusion(
                 r = _node(r, p)
             fn, sn = fn >> 1, sn >> 1
         return sn == 0 and r == digest_bytes(root)
-    except MerkleError:
+    except (MerkleError, TypeError):  # a proof that is no list of hex digests proves nothing
         return False
 
 
@@ -133,7 +133,7 @@ def verify_consistency(
     try:
         old, new = digest_bytes(first_root), digest_bytes(second_root)
         steps = [digest_bytes(step) for step in proof]
-    except MerkleError:
+    except (MerkleError, TypeError):  # a proof that is no list of hex digests proves nothing
         return False
     if not 0 <= first <= second:
         return False

@@ -28,7 +28,7 @@ from dittobench.receipts.keys import (
     raw_public_key,
 )
 from dittobench.receipts.logentries import LOG_TIME, LogEntryError
-from dittobench.receipts.manifest import parse_rfc3339
+from dittobench.receipts.manifest import ManifestError, parse_rfc3339
 
 TREE_HEAD_FORMAT: Final = "dittobench-tree-head-1"
 _KEYS: Final = (
@@ -98,7 +98,11 @@ def check_tree_head(
         entry = trusted.lookup(head.key_id)
         if entry is None:
             return None, f"{what}: signed by key {head.key_id}, which is not a trusted key"
-        window = entry.window_problem(parse_rfc3339(head.timestamp))
+        try:
+            moment = parse_rfc3339(head.timestamp)
+        except ManifestError as exc:
+            return None, f"{what}: timestamp {head.timestamp!r:.40} is no time: {exc}"
+        window = entry.window_problem(moment)
         if window:
             return None, f"{what}: {window}"
         raw = entry.public_key
