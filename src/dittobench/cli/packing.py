@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from dittobench.cli.common import command_group, fail, open_pack_option, open_pack_or_id
-from dittobench.spec.versions import get_policy
+from dittobench.spec.versions import CURRENT_VERSION, BenchPolicy, UnknownVersionError, get_policy
 
 CURRENT_PACK = get_policy().pack_id
 
@@ -74,13 +74,24 @@ def pack_new(
 
 
 @pack_app.command("lint")
-def pack_lint(folder: FolderArg) -> None:
-    """Check a pack: schema, symbols, trigger words, value classes, answers inside questions and
-    question/statement word overlap. Prints each problem with its file and key; exit 1 if any."""
+def pack_lint(
+    folder: FolderArg,
+    bench_version: Annotated[
+        str,
+        typer.Option(
+            "--bench-version",
+            help="The version the pack is for: its content rules apply (from 6.1.0, look-alikes "
+            "that hold a statement's words or frames no fact is said in are refused).",
+        ),
+    ] = CURRENT_VERSION,
+) -> None:
+    """Check a pack: schema, symbols, trigger words, value classes, answers inside questions,
+    question/statement word overlap and (from bench 6.1.0) look-alikes that must be read. Prints
+    each problem with its file and key; exit 1 if any."""
     from dittobench.generate.lint import lint_pack
 
     pack = _open(folder)
-    problems = lint_pack(pack)
+    problems = lint_pack(pack, _policy(bench_version).content)
     for problem in problems:
         typer.echo(f"{folder}/{problem}")
     if problems:
@@ -104,6 +115,13 @@ def pack_list() -> None:
 
     for pack_id in public_pack_ids():
         typer.echo(f"{public_pack(pack_id).sha256}  {pack_id}")
+
+
+def _policy(version: str) -> BenchPolicy:
+    try:
+        return get_policy(version)
+    except UnknownVersionError as exc:
+        raise fail(str(exc)) from None
 
 
 def _open(folder: Path) -> Pack:

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from dittobench.catalog.shown import shown_by
 from dittobench.core.text import phrases_in, words
 from dittobench.generate.grammar import Grammar, strip_slots
+from dittobench.generate.lint_lookalikes import lookalike_problems
 from dittobench.generate.memory.asking import (
     ASKING,
     EVENT_WITH,
@@ -61,6 +62,7 @@ from dittobench.generate.tools.findings import FINDING, FINDING_NEEDS, RESULTS, 
 from dittobench.generate.tools.fixtures import FIXTURE_MAKERS, FIXTURE_NEEDS
 from dittobench.generate.tools.makers import NEEDS, SCHEDULE_FORMS
 from dittobench.packs import Pack, PackError
+from dittobench.spec.versions import ContentPolicy, get_policy
 
 MAX_OVERLAP = 0.30
 MIN_VALUES = 8
@@ -114,8 +116,11 @@ class Problem:
         return f"{self.file}: {self.key}: {self.message}"
 
 
-def lint_pack(pack: Pack) -> list[Problem]:
-    """Every problem found in ``pack``, in file order; empty when it passes."""
+def lint_pack(pack: Pack, content: ContentPolicy | None = None) -> list[Problem]:
+    """Every problem found in ``pack``, in file order; empty when it passes. ``content``: the
+    content version the pack is for (default: the current version's), whose pack rules apply
+    (``read_lookalikes``)."""
+    content = content or get_policy().content
     try:
         texts = texts_of(pack)
         talk = talk_of(texts) if has_talk(pack) else None
@@ -128,6 +133,8 @@ def lint_pack(pack: Pack) -> list[Problem]:
     shared_tools = pack.file("tools").get("shared", {})
     problems += _required_problems(texts)
     problems += _attribute_problems(texts, shared_attrs)
+    if content.read_lookalikes:
+        problems += _lookalike_problems(texts, shared_attrs)
     problems += _unused_shared("attributes.json", shared_attrs, _grammars_of_attributes(pack))
     problems += _chatter_problems(texts)
     problems += _talk_problems(talk)
@@ -211,6 +218,12 @@ def _attribute_problems(texts: Texts, shared: Mapping[str, object]) -> Iterator[
         yield from _symbol_problems(file, key, attribute.grammar, ATTRIBUTE_ROOTS, own)
         yield from _answer_problems(attribute)
         yield from _overlap_problems(attribute, texts.questions.overlap_stop_words)
+
+
+def _lookalike_problems(texts: Texts, shared: Mapping[str, object]) -> Iterator[Problem]:
+    for attribute in texts.library.attributes:
+        for key, message in lookalike_problems(attribute.name, attribute.grammar, shared):
+            yield Problem("attributes.json", f"attributes.{attribute.name}.grammar.{key}", message)
 
 
 def _own_symbols(texts: Texts, shared: Mapping[str, object]) -> Iterator[set[str]]:

@@ -309,6 +309,23 @@ class ContentPolicy:
     """Tool results are about what the request is about: a job's or workflow's findings name
     its topic, a single search's page agrees with its teaser (only cases about telling them
     apart serve two figures), and the calendar holds the event a lookup names."""
+    event_days_drawn: bool = False
+    """An event's weekday, when said, is drawn among the days since the session before (bench
+    3.0 to 6.0: always the session's own day, so the session date answered every weekday
+    question); the event took place that day, which every date computed from it follows."""
+    notes_named: bool = False
+    """Who came along to an event, or the day it fell on, is said with chance 1/2 later in the
+    session, naming the event (bench 3.0 to 6.0: always right after the event, so the last
+    event named was always the one a note was about)."""
+    read_lookalikes: bool = False
+    """The pack's look-alikes must be read, which ``pack lint`` checks (``generate/
+    lint_lookalikes.py``): none holds a statement's wording around its value, and the frames
+    they are said in are frames facts are said in too (bench 3.0 to 6.0: fixed frames round
+    the statement's own words, which a longest-match parser classifies unread)."""
+    decoys_either_side: bool = False
+    """A decoy finding is dated before or after the needle's, drawn (bench 3.0 to 6.0: always
+    before, so the later date named the needle); the source the request names tells them
+    apart."""
 
 
 CONTENT_1 = ContentPolicy()
@@ -343,6 +360,15 @@ CONTENT_4 = replace(CONTENT_3, alias_scans=True)
 """Bench 4.0: 3.0's content with every scanned value's other forms listed beside it."""
 CONTENT_5 = replace(CONTENT_4, isolation_unheard=True, fixtures_about_request=True)
 """Bench 5.0: content that does not contradict itself (docs/bench-versions.md)."""
+CONTENT_6 = replace(
+    CONTENT_5,
+    event_days_drawn=True,
+    notes_named=True,
+    read_lookalikes=True,
+    decoys_either_side=True,
+)
+"""Bench 6.1: look-alikes that are read, not matched (pack ``public-6.1``: no look-alike wraps
+a statement's words, facts and look-alikes share frames) and none of 5.0's free give-aways."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,6 +519,18 @@ POLICIES: Final = MappingProxyType(
             GRADING_5,
             CONTENT_5,
             pack_id="public-3.0",
+        ),
+        # 6.1.0: 6.0's scoring on content a parser of the public pack has to read: look-alikes
+        # that transform a statement instead of wrapping it, frames shared with facts, and no
+        # weekday, decoy date or companion note that the grammar alone gives away.
+        "6.1.0": BenchPolicy(
+            "6.1.0",
+            "2026-12-06T00:00:00Z",
+            _sizes(with_memory=True),
+            GRADING_5,
+            CONTENT_6,
+            pack_id="public-6.1",
+            draft=True,
         ),
     }
 )

@@ -9,22 +9,25 @@ public-pack run), on datasets of another pack it measures how much of the attack
   of every attribute, look-alike family and chatter; overlapping matches resolve longest first,
   so a look-alike's frame swallows the statement it wraps. A correction ("did I say X? I meant
   Y") rewrites the latest mention whose value was X; a day note names the weekday of the latest
-  event, a day fix corrects it; ``implied`` reads as a change (an activity: given up).
+  event (a named one, of the event it names) and dates it to that weekday, a day fix corrects
+  it; ``implied`` reads as a change (an activity: given up).
 - **Questions** (``study.parser``): the question wordings of the same pack find the asked
   attribute; answers are the latest value, the value in force on a date or an event's day,
   counts and lists of events with the first one's date, orders, days between, an activity's
-  state, who came along (the ``with_note`` after an event), the weekday (the day note, else the
+  state, who came along (the ``with_note`` after an event, or the ``with_named`` naming it),
+  the weekday (the day note, else the
   session date's), a decline naming the subject, and the memory-tool calls of write instructions.
 - **Tools** (``study.parse_tools``): each category's ``origin`` compiled to one anchored
-  pattern; its ``tools`` and ``pins`` give the calls; for result usage the later-dated finding
-  of the results is stated (its date read with the pack's ``formats.finding_date``).
+  pattern; its ``tools`` and ``pins`` give the calls; for result usage the dated finding of the
+  last content tool called is stated (read with the pack's ``formats.finding_date``): bench 6.1
+  dates a decoy before or after the needle, so the later date no longer names it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 
 from dittobench.core.dates import MONTH_NAMES
 from dittobench.packs import Pack
@@ -32,7 +35,7 @@ from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.wire import RunResponse, ToolCall
 from dittobench.study import families
-from dittobench.study.history import Mention, StoredPair, stored_pairs
+from dittobench.study.history import DAY_SAID, Mention, StoredPair, stored_pairs
 from dittobench.study.index import index_of
 from dittobench.study.inverse import Found, Inverse, inverse_of
 from dittobench.study.parse_tools import ToolParser
@@ -77,22 +80,41 @@ def _apply(
     if reading.role == "correction":
         _correct(mentions, slots.get("wrong", ""), slots.get("value", ""), "value")
         return
-    if reading.role in ("day_note", "day_fix"):
-        events = [i for i, m in enumerate(mentions) if m.role == "event"]
-        if events and (
-            reading.role == "day_note"
-            or _same(mentions[events[-1]].slots.get("weekday", ""), slots.get("wrong", ""))
-        ):
-            last = mentions[events[-1]]
-            mentions[events[-1]] = replace(
-                last, slots={**last.slots, "weekday": slots.get("value", "")}
-            )
+    if reading.role in ("day_note", "day_fix", "day_named"):
+        _date_event(inverse, mentions, reading.role, slots)
         return
     role = reading.role
     if role == "implied":
         kind = inverse.texts.library.get(reading.attribute).kind
         role = _ROLE_OF_IMPLIED.get(kind, "change")
     mentions.append(Mention(reading.attribute, role, dict(slots), pair_id, stamp, wave))
+
+
+def _date_event(
+    inverse: Inverse, mentions: list[Mention], role: str, slots: dict[str, str]
+) -> None:
+    """A day note puts the latest event, a day fix the latest event said on the wrong day, and
+    a named day note (bench 6.1) the latest event of its value on the weekday said: the last
+    such weekday on or before the day it was said (``DAY_SAID``)."""
+    events = [i for i, m in enumerate(mentions) if m.role == "event"]
+    if role == "day_named":
+        weekday = slots.get("day", "")
+        events = [i for i in events if _same(mentions[i].value, slots.get("value", ""))]
+    else:
+        weekday = slots.get("value", "")
+        if role == "day_fix":
+            wrong = slots.get("wrong", "")
+            events = [i for i in events if _same(mentions[i].slots.get("weekday", ""), wrong)]
+    if not events:
+        return
+    last = mentions[events[-1]]
+    said = {**last.slots, "weekday": weekday}
+    names = [d.lower() for d in inverse.weekdays]
+    if weekday.lower() in names and len(names) == 7:
+        spoken = date.fromisoformat(last.timestamp[:10])
+        back = (spoken.weekday() - names.index(weekday.lower())) % 7
+        said[DAY_SAID] = (spoken - timedelta(days=back)).isoformat()
+    mentions[events[-1]] = replace(last, slots=said)
 
 
 def _correct(mentions: list[Mention], wrong: str, right: str, slot: str) -> None:
@@ -187,11 +209,16 @@ class GrammarReader(MemoryParser):
         return RunResponse(final_text=f"It's {chain[-1].value}.")
 
     def with_whom(self, asked: Asked) -> RunResponse:
-        """Who came along: the first ``with_note`` said after the event (in the order of the
-        history; a note before it in the same turn belongs to the event before)."""
+        """Who came along: a ``with_named`` naming the event's value, else the first
+        ``with_note`` said after the event (in the order of the history; a note before it in
+        the same turn belongs to the event before)."""
         event = self.event_named(asked, asked.slots.get("event", ""))
         at = next((i for i, m in enumerate(asked.seen) if m is event), -1)
-        note = next((m for m in asked.seen[at + 1 :] if m.role == "with_note"), None)
+        later = asked.seen[at + 1 :]
+        note = next(
+            (m for m in later if m.role == "with_named" and event and _same(m.value, event.value)),
+            next((m for m in later if m.role == "with_note"), None),
+        )
         if event is None or note is None:
             return RunResponse(final_text="I don't know.")
         return RunResponse(final_text=f"You went with {note.slots.get('person', '')}.")
@@ -228,28 +255,31 @@ def _value_spans(asked: Asked, text: str) -> list[tuple[int, int, Mention]]:
 
 def _event_with(asked: Asked, names: frozenset[str], kinds: set[str]) -> Mention | None:
     """The event a contact came along to: an event said before their ``with_note`` (the
-    latest before it), among the attributes ``kinds`` when any of them has one."""
+    latest before it) or named by their ``with_named``, among the attributes ``kinds`` when any
+    of them has one."""
     found: list[Mention] = []
-    last_event = None
+    events: list[Mention] = []
     for mention in asked.seen:
         if mention.role == "event":
-            last_event = mention
-        elif (
-            mention.role == "with_note"
-            and last_event is not None
-            and any(
-                re.search(rf"\b{re.escape(n)}\b", mention.slots.get("person", ""), re.I)
-                for n in names
-            )
+            events.append(mention)
+            continue
+        if mention.role not in ("with_note", "with_named") or not any(
+            re.search(rf"\b{re.escape(n)}\b", mention.slots.get("person", ""), re.I) for n in names
         ):
-            found.append(last_event)
+            continue
+        if mention.role == "with_named":
+            named = [e for e in events if _same(e.value, mention.value)]
+            found.extend(named[-1:])
+        elif events:
+            found.append(events[-1])
     preferred = [m for m in found if m.attribute in kinds]
     chosen = preferred or found
     return chosen[-1] if chosen else None
 
 
 class GrammarTools(ToolParser):
-    """The tool side of the attack built on ``pack``: for result usage, the later finding."""
+    """The tool side of the attack built on ``pack``: for result usage, the dated finding of
+    the last content tool called (the one the request names last)."""
 
     def __init__(self, dataset: Dataset, pack: Pack) -> None:
         super().__init__(dataset, pack)
@@ -265,7 +295,7 @@ class GrammarTools(ToolParser):
         response, calls = super().__call__(case, fixture)
         found = self.route(case.prompt)
         if found is not None and found[0].category.uses_result and self.findings:
-            _day, figure = max(self.findings)
+            _day, figure = self.findings[-1]
             return RunResponse(final_text=f"It reached {figure}."), calls
         return response, calls
 

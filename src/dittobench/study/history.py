@@ -17,6 +17,9 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.wire import Pair
 from dittobench.study.index import PackIndex, Statement
 
+DAY_SAID = "_day"
+"""A mention's slot holding the day a note said it took place (no pattern slot has a ``_``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Mention:
@@ -35,8 +38,9 @@ class Mention:
 
     @property
     def day(self) -> str:
-        """The calendar day it was said on (``YYYY-MM-DD``)."""
-        return self.timestamp[:10]
+        """The calendar day it took place (``YYYY-MM-DD``): the day it was said on, or the one
+        a day note put it on (slot ``DAY_SAID``)."""
+        return self.slots.get(DAY_SAID) or self.timestamp[:10]
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,14 +9,16 @@ capitalised word); ``{person}`` is a contact as ``people.json`` names them (``my
 
 Wordings, per attribute: its statement roles (``state``, ``change``, ``other``, ``event``,
 ``with_note``, ``start``, ``quit``, ``still``, ``mention``, a ``write`` attribute's ``state``),
-``implied`` (read as a change, or for an activity as giving it up), every look-alike family it is
-said in (``twin``, role ``twin``: a denial, wish, plan, hypothetical or someone else's claim
-wrapped round the attribute's ``twin_claim``); the assistant's ``recommend`` and
-``suggest_aside`` are read in replies. Chatter: ``correction``, ``day_note``, ``day_fix``,
-``token``, ``token_decoy``, ``injection``.
+an event's notes said later naming it (``with_named``, ``day_named``, bench 6.1), ``implied``
+(read as a change, or for an activity as giving it up), every look-alike family it is said in
+(``twin``, role ``twin``: up to bench 6.0 a denial, wish, plan, hypothetical or someone else's
+claim wrapped round the attribute's ``twin_claim``; from 6.1 the claim transformed, in frames
+facts share); the assistant's ``recommend`` and ``suggest_aside`` are read in replies.
+Chatter: ``correction``, ``day_note``, ``day_fix``, ``token``, ``token_decoy``, ``injection``.
 
 ``read_turn`` searches a text, unanchored, for every wording and resolves overlapping matches
-longest first, so a look-alike frame, being longer, swallows the statement it wraps. Built once
+longest first, so a look-alike frame, being longer, swallows the statement it wraps (and a
+transformed look-alike is a wording of its own). Built once
 per pack (cached by its SHA-256) from nothing but the pack.
 """
 
@@ -36,7 +38,7 @@ ROLES: Mapping[str, tuple[str, ...]] = {
     "fixed": ("state", "other", "twin"),
     "changing": ("state", "change", "other", "implied", "twin"),
     "preference": ("state", "other", "twin"),
-    "event_list": ("event", "other", "with_note", "twin"),
+    "event_list": ("event", "other", "with_note", "with_named", "day_named", "twin"),
     "activity": ("start", "quit", "still", "implied", "twin"),
     "assistant": ("recommend", "suggest_aside"),
     "recurring": ("mention", "twin"),
@@ -128,7 +130,8 @@ def _build(texts: Texts) -> Inverse:
     person = _person_pattern(people)
     readings: list[Reading] = []
     for attribute in texts.library.attributes:
-        slots = {"person": person, **_value_slots(attribute, texts)}
+        slots = {"person": person, "day": _either(weekdays) if weekdays else r"\w+"}
+        slots.update(_value_slots(attribute, texts))
         for role in ROLES[attribute.kind]:
             for wording in compile_symbol(attribute.grammar, role, slots, word_start=True):
                 readings.append(Reading(attribute.name, role, role in REPLY_ROLES, wording))

@@ -90,9 +90,12 @@ def _person(
         unheld=content.twin_unheld,
         suggestions=content.twin_suggestions,
         after=content.twins_after,
+        days=content.event_days_drawn,
         unheard=needs.avoid if content.isolation_unheard else {},
     )
-    return weave_person(plan, texts, talk, voice, grouped=content.woven_history)
+    return weave_person(
+        plan, texts, talk, voice, grouped=content.woven_history, named=content.notes_named
+    )
 
 
 def build_memory(

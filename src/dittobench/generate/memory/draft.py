@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, timedelta
 from functools import cached_property
 
 from dittobench.core.prng import Stream
@@ -17,7 +17,7 @@ from dittobench.generate.grammar import Grammar, expand, fill, tidy
 from dittobench.generate.memory.haystack import Haystack
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.library import Library
-from dittobench.generate.persona.model import SELF, SLIP, TWIN, Fact, Person
+from dittobench.generate.persona.model import ON, SELF, SLIP, TWIN, Fact, Person
 from dittobench.generate.texts import Texts
 from dittobench.spec.versions import CONTENT_1, ContentPolicy
 
@@ -162,7 +162,23 @@ class Context:
         return [a for a in self.library.of_kind(kind, self.person.profession) if a.name in held]
 
     def date_of(self, fact: Fact) -> date:
-        return self.haystack.session_dates[fact.session]
+        """The day ``fact`` took place: its session's, or for an event whose weekday was said
+        (``event_days_drawn``) the last such weekday on or before it."""
+        day = self.haystack.session_dates[fact.session]
+        said = self._days_said.get(fact.key) if fact.role == "event" else None
+        return day if said is None else day - timedelta(days=(day.weekday() - said) % 7)
+
+    @cached_property
+    def _days_said(self) -> dict[str, int]:
+        """Per event, the weekday said for it (Monday 0), with ``event_days_drawn``."""
+        if not self.content.event_days_drawn:
+            return {}
+        weekdays = list(self.texts.pack.file("chatter").get("weekdays", []))
+        return {
+            f.detail: weekdays.index(f.value)
+            for f in self.person.facts
+            if f.role == ON and f.holder == SELF and f.value in weekdays
+        }
 
     def aliases(self, attribute: Attribute, value: str) -> tuple[str, ...]:
         for choice in attribute.values:

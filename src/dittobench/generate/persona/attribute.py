@@ -100,12 +100,17 @@ ALLOWED_SLOTS: Final = MappingProxyType(
         # ``twin_reported``, or its own), ``twin_claim`` the clause they wrap ("I live in
         # {value}"); ``implied`` says a change, or an activity given up, only by implication;
         # ``with_note`` says who was at an event; ``suggest_aside`` (an assistant attribute's)
-        # is said in the reply after a recommendation: a look-alike suggestion not made.
+        # is said in the reply after a recommendation: a look-alike suggestion not made. Bench
+        # 6.1's pack transforms the claim instead of wrapping it (``twin_not``, ``twin_would``,
+        # ``other_claim``, in frames facts share, docs/packs.md); ``with_named`` and ``day_named``
+        # say who came along and the weekday later, naming the event.
         "twin": {"value", "person"},
         "suggest_aside": {"value"},
         "twin_claim": {"value"},
         "implied": {"value"},
         "with_note": {"person"},
+        "with_named": {"person", "value"},
+        "day_named": {"value", "day"},
     }
 )
 

@@ -23,7 +23,9 @@ afterwards, and changes said only by implication.
 3. **details**: each own event of an attribute whose grammar has ``with_note``, with chance
    1/3, gets who was there (a contact); each own event, with
    chance 1/4, its weekday (with chance 1/3 first said wrong); each change, with chance 1/5,
-   its weekday (the same);
+   its weekday (the same). The day is the session's own, but for an event with ``days``
+   (bench 6.1 ``event_days_drawn``): then ``below(n)`` days before the session's, n the days
+   since the session before (at most 7), so it stays later than anything said before;
 4. **implied changes**: each change, and each activity given up, of an attribute whose grammar
    has ``implied``, with chance 1/3, is said only by implication ("now that I'm settled in
    Porto", "sold all my pottery gear").
@@ -36,7 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, timedelta
+from itertools import pairwise
 from types import MappingProxyType
 
 from dittobench.core.prng import Stream
@@ -110,6 +113,7 @@ def twist_plan(
     unheld: bool = False,
     suggestions: bool = False,
     after: bool = False,
+    days: bool = False,
     unheard: Mapping[str, tuple[str, ...]] = MappingProxyType({}),
 ) -> Plan:
     """``plan`` with the additions of the module docstring (``twins``: look-alikes;
@@ -126,7 +130,7 @@ def twist_plan(
             _suggestion_twins(t)
     if woven:
         _slips(t)
-        _details(t)
+        _details(t, days)
         _implied(t)
     return replace(plan, facts=tuple(t.facts))
 
@@ -195,7 +199,12 @@ def _slips(t: _Twisting) -> None:
             t.add(fact.attribute, "slip", NOBODY, wrong, fact.session, fact.key)
 
 
-def _details(t: _Twisting) -> None:
+def _details(t: _Twisting, days: bool) -> None:
+    sessions = sorted(t.dates.items())
+    since = {index: 7 for index, _ in sessions[:1]}
+    since.update(
+        (index, min(7, (day - earlier).days)) for (_, earlier), (index, day) in pairwise(sessions)
+    )
     for fact in list(t.plan.facts):
         if fact.holder != SELF or fact.role not in ("event", "change"):
             continue
@@ -206,7 +215,8 @@ def _details(t: _Twisting) -> None:
             t.add(fact.attribute, "with", SELF, person, session, fact.key)
         chance = EVENT_DAY_CHANCE if fact.role == "event" else CHANGE_DAY_CHANCE
         if t.stream.chance(*chance):
-            day = t.talk.weekdays[t.dates[fact.session].weekday()]
+            back = t.stream.below(since[session]) if days and fact.role == "event" else 0
+            day = t.talk.weekdays[(t.dates[session] - timedelta(days=back)).weekday()]
             on = t.add(fact.attribute, "on", SELF, day, session, fact.key)
             if t.stream.chance(*DAY_SLIP_CHANCE):
                 wrong = t.stream.choice([d for d in t.talk.weekdays if d != day])

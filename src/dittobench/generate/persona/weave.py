@@ -57,6 +57,11 @@ SOLO_ROLES = frozenset({"token", "token_decoy", "injection", "recommend", WRITE_
 """Roles voiced their own way (``_Voicing._solo``)."""
 ANCHORED_ROLES = frozenset({SLIP, SLIP_DAY, WITH, ON})
 WITH_NOTE = "with_note"
+WITH_NAMED = "with_named"
+DAY_NAMED = "day_named"
+"""An event's grammar symbols saying who came along ({person}) and the weekday it fell on
+({day}), naming the event ({value}); bench 6.1 ``notes_named``."""
+NAMED_CHANCE = (1, 2)
 _POSSESSIVE = re.compile(r"\{person\}'")
 
 FULL, NAME, NICK, RELATION, PRONOUN = range(5)
@@ -128,8 +133,11 @@ class _References:
         return contact.phrase, ""
 
 
-def weave_person(plan: Plan, texts: Texts, talk: Talk, stream: Stream, grouped: bool) -> Person:
-    """Every beat of the person's conversation (``grouped``: several facts to a turn)."""
+def weave_person(
+    plan: Plan, texts: Texts, talk: Talk, stream: Stream, grouped: bool, named: bool = False
+) -> Person:
+    """Every beat of the person's conversation (``grouped``: several facts to a turn;
+    ``named``: bench 6.1 ``notes_named``)."""
     anchored: dict[str, list[Fact]] = {}
     for fact in plan.facts:
         if fact.role in ANCHORED_ROLES or fact.form == ASIDE:
@@ -138,7 +146,7 @@ def weave_person(plan: Plan, texts: Texts, talk: Talk, stream: Stream, grouped: 
     for fact in plan.facts:
         if fact.role not in ANCHORED_ROLES and fact.form != ASIDE:
             by_session[fact.session].append(fact)
-    voicing = _Voicing(texts, talk, stream, previous_values(plan.facts), anchored)
+    voicing = _Voicing(texts, talk, stream, previous_values(plan.facts), anchored, named)
     references = _References(plan.contacts, talk, stream)
     work_talk, work_reply = texts.work_talk[plan.profession], texts.work_reply
     beats: list[Beat] = []
@@ -185,9 +193,15 @@ class _Voicing:
         stream: Stream,
         previous: Mapping[str, str],
         anchored: Mapping[str, list[Fact]],
+        named: bool,
     ) -> None:
         self.texts, self.talk, self.stream = texts, talk, stream
-        self._previous, self._anchored = previous, anchored
+        self._previous, self._anchored, self._named = previous, anchored, named
+
+    def _later(self, named: bool) -> bool:
+        """Whether a note about an event is said later, naming it (half the time, when the
+        pack has the words)."""
+        return self._named and named and self.stream.chance(*NAMED_CHANCE)
 
     def template(self, grammar: Grammar, symbol: str = "origin") -> str:
         return tidy(expand(grammar, self.stream, symbol))
@@ -230,16 +244,25 @@ class _Voicing:
             items.append(self._follow("correction", fix, (fact.key,), fact, main))
         for detail in anchored:
             if detail.role == "with":
-                template = self.template(grammar, WITH_NOTE)
-                item = _Item(template, {}, (detail.key,), (detail.key,), fact.attribute)
-                item.after, item.soon = main, True
+                later = self._later(slip is None and WITH_NAMED in grammar)
+                template = self.template(grammar, WITH_NAMED if later else WITH_NOTE)
+                said = {"value": fact.value} if later else {}
+                item = _Item(template, said, (detail.key,), (detail.key,), fact.attribute)
+                item.after, item.soon = main, not later
                 item.person, item.named = detail.value, True
                 items.append(item)
             elif detail.role == "on":
-                self._day(detail, fact, main, items)
+                self._day(detail, fact, main, items, slip is None)
 
-    def _day(self, on: Fact, fact: Fact, main: int, items: list[_Item]) -> None:
+    def _day(self, on: Fact, fact: Fact, main: int, items: list[_Item], unslipped: bool) -> None:
         slip = next((f for f in self._anchored.get(on.key, []) if f.role == "slip_day"), None)
+        grammar = self.texts.library.get(fact.attribute).grammar
+        named = unslipped and slip is None and fact.role == "event" and DAY_NAMED in grammar
+        if self._later(named):
+            template = self.template(grammar, DAY_NAMED)
+            said = {"value": fact.value, "day": on.value}
+            items.append(_Item(template, said, (on.key,), (on.key,), fact.attribute, after=main))
+            return
         if slip is None:
             note = self._follow("day_note", {"value": on.value}, (on.key,), fact, main)
         else:

@@ -68,7 +68,14 @@ def build_tool_cases(
     for ordinal, category in enumerate(plan):
         cid = case_id(root.seed, root.content_version, "tool", ordinal)
         stream = root.fork(f"tool/case/{ordinal}")
-        fixture = make_fixture(stream.fork("fixture"), cid, category, texts.words, results)
+        fixture = make_fixture(
+            stream.fork("fixture"),
+            cid,
+            category,
+            texts.words,
+            results,
+            either_side=content.decoys_either_side,
+        )
         about = (category, texts.words) if content.fixtures_about_request else (None, None)
         rendered = _unique_render(category, stream, fixture_values(fixture, *about), seen)
         seen.add(rendered.prompt)

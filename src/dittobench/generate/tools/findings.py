@@ -5,11 +5,13 @@ Before 3.0 the mock tools framed the needle and the decoy figure in their own wo
 frame. From 3.0 both sentences are expansions of the same symbol, ``finding``, of the pack's
 ``results`` grammar (tools.json), filled with ``{subject}``, ``{figure}``, ``{unit}`` and
 ``{date}``: only their content tells them apart. Each is dated; the decoy's date comes
-``GAP_DAYS`` before the needle's. The calendar runs over the years of ``pools.years``, each of
-``pools.months`` months of ``DAYS_PER_MONTH`` days, and a date is written as
-``formats.finding_date`` (``{month}``, ``{day}``, ``{year}``). A reader who compares the dates
-knows which figure is current; one who reads the wording alone does not, and over a span of
-years neither date's month says much on its own.
+``GAP_DAYS`` before the needle's, or (bench 6.1 ``decoys_either_side``) before or after it,
+drawn, so the source the request names tells them apart, not the later date. The calendar runs
+over the years of ``pools.years``, each of ``pools.months`` months of ``DAYS_PER_MONTH`` days,
+and a date is written as ``formats.finding_date`` (``{month}``, ``{day}``, ``{year}``). Up to
+6.0 a reader who compares the dates knows which figure is current; from 6.1 one who reads which
+source the request asked for does; one who reads the wording alone never does, and over a span
+of years neither date's month says much on its own.
 """
 
 from __future__ import annotations
@@ -63,13 +65,14 @@ def _read(pack: Pack) -> Grammar:
     return MappingProxyType(grammar)
 
 
-def draw_dates(stream: Stream, words: ValueWords) -> tuple[str, str]:
-    """(the needle's date, the decoy's earlier date). Draws: the needle's day of the calendar,
-    then the gap."""
+def draw_dates(stream: Stream, words: ValueWords, either_side: bool = False) -> tuple[str, str]:
+    """(the needle's date, the decoy's date, earlier unless ``either_side``). Draws: the
+    needle's day of the calendar, the gap, then (``either_side``) whether the decoy is later."""
     low, high = GAP_DAYS
     days = len(words.pool("years")) * len(words.pool("months")) * DAYS_PER_MONTH
-    needle_day = stream.between(high, days - 1)
-    decoy_day = needle_day - stream.between(low, high)
+    needle_day = stream.between(high, days - 1 - (high if either_side else 0))
+    gap = stream.between(low, high)
+    decoy_day = needle_day + gap if either_side and stream.chance(1, 2) else needle_day - gap
     return _date(needle_day, words), _date(decoy_day, words)
 
 

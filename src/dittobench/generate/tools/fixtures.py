@@ -35,9 +35,11 @@ def make_fixture(
     category: Category,
     words: ValueWords,
     results: Grammar | None = None,
+    either_side: bool = False,
 ) -> ToolFixture:
     """Draw the fixture for one case. ``bearer`` is the last content tool the case expects.
-    With ``results``, ``needle`` and ``decoy`` are the served sentences (``findings``)."""
+    With ``results``, ``needle`` and ``decoy`` are the served sentences (``findings``), the
+    decoy dated before the needle or (``either_side``) on either side of it."""
     name = codes.coined_name(stream, 3, words.syllables)
     noun = stream.choice(words.pool("fixture_nouns"))
     subject = words.formats["fixture_subject"].format(name=name, noun=noun)
@@ -57,7 +59,7 @@ def make_fixture(
     )
     decoy = ""
     if results is not None:
-        needle_date, decoy_date = findings.draw_dates(stream, words)
+        needle_date, decoy_date = findings.draw_dates(stream, words, either_side)
         if bearer:
             needle = findings.finding(
                 stream, results, subject, f"{needle_figure:,}", unit, needle_date
