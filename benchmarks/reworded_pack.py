@@ -8,7 +8,10 @@ Every statement wording of every attribute (``state``, ``change``, ``other``, ``
 where an alternative has exactly two, and, where neither changed it, a new frame around it
 (``FRAMES``). Every look-alike frame (``twin_*`` families and ``suggest_alt``, shared or an
 attribute's own) is replaced by frames of the same family that share no wording with the old
-ones (``LOOKALIKES``), keeping the slots each had. Questions, tools, chatter, values and names
+ones (``LOOKALIKES``), keeping the slots each had. From ``--from public-6.1``, whose look-alikes
+transform the claim: ``twin_not``, ``twin_would`` and ``other_claim`` get synonyms like the
+claim, and the frames facts and look-alikes share (``said*``) are replaced by new ones
+(``SHARED_FRAMES``), still shared. Questions, tools, chatter, values and names
 are the source pack's. The choices are deterministic (SHA-256 of the text), so the same command
 writes the same pack. Check it with ``dittobench pack lint DIR``; measure it with
 ``dittobench pack distance public-3.0 DIR`` and ``dittobench study --pack DIR``.
@@ -40,8 +43,18 @@ STATEMENT_SYMBOLS = frozenset(
         "recommend",
         "implied",
         "twin_claim",
+        "twin_not",
+        "twin_would",
+        "other_claim",
+        "suggest_not",
     }
 )
+CLAUSES = frozenset({"twin_claim", "twin_not", "twin_would", "other_claim"})
+"""Clauses said inside frames (bench 6.1: the claim, and the look-alikes that transform it):
+synonyms only."""
+SHARED_FRAMES = ("Quick note: #{}#.", "Truth be told, #{}#.", "While I think of it, #{}#.")
+"""Bench 6.1's frames facts and look-alikes share (``said``, ``said_other``, ``said_not``,
+``said_would``), replaced by these around the clause each held, so they stay shared."""
 SYNONYMS = {
     "favourite": "best-loved",
     "favorite": "best-loved",
@@ -164,13 +177,21 @@ def reword_lookalike(symbol: str, alternatives: list[str]) -> list[str]:
     return frames or list(LOOKALIKES[symbol])
 
 
+def reword_frames(alternatives: list[str]) -> list[str]:
+    """A shared frame symbol's new frames round the one clause it held (``SHARED_FRAMES``)."""
+    clauses = sorted({c for a in alternatives for c in re.findall(r"#([a-z_]+)#", a)})
+    return [frame.format(clause) for clause in clauses for frame in SHARED_FRAMES]
+
+
 def reword_grammar(grammar: dict[str, list[str]], statements: bool) -> dict[str, list[str]]:
     out = {}
     for symbol, alternatives in grammar.items():
         if symbol in LOOKALIKES:
             out[symbol] = reword_lookalike(symbol, alternatives)
+        elif not statements and symbol.startswith("said"):
+            out[symbol] = reword_frames(alternatives)
         elif statements and symbol in STATEMENT_SYMBOLS:
-            clause = symbol == "twin_claim"
+            clause = symbol in CLAUSES
             out[symbol] = [reword_statement(a, clause) for a in alternatives]
         else:
             out[symbol] = list(alternatives)

@@ -222,8 +222,9 @@ def _attribute_problems(texts: Texts, shared: Mapping[str, object]) -> Iterator[
 
 def _lookalike_problems(texts: Texts, shared: Mapping[str, object]) -> Iterator[Problem]:
     for attribute in texts.library.attributes:
-        for key, message in lookalike_problems(attribute.name, attribute.grammar, shared):
-            yield Problem("attributes.json", f"attributes.{attribute.name}.grammar.{key}", message)
+        for found in lookalike_problems(attribute.grammar, shared):
+            key = f"attributes.{attribute.name}.grammar.{found.symbol}"
+            yield Problem("attributes.json", key, found.message)
 
 
 def _own_symbols(texts: Texts, shared: Mapping[str, object]) -> Iterator[set[str]]:

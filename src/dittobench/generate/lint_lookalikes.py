@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 from dittobench.generate.grammar import Grammar
 
@@ -49,11 +50,19 @@ _VALUE = "{value}"
 _EDGE = " .,!?:;\u2014-\"'\u201c\u201d"
 
 
+@dataclass(frozen=True, slots=True)
+class LookalikeProblem:
+    """A rule broken: the grammar symbol where, and what."""
+
+    symbol: str
+    message: str
+
+
 def lookalike_problems(
-    name: str, grammar: Grammar, shared: Mapping[str, object]
-) -> Iterator[tuple[str, str]]:
-    """(grammar key, message) for each rule of the module docstring that ``grammar`` (attribute
-    ``name``'s, shared symbols merged) breaks."""
+    grammar: Grammar, shared: Mapping[str, object]
+) -> Iterator[LookalikeProblem]:
+    """Each rule of the module docstring that ``grammar`` (an attribute's, shared symbols
+    merged) breaks."""
     roots = tuple(r for r in LOOKALIKE_ROOTS if r in grammar)
     if not roots:
         return
@@ -61,21 +70,27 @@ def lookalike_problems(
     for root in roots:
         wrapped = sorted(_reached(grammar, (root,)) & set(FACT_SYMBOLS))
         for symbol in wrapped:
-            yield root, f"a look-alike must not wrap a statement: reaches #{symbol}#"
+            yield LookalikeProblem(
+                root, f"a look-alike must not wrap a statement: reaches #{symbol}#"
+            )
         if wrapped:
             continue
         texts = [_norm(text) for text in _expansions(grammar, root)]
         for core in sorted({c for text in texts for c in cores if c in text}):
-            yield root, f"a look-alike holds the statement's wording {core!r}"
+            yield LookalikeProblem(root, f"a look-alike holds the statement's wording {core!r}")
     if FRAMED_ROOT not in grammar:
         return
     own = {s for s in grammar if s not in shared}
     lookalike = _frames(grammar, (FRAMED_ROOT,), own)
     facts = _frames(grammar, tuple(r for r in FACT_ROOTS if r in grammar), own)
     if not lookalike:
-        yield FRAMED_ROOT, "no look-alike is said in a frame (a shared symbol) facts are said in"
+        yield LookalikeProblem(
+            FRAMED_ROOT, "no look-alike is said in a frame (a shared symbol) facts are said in"
+        )
     for frame in sorted(lookalike - facts):
-        yield FRAMED_ROOT, f"frame {frame!r} is said only by look-alikes, never by a fact"
+        yield LookalikeProblem(
+            FRAMED_ROOT, f"frame {frame!r} is said only by look-alikes, never by a fact"
+        )
 
 
 def _statement_cores(grammar: Grammar) -> set[str]:
