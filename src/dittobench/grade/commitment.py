@@ -37,12 +37,16 @@ from dittobench.grade.cues import (
     AFTER_ANY,
     BEFORE_ANY,
     CONTRACTIONS,
+    CORRECTED_FROM,
     CORRECTION_REMARK,
     DECLINED_CONTEXT,
     FORWARD,
     FORWARD_5,
+    FORWARD_6,
     HYPOTHETICAL_AFTER,
     HYPOTHETICAL_BEFORE,
+    MOOD_AFTER,
+    MOOD_BEFORE,
     NEGATORS,
     NOT_A_CUE_5,
     NOT_THIS,
@@ -51,6 +55,7 @@ from dittobench.grade.cues import (
     PLEASANTRIES,
     REPORTED_NEGATION,
     STATUS,
+    TAKEN_BACK,
     TOKEN,
     first_words,
     last_words,
@@ -176,6 +181,7 @@ def read_mentions(
     declining: bool = False,
     activities: bool = False,
     readings_5: bool = False,
+    readings_6: bool = False,
 ) -> list[Mention]:
     """Every mention of the candidates in ``text``, each committed or set aside. ``timing`` is
     ``AT_A_TIME``, ``LATEST`` or empty; ``people`` are the names of others the history talks
@@ -184,13 +190,15 @@ def read_mentions(
     or goes on, so what an answer says of an activity's status ("you gave up pottery", "no
     longer") is a claim about it, never a cue that sets it aside. A candidate the question itself
     names is no mention. ``readings_5``: grading-5's further readings (``GradingPolicy.readings_5``:
-    hypotheticals, pleasantries, introduced companions, like for like, "Not included:", …)."""
+    hypotheticals, pleasantries, introduced companions, like for like, "Not included:", …);
+    ``readings_6``: grading-6's (the unreal mood, a value taken back, "Not counted:", the value a
+    correction replaced)."""
     pool, own = _pool(question, tuple(candidates))
     found = _locate(text, pool)
     if not found:
         return []
     names = frozenset(people - own)
-    reader = _Reader(text.key, found, question, timing, names, activities, readings_5)
+    reader = _Reader(text.key, found, question, timing, names, activities, readings_5, readings_6)
     reader.beyond_at(declining)
     out: list[Mention] = []
     for group in _groups(text.key, found, reader.sentences):
@@ -211,9 +219,10 @@ class _Reader:
         names: frozenset[str],
         activities: bool,
         readings_5: bool = False,
+        readings_6: bool = False,
     ) -> None:
         self.key, self.found, self.timing, self.names = key, found, timing, names
-        self.activities, self.readings_5 = activities, readings_5
+        self.activities, self.readings_5, self.readings_6 = activities, readings_5, readings_6
         self.possessive = possessive_pattern(names, normalize(question))
         self.belief = belief_pattern(names, readings_5)
         self.asked = question_words(question)
@@ -267,11 +276,19 @@ class _Reader:
             HYPOTHETICAL_BEFORE.search(before) is not None
             or HYPOTHETICAL_AFTER.match(after) is not None
         )
+        # grading-6: the unreal mood, a value taken back, the value a correction replaced
+        unreal = self.readings_6 and (
+            MOOD_BEFORE.search(before) is not None
+            or MOOD_AFTER.match(after) is not None
+            or TAKEN_BACK.match(after) is not None
+            or CORRECTED_FROM.search(before) is not None
+        )
         if self.activities:  # asked whether an activity ended, its status is a claim
             cue = None if cue is None or STATUS.search(cue.group()) else cue
             cue_after = None if cue_after is None or STATUS.search(cue_after.group()) else cue_after
         return (
             hypothetical
+            or unreal
             or (cue is not None and TOKEN.findall(cue.group())[0] not in self.asked)
             or cue_after is not None
             or OUT_AFTER.match(after) is not None
@@ -287,6 +304,7 @@ class _Reader:
         return (
             FORWARD.search(self.key, start, at) is not None
             or (self.readings_5 and FORWARD_5.search(self.key, start, at) is not None)
+            or (self.readings_6 and FORWARD_6.search(self.key, start, at) is not None)
             or self.belief.search(self.key, start, at) is not None
         )
 

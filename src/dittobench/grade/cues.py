@@ -335,6 +335,50 @@ FORWARD_5 = re.compile(
 )
 """grading-5: what a list leaves out, said before the values ("Not included: A and B")."""
 
+_COUNTERFACTUAL = r"(?:(?:would|could|might)(?: not)?|(?:i|you|we|they|he|she)'d) have(?! been)"
+_MOOD = alternation(
+    _COUNTERFACTUAL,
+    r"(?:would|'d) (?:love|like|prefer) to",
+    r"wish(?:ed|es)? (?:(?:i|you|we|they|he|she) )?(?:were|was|had|could|did)",
+    r"(?:was|were|had been) (?:meant|supposed|going|set|due) to",
+    r"(?:was|were) all set to",
+    r"(?:hoped|hoping|planned|planning) to",
+)
+MOOD_BEFORE = re.compile(r"(?<![^\W_])" + _MOOD + r"(?![^\W_])[^,;:.!?()\u2013\u2014]*$")
+"""grading-6: a value said in the unreal mood (a wish, a plan that fell through, what would
+have happened: "you'd love to be a size K", "you were meant to move to Leeds"), the cue before
+it in the same clause ("would have been" excepted: "on 3 March you would have been in Leeds"
+is a claim)."""
+MOOD_AFTER = re.compile(
+    r"^[^,;:.!?()\u2013\u2014]{0,40}?(?<![^\W_])(?:"
+    + _COUNTERFACTUAL
+    + r"|(?:was|were) (?:meant|supposed) to)(?![^\W_])"
+)
+"""… or right after it ("Brigitte would have suited her", "you and Pilar were meant to be
+friends for life")."""
+TAKEN_BACK = re.compile(
+    r"^[^.!?]{0,80}?(?<![^\W_])(?:but|though|which|that|it)(?:'s| is| was)? (?:not|isn't|wasn't|"
+    r"never)(?: (?:her|his|your|their|my|the|a|an|actually|really))? (?:name|answer|one|yours|"
+    r"true|real|right|correct|the case)(?![^\W_])|^[^.!?]{0,80}?(?<![^\W_])(?:only|just|merely) "
+    r"a (?:wish|plan|daydream|dream|hope)(?![^\W_])"
+)
+"""grading-6: a clause after the value that takes it back ("Brigitte …, but that isn't her
+name", "size K, which was only a wish")."""
+FORWARD_6 = re.compile(
+    r"(?<![^\W_])(?:(?:not|never|isn't|aren't|wasn't|weren't) (?:counted|listed)|left out|"
+    r"(?:didn't|did not|haven't|have not) count(?:ed)?)(?![^\W_])"
+)
+"""grading-6: what a list leaves out, said before the values ("Not counted: X")."""
+CORRECTED_FROM = re.compile(
+    r"(?<![^\W_])(?:(?:corrected|changed|switched|swapped)(?: (?:it|that|this|them))? (?:over )?"
+    r"from|first (?:typed|said|wrote|put|called it)(?: it as| it)?)\W*$"
+)
+"""grading-6: the value a correction replaced, right before it ("you corrected that from aqua
+aerobics", "you first typed \"Hester and Delia\", then corrected it")."""
+PLACE_TO_LOOK = re.compile(r" (?:on|in|at|under|inside) (?:your|the|an?|their|his|her)(?![^\W_])")
+"""grading-6: what follows an offer phrase in a decline when it says where to look ("it may be
+on your membership card"): advice, not a candidate."""
+
 DECLINED_CONTEXT = re.compile(
     r"(?<![^\W_])the only (?:[^\W_]+ ){1,3}(?:(?:that's|that has|that have|i've|i have|you've|you"
     r" have|that) (?:come up|came up|mentioned|heard|got)|i (?:have|know of|hold|see) is|on record "

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Final
 
 from dittobench.core.text import WORD, wordset
+from dittobench.grade.cues import PLACE_TO_LOOK
 from dittobench.grade.match import Prepared, has_phrase, has_unnegated, prepare, spans
 from dittobench.grade.numbers import number_spans
 
@@ -220,10 +221,13 @@ OFFERS: Final = (
 """Phrases that put a candidate forward: a decline carrying one is a hedge, not a decline."""
 
 
-def offers_candidate(text: Prepared, asked_only: bool = False) -> bool:
+def offers_candidate(text: Prepared, asked_only: bool = False, places: bool = False) -> bool:
     """Whether a decline also puts a candidate answer forward ("maybe it's Lisbon"). With
     ``asked_only`` (grading-4), "was it" and "is it" offer only in a question ("Was it Lisbon?"),
-    not in a report ("Radomir claims that was it")."""
+    not in a report ("Radomir claims that was it"). With ``places`` (grading-6), an offer of
+    where to look ("it may be on your membership card") offers no candidate."""
+    if places:
+        text = prepare(_WHERE_TO_LOOK.sub(" ", text.norm))
     if not asked_only:
         return has_unnegated(text, OFFERS)
     if has_unnegated(text, tuple(p for p in OFFERS if p not in ASKING)):
@@ -232,6 +236,10 @@ def offers_candidate(text: Prepared, asked_only: bool = False) -> bool:
 
 
 ASKING: Final = ("was it", "is it", "could it be")
+_WHERE_TO_LOOK = re.compile(
+    r"(?<![^\W_])(?:it might be|it could be|it may be|maybe|perhaps|probably|possibly|likely)"
+    r"(?=" + PLACE_TO_LOOK.pattern + r")"
+)
 _QUESTION = re.compile(r"[^.!?;]*\?")
 
 

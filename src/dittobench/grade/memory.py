@@ -369,12 +369,26 @@ def _what_is_said(
         and bool(slot.norm)
         and case.answer_kind in SLOT_KINDS
         and case.question_type not in ADVICE_TYPES
+        and not (policy.readings_6 and _part_of_answer(case, slot))
     )
-    said_slot = slot if strict else _committed(case, slot, history.people, policy)
+    # grading-6: a slot that is the answer is still read for what it sets aside ("A; B
+    # (didn't go to C)")
+    read_slot = not strict or policy.readings_6
+    said_slot = _committed(case, slot, history.people, policy) if read_slot else slot
     committed = joined(said_slot, said_prose)
     if _Scanner(committed, protected, policy.former_cues_more).any(_scanned(case, case.forbidden)):
         return _zero("forbidden", disqualified=True, leaked=True)
-    return (slot, prepare(""), True) if strict else (said_slot, said_prose, False)
+    return (said_slot, prepare(""), True) if strict else (said_slot, said_prose, False)
+
+
+def _part_of_answer(case: MemoryCase, slot: Prepared) -> bool:
+    """grading-6: the slot names only part of the answer's value ("V" for "size V"), in no
+    other candidate, so the prose, which names it whole, is the answer."""
+    wanted = [v for v in (case.expected_answer, *case.accepted) if v]
+    if any(hit(slot, v) for v in wanted) or not any(hit(prepare(v), slot.norm) for v in wanted):
+        return False
+    others = (*case.distractors, *case.forbidden, *case.dump_guard)
+    return not any(hit(prepare(v), slot.norm) for v in others)
 
 
 LONG_REPLY: Final = 3000
@@ -431,7 +445,15 @@ def _committed(
     declining = case.answer_kind == "decline"
     activities = case.answer_kind in ("reversal", "persistence")
     mentions = read_mentions(
-        text, candidates, case.question, timing, people, declining, activities, policy.readings_5
+        text,
+        candidates,
+        case.question,
+        timing,
+        people,
+        declining,
+        activities,
+        policy.readings_5,
+        policy.readings_6,
     )
     return committed_text(text, mentions)
 

@@ -231,7 +231,9 @@ def check_tally(case: MemoryCase, answer: Answer) -> float:
         start = (first.month, first.day)
         asked = {(m, d) for m, d, _y in days_in(prepare(case.question))} - {start}
         asked = asked if answer.rules.readings_5 else set()
-        listed = [(m, d, y) for m, d, y in named if (m, d) not in asked]
+        # grading-6: a day said as not counted ("I haven't counted September 25") is none
+        uncounted = _uncounted_days(answer.full) - {start} if answer.rules.readings_6 else set()
+        listed = [(m, d, y) for m, d, y in named if (m, d) not in asked | uncounted]
         most = max(TALLY_DAYS_MAX, expected + TALLY_ASIDE_DAYS)
         too_early = any((m, d) < start and y in (None, first.year) for m, d, y in listed)
         if too_early or len({(m, d) for m, d, _y in listed}) > most:
@@ -241,6 +243,21 @@ def check_tally(case: MemoryCase, answer: Answer) -> float:
         return 0.0
     counted = candidate_numbers(prepare(ISO_DAY.sub(" ", answer.full.norm)))
     return float(counted == {expected})
+
+
+def _uncounted_days(text: Prepared) -> set[tuple[int, int]]:
+    """grading-6: the days of the clauses that say what was not counted."""
+    out: set[tuple[int, int]] = set()
+    for clause in re.split(r"[.!?;]", text.norm):
+        if _UNCOUNTED_CLAUSE.search(clause):
+            out |= {(m, d) for m, d, _y in days_in(clause)}
+    return out
+
+
+_UNCOUNTED_CLAUSE = re.compile(
+    r"(?<![^\W_])(?:(?:didn't|did not|don't|haven't|have not|won't|not) (?:count|counted|include|"
+    r"included)|left out|leave out|leaving out|excluding|not counting)(?![^\W_])"
+)
 
 
 def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
@@ -531,7 +548,8 @@ def check_decline(case: MemoryCase, answer: Answer) -> float:
     if need <= 1:
         grounded = not content_words(case.question).isdisjoint(content_words(answer.full))
         return float(declined and grounded)
-    if answer.rules.decline_offer_fails and offers_candidate(answer.full, rules.phrasings_4):
+    offered = offers_candidate(answer.full, rules.phrasings_4, rules.readings_6)
+    if answer.rules.decline_offer_fails and offered:
         return 0.0
     said = content_words(answer.full)
     asked = content_words(case.question)

@@ -171,6 +171,14 @@ class GradingPolicy:
     before a contrast with another activity is about the one asked; a tally may name its
     question's day, and a count without one or a frequency is no second claim; a reply far
     longer than any answer is read whole (no lead, no decline context)."""
+    readings_6: bool = False
+    """grading-6's readings (docs/grading.md "grading-6"), found by readers of bench 6.1's
+    content: a value in the unreal mood ("you'd love to be a size K", "Brigitte would have suited
+    her"), taken back ("but that isn't her name") or named as what a correction replaced ("you
+    corrected that from X") is set aside, as is what follows "Not counted:"; an answer slot is
+    read for what it commits to, and one that names only part of the answer ("V" for "size V")
+    leaves the answer to the prose; "it may be on your card" in a decline says where to look,
+    offering nothing; a tally's day said as not counted is not one of its days."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
@@ -215,8 +223,9 @@ GRADING_4 = replace(
     decoy_set_aside=True,
 )
 GRADING_5 = replace(GRADING_4, id="dittobench-grading-5", readings_5=True)
+GRADING_6 = replace(GRADING_5, id="dittobench-grading-6", readings_6=True)
 GRADINGS: Final = MappingProxyType(
-    {g.id: g for g in (GRADING_1, GRADING_2, GRADING_3, GRADING_4, GRADING_5)}
+    {g.id: g for g in (GRADING_1, GRADING_2, GRADING_3, GRADING_4, GRADING_5, GRADING_6)}
 )
 """Every shipped grading policy by id (``dittobench grade --grading``)."""
 
@@ -528,6 +537,17 @@ POLICIES: Final = MappingProxyType(
             "2026-12-06T00:00:00Z",
             _sizes(with_memory=True),
             GRADING_5,
+            CONTENT_6,
+            pack_id="public-6.1",
+            draft=True,
+        ),
+        # 7.0.0: grading-6 reads the careful answers 6.1's content draws (a look-alike named in
+        # the unreal mood or taken back, a slot naming part of the answer); 6.1's content.
+        "7.0.0": BenchPolicy(
+            "7.0.0",
+            "2026-12-06T00:00:00Z",
+            _sizes(with_memory=True),
+            GRADING_6,
             CONTENT_6,
             pack_id="public-6.1",
             draft=True,
