@@ -39,7 +39,9 @@ from dittobench.grade.cues import (
     CONTRACTIONS,
     CORRECTED_FROM,
     CORRECTION_REMARK,
+    CORRECTION_REMARK_6,
     DECLINED_CONTEXT,
+    DECLINED_CONTEXT_6,
     FORWARD,
     FORWARD_5,
     FORWARD_6,
@@ -235,7 +237,12 @@ class _Reader:
     def beyond_at(self, declining: bool) -> None:
         """Where the rest of the answer turns to the other values ("your other trips…")."""
         others = OTHERS_AFTER.search(self.key) or (
-            DECLINED_CONTEXT.search(self.key) if declining else None
+            (
+                DECLINED_CONTEXT.search(self.key)
+                or (DECLINED_CONTEXT_6.search(self.key) if self.readings_6 else None)
+            )
+            if declining
+            else None
         )
         self.beyond = others.end() if others is not None else None
 
@@ -268,7 +275,8 @@ class _Reader:
         """A cue right before or after the group, a negator, a possessive or a person."""
         # grading-5: a remark on what was first said ("(you said Dubrovnik first, then
         # corrected it)") is about that slip, not the value before it
-        cue_after = AFTER_ANY.match(CORRECTION_REMARK.sub(" ", after) if self.readings_5 else after)
+        remark = CORRECTION_REMARK_6 if self.readings_6 else CORRECTION_REMARK
+        cue_after = AFTER_ANY.match(remark.sub(" ", after) if self.readings_5 else after)
         cue = BEFORE_ANY.search(before)
         if self.readings_5 and cue is not None and NOT_A_CUE_5.match(cue.group()):
             cue = None

@@ -338,7 +338,7 @@ FORWARD_5 = re.compile(
 _COUNTERFACTUAL = r"(?:(?:would|could|might)(?: not)?|(?:i|you|we|they|he|she)'d) have(?! been)"
 _MOOD = alternation(
     _COUNTERFACTUAL,
-    r"(?:would|'d) (?:love|like|prefer) to",
+    r"(?:would|(?:i|you|we|they|he|she)'d) (?:love|like|prefer)(?: (?:it|that|them))? to",
     r"wish(?:ed|es)? (?:(?:i|you|we|they|he|she) )?(?:were|was|had|could|did)",
     r"(?:was|were|had been) (?:meant|supposed|going|set|due) to",
     r"(?:was|were) all set to",
@@ -352,10 +352,17 @@ is a claim)."""
 MOOD_AFTER = re.compile(
     r"^[^,;:.!?()\u2013\u2014]{0,40}?(?<![^\W_])(?:"
     + _COUNTERFACTUAL
-    + r"|(?:was|were) (?:meant|supposed) to)(?![^\W_])"
+    + r"|(?:was|were) (?:meant|supposed) to|wish(?:ed|es)?|(?:would|(?:i|you|we|they|he|she)'d) "
+    r"(?:love|like))(?![^\W_])"
 )
 """… or right after it ("Brigitte would have suited her", "you and Pilar were meant to be
-friends for life")."""
+friends for life", "size K is the size you wish you were")."""
+CORRECTION_REMARK_6 = re.compile(
+    r"\([^()]*(?<![^\W_])(?:said|wrote|typed|called it|spelled|spelt|put|corrected|changed|"
+    r"switched)(?![^\W_])[^()]*\)?"
+)
+"""grading-6: a bracketed remark on a correction ("spin classes (you corrected that from aqua
+aerobics)") is about what was corrected, like one on what was first said (grading-5)."""
 TAKEN_BACK = re.compile(
     r"^[^.!?]{0,80}?(?<![^\W_])(?:but|though|which|that|it)(?:'s| is| was)? (?:not|isn't|wasn't|"
     r"never)(?: (?:her|his|your|their|my|the|a|an|actually|really))? (?:name|answer|one|yours|"
@@ -384,6 +391,11 @@ DECLINED_CONTEXT = re.compile(
     r" have|that) (?:come up|came up|mentioned|heard|got)|i (?:have|know of|hold|see) is|on record "
     r"is|i've got is)(?![^\W_])"
 )
+DECLINED_CONTEXT_6 = re.compile(
+    r"(?<![^\W_])(?:all|everything) (?:i know|i have|i've got|you've told me|you told me|you've "
+    r"said|you said|i've heard)(?: on (?:it|that|this))? is(?![^\W_])"
+)
+"""grading-6: "All I know is that …" after a decline is context too."""
 """A decline's context ("the only film that's come up is X"): what follows names no answer."""
 
 CONTRACTIONS = re.compile(r"n't")

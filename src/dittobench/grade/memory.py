@@ -184,6 +184,8 @@ class HistoryKeys:
     spared_guard: frozenset[str] = frozenset()
     people: frozenset[str] = frozenset()
     """Names of the people the user's history talks about (``commitment.people_in``)."""
+    heard: frozenset[str] = frozenset()
+    """A decline case's distractors the user's own history names (grading-6 grounding)."""
 
 
 TIMING: Final = MappingProxyType(
@@ -330,7 +332,8 @@ def _grade_committed(
         said_slot = _about_activity(case, slot, history.people, policy)
         said_prose = _about_activity(case, prose, history.people, policy)
         whole = joined(said_slot, said_prose)
-    answer = Answer(said_slot, said_prose, whole, abstain, policy)
+    heard = policy.readings_6 and _heard(case, full, history.heard)
+    answer = Answer(said_slot, said_prose, whole, abstain, policy, heard)
     guard = _scanned(case, tuple(v for v in case.dump_guard if v not in history.spared_guard))
     context = (
         policy.decline_context
@@ -379,6 +382,19 @@ def _what_is_said(
     if _Scanner(committed, protected, policy.former_cues_more).any(_scanned(case, case.forbidden)):
         return _zero("forbidden", disqualified=True, leaked=True)
     return (said_slot, prepare(""), True) if strict else (said_slot, said_prose, False)
+
+
+HEARD_MOST = 3
+"""grading-6: the most values a decline grounded by what the history said may name in all (a
+careful reader names a look-alike or two; a dump names many, set aside or not)."""
+
+
+def _heard(case: MemoryCase, full: Prepared, heard: frozenset[str]) -> bool:
+    """The reply names a value the history said of the case, and few values in all."""
+    if not any(hit(full, v) for v in heard):
+        return False
+    named = {normalize(v) for v in (*case.distractors, *case.dump_guard) if hit(full, v)}
+    return len(named) <= HEARD_MOST
 
 
 def _part_of_answer(case: MemoryCase, slot: Prepared) -> bool:

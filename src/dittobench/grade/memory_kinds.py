@@ -71,6 +71,9 @@ class Answer:
     abstain: bool | None = None
     rules: GradingPolicy = GRADING_1
     """The policy whose rules the checks apply."""
+    heard: bool = False
+    """grading-6: the reply names, and sets aside, a value the user's history said of the case
+    (a look-alike, someone else's): a decline so grounded knows the history."""
 
 
 Check = Callable[[MemoryCase, Answer], float]
@@ -557,7 +560,8 @@ def check_decline(case: MemoryCase, answer: Answer) -> float:
         (words_of := content_words(item)) and words_of <= said for item in case.answer_items
     )
     grounded = subject or len(asked & said) >= min(need, len(asked))
-    return float(declined and grounded and bool(said))
+    grounded = grounded or (rules.readings_6 and answer.heard)
+    return float(declined and grounded and bool(said or answer.heard))
 
 
 def check_acknowledge(case: MemoryCase, answer: Answer) -> float:
