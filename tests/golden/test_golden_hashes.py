@@ -18,6 +18,16 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RELEASED_VERSION
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "7.0.0": {
+        "small": "337bcea08b69251f2304f9e1d7ef76c69cb11e4e44d90d8b36d8fdcb150381f5",
+        "medium": "47d716b8d80110fa85d1c14a086d3c766a313c2f7a54fa48d86f5bf4dc61ccd0",
+        "full": "6847a08ac1da441820e71f2cd75eba44182545dd5df01a4f6618a7b0b09d3404",
+    },
+    "6.1.0": {
+        "small": "cd09fc8e08b3c49c98b57ec0e81d4868783648d90812a79e86b3023a5443c204",
+        "medium": "e7ded29a4d0fe4c5e8973bcf8b676fd6be951aafa04fd15dbf16d8781f544e35",
+        "full": "79ff09ec98e205a565345a46f714f2227361f1af75088b1dfe75a95ea1ec8d28",
+    },
     "6.0.0": {
         "small": "2c73fd2cc45590879b933655f6b9addb924271d8462fbb941b22954f323a8728",
         "medium": "4a7bf415bd88f666106dff588169c4cee279552e60e14e4142a8639a77d8ea20",

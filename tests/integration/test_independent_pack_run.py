@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from dittobench.spec.versions import CURRENT_VERSION
 from tests.helpers.cli import dittobench
 from tests.unit.test_independent_pack import FOLDER, PACK_SHA256
 
@@ -21,7 +22,7 @@ def test_a_baseline_run_on_the_independent_pack_completes_and_regrades(tmp_path:
     (folder,) = (tmp_path / "dittobench-runs").glob("r-*")
     report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
     assert report["pack"] == {"id": "independent-1", "sha256": PACK_SHA256}
-    assert report["bench_version"] == "6.0.0"
+    assert report["bench_version"] == CURRENT_VERSION
     receipt = str(folder / "receipt.json")
 
     verified = dittobench("verify", receipt, "--regrade", "--pack", str(FOLDER), cwd=tmp_path)

@@ -64,8 +64,16 @@ def test_public_routes_need_no_token(client: TestClient) -> None:
         "4.0.0",
         "5.0.0",
         "6.0.0",
+        "6.1.0",
+        "7.0.0",
     ]
-    assert {"version": "6.0.0", "released": True, "current": True, "pack_id": "public-3.0"} in (
+    assert {"version": "7.0.0", "released": True, "current": True, "pack_id": "public-6.1"} in (
+        caps["bench_versions"]
+    )
+    assert {"version": "6.1.0", "released": True, "current": False, "pack_id": "public-6.1"} in (
+        caps["bench_versions"]
+    )
+    assert {"version": "6.0.0", "released": True, "current": False, "pack_id": "public-3.0"} in (
         caps["bench_versions"]
     )
     assert {"version": "5.0.0", "released": True, "current": False, "pack_id": "public-3.0"} in (

@@ -15,6 +15,7 @@ from functools import cache
 
 from dittobench.generate.lint import lint_pack
 from dittobench.packs import public_pack
+from dittobench.spec.versions import get_policy
 from tests.helpers import history as H
 
 SEEDS = range(10)
@@ -48,4 +49,4 @@ def test_the_3_0_history_is_woven_twinned_and_coined() -> None:
 
 
 def test_the_3_0_pack_passes_lint() -> None:
-    assert lint_pack(public_pack("public-3.0")) == []
+    assert lint_pack(public_pack("public-3.0"), get_policy("6.0.0").content) == []

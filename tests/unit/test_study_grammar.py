@@ -1,10 +1,12 @@
 """The grammar attack (``study.grammar``) and pack distance (``packs.distance``).
 
 The attack is a real inverse: on datasets of the pack it was built from it answers at least
-0.95 of the memory and tool cases (bench 6.0.0, medium runs, seeds the development never used).
-Built on the public pack and run on a rule-reworded copy of it, it loses most of memory. Pack
-distance finds all of a pack in itself, less of the reworded copy, and names the file at fault
-when a pack is missing or malformed.
+0.95 of the memory and tool cases (the current version's public pack, and the independently
+written one; medium runs, seeds the development never used). Built on the public pack and run
+on the independently written pack it reads at most 0.35 of memory and 0.40 of the tool cases;
+built on public-3.0 and run on a rule-reworded copy of it (bench 6.0.0), it loses most of
+memory. Pack distance finds all of a pack in itself, less of the reworded copy, and names the
+file at fault when a pack is missing or malformed.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
 from dittobench.packs import Pack, PackError, load_pack, public_pack
 from dittobench.packs.distance import FAMILIES, pack_distance
-from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.spec.versions import CURRENT_VERSION, get_policy
 from dittobench.study.run import run_study
 from dittobench.study.strategies import across, grammar_answers
 from dittobench.study.transcripts import build
@@ -32,6 +34,10 @@ from tests.helpers.cli import dittobench
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = "public-3.0"
+"""The pack ``benchmarks/reworded_pack.py`` rewords by default, with its version."""
+REWORDED_VERSION = "6.0.0"
+CURRENT_PUBLIC = get_policy().pack_id
+INDEPENDENT = ROOT / "tests" / "packs" / "independent"
 
 
 @cache
@@ -49,8 +55,10 @@ def reworded() -> Path:
     return folder
 
 
-def _scores(seed: int, attack: Pack, data: Pack | None = None) -> tuple[float, float]:
-    dataset = build_dataset(seed, CURRENT_VERSION, "medium", data)
+def _scores(
+    seed: int, attack: Pack, data: Pack | None = None, version: str = CURRENT_VERSION
+) -> tuple[float, float]:
+    dataset = build_dataset(seed, version, "medium", data)
     answers = grammar_answers(dataset, attack)
     transcript = build(dataset, answers.memory, answers.tool, harness="study:grammar")
     report = grade_run(dataset, transcript).report
@@ -59,15 +67,23 @@ def _scores(seed: int, attack: Pack, data: Pack | None = None) -> tuple[float, f
 
 @pytest.mark.parametrize("seed", [7001, 7002])
 def test_the_grammar_attack_inverts_its_own_pack(seed: int) -> None:
-    memory, tool = _scores(seed, public_pack(PUBLIC))
+    memory, tool = _scores(seed, public_pack(CURRENT_PUBLIC))
     assert memory >= 0.95
     assert tool >= 0.95
 
 
+def test_built_on_the_public_pack_it_reads_little_of_the_independent_one() -> None:
+    pack = load_pack(INDEPENDENT)
+    own_memory, own_tool = _scores(7008, pack, pack)
+    across_memory, across_tool = _scores(7008, public_pack(CURRENT_PUBLIC), pack)
+    assert own_memory >= 0.95 and own_tool >= 0.95
+    assert across_memory <= 0.35 and across_tool <= 0.40
+
+
 def test_built_on_the_public_pack_it_loses_memory_on_a_reworded_one() -> None:
     pack = load_pack(reworded())
-    own_memory, own_tool = _scores(7003, pack, pack)
-    across_memory, across_tool = _scores(7003, public_pack(PUBLIC), pack)
+    own_memory, own_tool = _scores(7003, pack, pack, REWORDED_VERSION)
+    across_memory, across_tool = _scores(7003, public_pack(PUBLIC), pack, REWORDED_VERSION)
     assert own_memory >= 0.95 and own_tool >= 0.95
     assert across_memory <= own_memory - 0.3
     # the reworded copy keeps the public tool grammars, so the tool side still carries over
@@ -75,17 +91,17 @@ def test_built_on_the_public_pack_it_loses_memory_on_a_reworded_one() -> None:
 
 
 def test_the_reworded_pack_lints() -> None:
-    result = dittobench("pack", "lint", str(reworded()))
+    result = dittobench("pack", "lint", str(reworded()), "--bench-version", REWORDED_VERSION)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_the_study_reports_the_attack_on_its_own_pack_and_across() -> None:
     pack = load_pack(reworded())
-    result = run_study((7004, 7005), "small", CURRENT_VERSION, pack=pack, attack_pack=None)
+    result = run_study((7004, 7005), "small", REWORDED_VERSION, pack=pack, attack_pack=None)
     assert "grammar-across" not in [s.name for s in result.strategies]
     assert result.pack.startswith(f"{pack.pack_id} ({pack.sha256})")
     result = run_study(
-        (7004, 7005), "small", CURRENT_VERSION, pack=pack, attack_pack=public_pack(PUBLIC)
+        (7004, 7005), "small", REWORDED_VERSION, pack=pack, attack_pack=public_pack(PUBLIC)
     )
     assert result.strategy("grammar").memory_mean >= 0.95
     assert result.strategy("grammar-across").summary.startswith("the grammar attack built on")
@@ -97,6 +113,7 @@ def test_the_study_reports_the_attack_on_its_own_pack_and_across() -> None:
 def test_the_command_takes_a_pack_and_an_attack_pack(tmp_path: Path) -> None:
     out = tmp_path / "study.json"
     args = ("study", "--seeds", "2", "--run-size", "small", "--first-seed", "7006")
+    args = (*args, "--bench-version", REWORDED_VERSION)
     result = dittobench(*args, "--pack", str(reworded()), "--json", str(out), timeout=300)
     assert result.returncode == 0, result.stderr
     assert "grammar-across built on pack public-3.0" in result.stdout

@@ -11,9 +11,10 @@ it, and every pair of the evidence must be seeded by the time the question is as
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from functools import cache
 
 import pytest
@@ -63,6 +64,18 @@ class History:
         self.pair = {p.pair_id: p for p in hay.pairs}
         self.fact = {f.key: f for f in self.person.facts}
         self.date = hay.session_dates
+        self.said_on = {
+            f.detail: list(calendar.day_name).index(f.value)
+            for f in self.person.facts
+            if f.role == "on" and f.holder == SELF and f.value in calendar.day_name
+        }
+
+    def day(self, fact: Fact) -> date:
+        """The day an event took place: its session's, or (bench 6.1) the last weekday said for
+        it on or before that (a note said the same day has nothing to move)."""
+        day = self.date[fact.session]
+        said = self.said_on.get(fact.key) if fact.role == "event" else None
+        return day if said is None else day - timedelta(days=(day.weekday() - said) % 7)
 
     def stated(self, pair_ids: tuple[str, ...]) -> list[tuple[Fact, str]]:
         """Facts the pairs state as true, each with the text of the pair that states it."""
@@ -160,7 +173,7 @@ def asked_day(history: History, case: MemoryCase, fact: Fact) -> date:
     if _DATE.search(case.question):
         return asked_date(case.question)
     (event,) = [f for f in named_events(history, case) if f.attribute != fact.attribute]
-    return history.date[event.session]
+    return history.day(event)
 
 
 def check_value(history: History, case: MemoryCase) -> None:
@@ -189,7 +202,7 @@ def check_events(history: History, case: MemoryCase) -> None:
         assert {f.value for f in history.own(attribute, frozenset({"event"}))} == set(items)
         assert history.look_alikes(attribute) <= set(case.distractors)
     if case.question_type == "temporal_order":
-        days = [history.date[f.session] for f in events]
+        days = [history.day(f) for f in events]
         assert days == sorted(days) and len(set(days)) == len(days)
 
 
@@ -199,7 +212,7 @@ def check_count(history: History, case: MemoryCase) -> None:
     # The asked attribute: one whose every own fact of the role is stated by the evidence
     # (a pair may also state a fact of another attribute), as many as the answer says.
     counted = {
-        (len(own), min(history.date[f.session] for f in own).isoformat())
+        (len(own), min(history.day(f) for f in own).isoformat())
         for attribute in {f.attribute for f in stated}
         if (own := set(history.own(attribute, frozenset({role})))) <= stated
     }
@@ -210,8 +223,8 @@ def check_count(history: History, case: MemoryCase) -> None:
 
 def check_duration(history: History, case: MemoryCase) -> None:
     events = named_events(history, case)
-    first, second = sorted(events, key=lambda f: history.date[f.session])
-    days = (history.date[second.session] - history.date[first.session]).days
+    first, second = sorted(events, key=lambda f: history.day(f))
+    days = (history.day(second) - history.day(first)).days
     assert days == int(case.expected_answer)
 
 

@@ -539,7 +539,6 @@ POLICIES: Final = MappingProxyType(
             GRADING_5,
             CONTENT_6,
             pack_id="public-6.1",
-            draft=True,
         ),
         # 7.0.0: grading-6 reads the careful answers 6.1's content draws (a look-alike named in
         # the unreal mood or taken back, a slot naming part of the answer); 6.1's content.
@@ -550,13 +549,12 @@ POLICIES: Final = MappingProxyType(
             GRADING_6,
             CONTENT_6,
             pack_id="public-6.1",
-            draft=True,
         ),
     }
 )
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
-CURRENT_VERSION: Final = "6.0.0"
+CURRENT_VERSION: Final = "7.0.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 
