@@ -63,3 +63,18 @@ def states_day(days: list[Day], expected: date) -> bool:
     return any(
         (m, d) == (expected.month, expected.day) and y in (None, expected.year) for m, d, y in days
     )
+
+
+def uncounted_days(text: str | Prepared) -> set[tuple[int, int]]:
+    """grading-6: the days of the clauses that say what was not counted."""
+    out: set[tuple[int, int]] = set()
+    for clause in re.split(r"[.!?;]", prepare(text).norm):
+        if _UNCOUNTED_CLAUSE.search(clause):
+            out |= {(m, d) for m, d, _y in days_in(clause)}
+    return out
+
+
+_UNCOUNTED_CLAUSE = re.compile(
+    r"(?<![^\W_])(?:(?:didn't|did not|don't|haven't|have not|won't|not) (?:count|counted|include|"
+    r"included)|left out|leave out|leaving out|excluding|not counting)(?![^\W_])"
+)

@@ -21,7 +21,7 @@ from typing import Final
 from dittobench.core import text
 from dittobench.core.errors import DittobenchError
 from dittobench.core.text import content_words as words_of_content
-from dittobench.grade.dates import ISO_DAY, days_in, states_day
+from dittobench.grade.dates import ISO_DAY, days_in, states_day, uncounted_days
 from dittobench.grade.guards import (
     candidate_numbers,
     candidate_spans,
@@ -235,7 +235,7 @@ def check_tally(case: MemoryCase, answer: Answer) -> float:
         asked = {(m, d) for m, d, _y in days_in(prepare(case.question))} - {start}
         asked = asked if answer.rules.readings_5 else set()
         # grading-6: a day said as not counted ("I haven't counted September 25") is none
-        uncounted = _uncounted_days(answer.full) - {start} if answer.rules.readings_6 else set()
+        uncounted = uncounted_days(answer.full) - {start} if answer.rules.readings_6 else set()
         listed = [(m, d, y) for m, d, y in named if (m, d) not in asked | uncounted]
         most = max(TALLY_DAYS_MAX, expected + TALLY_ASIDE_DAYS)
         too_early = any((m, d) < start and y in (None, first.year) for m, d, y in listed)
@@ -246,21 +246,6 @@ def check_tally(case: MemoryCase, answer: Answer) -> float:
         return 0.0
     counted = candidate_numbers(prepare(ISO_DAY.sub(" ", answer.full.norm)))
     return float(counted == {expected})
-
-
-def _uncounted_days(text: Prepared) -> set[tuple[int, int]]:
-    """grading-6: the days of the clauses that say what was not counted."""
-    out: set[tuple[int, int]] = set()
-    for clause in re.split(r"[.!?;]", text.norm):
-        if _UNCOUNTED_CLAUSE.search(clause):
-            out |= {(m, d) for m, d, _y in days_in(clause)}
-    return out
-
-
-_UNCOUNTED_CLAUSE = re.compile(
-    r"(?<![^\W_])(?:(?:didn't|did not|don't|haven't|have not|won't|not) (?:count|counted|include|"
-    r"included)|left out|leave out|leaving out|excluding|not counting)(?![^\W_])"
-)
 
 
 def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
