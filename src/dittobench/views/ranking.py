@@ -119,7 +119,9 @@ class Standing:
     stderr: float
     between_runs: bool
     """True: ``stderr`` is the standard error of the mean between the runs (sd / sqrt(n));
-    False: there is one run, and it is that run's own ``composite_stderr``."""
+    False: it is the runs' own ``composite_stderr`` carried to their mean (sqrt(sum se^2) / n),
+    which is larger when the runs happen to agree (two equal runs are not a certain mean) or
+    when there is one run."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +141,13 @@ def standing(harness: str, runs: Sequence[Listed]) -> Standing:
     """The mean of ``runs``' composites (one or more) and its standard error."""
     values = [item.composite or 0.0 for item in runs]
     mean = math.fsum(values) / len(values)
+    within = math.sqrt(math.fsum((item.composite_stderr or 0.0) ** 2 for item in runs))
+    within /= len(values)
     if len(values) == 1:
-        return Standing(harness, tuple(runs), mean, runs[0].composite_stderr or 0.0, False)
+        return Standing(harness, tuple(runs), mean, within, False)
     spread = math.fsum((value - mean) ** 2 for value in values) / (len(values) - 1)
-    return Standing(harness, tuple(runs), mean, math.sqrt(spread / len(values)), True)
+    between = math.sqrt(spread / len(values))
+    return Standing(harness, tuple(runs), mean, max(between, within), between >= within)
 
 
 def leaderboard(
