@@ -18,6 +18,11 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RELEASED_VERSION
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "7.1.0": {
+        "small": "39768fd474773d8937aeddeedf00b4d3979a31fbd6839878d897a6e621fa25fe",
+        "medium": "e3d9d2128eddce78ddae7e7dd288a53dba07d364737a1038d42fa87b553ea397",
+        "full": "b5058a17027aacd4955f6f2937b7068f1974364a8b416e45a6aafa9571886c2d",
+    },
     "7.0.0": {
         "small": "337bcea08b69251f2304f9e1d7ef76c69cb11e4e44d90d8b36d8fdcb150381f5",
         "medium": "47d716b8d80110fa85d1c14a086d3c766a313c2f7a54fa48d86f5bf4dc61ccd0",

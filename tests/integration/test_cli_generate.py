@@ -33,7 +33,7 @@ def test_out_file_bytes_hash_to_the_printed_sha(tmp_path: Path) -> None:
         "telemetry",
         "pack",  # bench 3.0.0 names its own pack
     } == set(data)
-    assert data["pack"]["id"] == "public-6.1"
+    assert data["pack"]["id"] == "public-7.1"
     assert len(data["tool_cases"]) == 40
     assert len(data["memory_cases"]) == 52 + 4
     assert [w["wave"] for w in data["memory_waves"]] == [0, 0, 1, 2, 3]

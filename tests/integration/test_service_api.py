@@ -66,8 +66,12 @@ def test_public_routes_need_no_token(client: TestClient) -> None:
         "6.0.0",
         "6.1.0",
         "7.0.0",
+        "7.1.0",
     ]
-    assert {"version": "7.0.0", "released": True, "current": True, "pack_id": "public-6.1"} in (
+    assert {"version": "7.1.0", "released": True, "current": True, "pack_id": "public-7.1"} in (
+        caps["bench_versions"]
+    )
+    assert {"version": "7.0.0", "released": True, "current": False, "pack_id": "public-6.1"} in (
         caps["bench_versions"]
     )
     assert {"version": "6.1.0", "released": True, "current": False, "pack_id": "public-6.1"} in (

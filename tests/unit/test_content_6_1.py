@@ -10,6 +10,7 @@ against 6.0.0, whose datasets keep every give-away (so each sweep fails on the o
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from functools import cache
 
@@ -133,3 +134,38 @@ def test_a_decoy_is_dated_before_or_after_the_needle() -> None:
     assert total >= 40
     assert 0.3 <= later / total <= 0.7
     assert _decoys_later(OLD)[0] == 0
+
+
+def _moved_said_today(version: str) -> tuple[int, int]:
+    """(events told on a later day than they took place, those told in words of the day)."""
+    today = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|an hour ago|just)\b")
+    moved = dated = 0
+    for seed in SEEDS:
+        side, texts = _side(seed, version)
+        weekdays = list(texts.pack.file("chatter")["weekdays"])
+        for user, person in side.persons.items():
+            dates = side.haystacks[user].session_dates
+            facts = {f.key: f for f in person.facts}
+            for on in (f for f in person.facts if f.role == ON and f.holder == SELF):
+                event = facts.get(on.detail)
+                if event is None or event.role != "event":
+                    continue
+                if weekdays[dates[event.session].weekday()] == on.value:
+                    continue
+                beat = next(b for b in person.beats if event.key in b.fact_keys)
+                said = re.split(r"(?<=[.!?]) ", beat.user_text)
+                sentence = next((s for s in said if event.value in s), None)
+                if sentence is None:  # said first with a slip of the tongue
+                    continue
+                moved += 1
+                dated += today.search(sentence.lower()) is not None
+    return moved, dated
+
+
+def test_an_event_told_days_later_is_said_in_words_of_the_week() -> None:
+    """7.1: an event said on a later day than it took place reads "this week", never "this
+    evening" (7.0 said "this evening" and then "That was on Friday")."""
+    moved, dated = _moved_said_today("7.1.0")
+    assert moved >= 30 and dated == 0
+    old_moved, old_dated = _moved_said_today("7.0.0")
+    assert old_moved >= 30 and old_dated >= old_moved // 3

@@ -322,6 +322,11 @@ class ContentPolicy:
     """An event's weekday, when said, is drawn among the days since the session before (bench
     3.0 to 6.0: always the session's own day, so the session date answered every weekday
     question); the event took place that day, which every date computed from it follows."""
+    event_days_worded: bool = False
+    """An event whose said weekday is not its session's day is told in words of the week (its
+    grammar's ``event_earlier``: "went to Lisbon this week") instead of words of the day ("just
+    got back", "this evening"), which the day said later would contradict (bench 6.1 and 7.0 said
+    it "this evening", then "That was on Friday")."""
     notes_named: bool = False
     """Who came along to an event, or the day it fell on, is said with chance 1/2 later in the
     session, naming the event (bench 3.0 to 6.0: always right after the event, so the last
@@ -378,6 +383,9 @@ CONTENT_6 = replace(
 )
 """Bench 6.1: look-alikes that are read, not matched (pack ``public-6.1``: no look-alike wraps
 a statement's words, facts and look-alikes share frames) and none of 5.0's free give-aways."""
+CONTENT_7 = replace(CONTENT_6, event_days_worded=True)
+"""Bench 7.1: 6.1's content, an event told days after it took place in words of the week (pack
+``public-7.1``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -550,11 +558,21 @@ POLICIES: Final = MappingProxyType(
             CONTENT_6,
             pack_id="public-6.1",
         ),
+        # 7.1.0: 7.0's scoring; an event told days after it took place is said in words of the
+        # week, so the day said later no longer contradicts "this evening".
+        "7.1.0": BenchPolicy(
+            "7.1.0",
+            "2026-12-06T00:00:00Z",
+            _sizes(with_memory=True),
+            GRADING_6,
+            CONTENT_7,
+            pack_id="public-7.1",
+        ),
     }
 )
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
-CURRENT_VERSION: Final = "7.0.0"
+CURRENT_VERSION: Final = "7.1.0"
 RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 

@@ -76,7 +76,7 @@ def order_kinds(parser: MemoryParser, asked: Asked) -> RunResponse:
     for m in asked.seen:
         if m.role == "event" and m.attribute in kinds:
             firsts.setdefault(m.value.lower(), m)
-    events = sorted(firsts.values(), key=lambda m: m.timestamp)
+    events = sorted(firsts.values(), key=lambda m: (m.day, m.timestamp))
     if asked.wording.symbol == "order_first":
         events = events[:ORDER_SUBSET]
     elif asked.wording.symbol == "order_last":
@@ -107,7 +107,9 @@ def _company_after(asked: Asked, event: Mention) -> Mention | None:
     notes = [
         m
         for m in asked.seen
-        if m.role == "with_note" and m.day == event.day and m.timestamp >= event.timestamp
+        if m.role == "with_note"
+        and m.timestamp[:10] == event.timestamp[:10]
+        and m.timestamp >= event.timestamp
     ]
     return notes[0] if notes else None
 
@@ -138,7 +140,7 @@ def with_which(parser: MemoryParser, asked: Asked) -> RunResponse:
             for m in asked.seen
             if m.role == "event"
             and m.attribute == asked.attribute
-            and m.day == note.day
+            and m.timestamp[:10] == note.timestamp[:10]
             and m.timestamp <= note.timestamp
         ]
         if before:

@@ -83,28 +83,35 @@ def _apply(
     if reading.role in ("day_note", "day_fix", "day_named"):
         _date_event(inverse, mentions, reading.role, slots)
         return
-    role = reading.role
+    role = "event" if reading.role == "event_earlier" else reading.role
     if role == "implied":
         kind = inverse.texts.library.get(reading.attribute).kind
         role = _ROLE_OF_IMPLIED.get(kind, "change")
     mentions.append(Mention(reading.attribute, role, dict(slots), pair_id, stamp, wave))
 
 
+_NOTES = frozenset({"with_note", "with_named"})
+"""Mentions that follow what they are about without being it."""
+
+
 def _date_event(
     inverse: Inverse, mentions: list[Mention], role: str, slots: dict[str, str]
 ) -> None:
-    """A day note puts the latest event, a day fix the latest event said on the wrong day, and
-    a named day note (bench 6.1) the latest event of its value on the weekday said: the last
-    such weekday on or before the day it was said (``DAY_SAID``)."""
+    """A day note puts what was said last, when it is an event (a change's day is its own), a
+    day fix the latest event said on the wrong day, and a named day note (bench 6.1) the latest
+    event of its value on the weekday said: the last such weekday on or before the day it was
+    said (``DAY_SAID``)."""
     events = [i for i, m in enumerate(mentions) if m.role == "event"]
     if role == "day_named":
         weekday = slots.get("day", "")
         events = [i for i in events if _same(mentions[i].value, slots.get("value", ""))]
-    else:
+    elif role == "day_fix":
+        weekday, wrong = slots.get("value", ""), slots.get("wrong", "")
+        events = [i for i in events if _same(mentions[i].slots.get("weekday", ""), wrong)]
+    else:  # an afterthought: about what was said last (notes aside), an event or a change
         weekday = slots.get("value", "")
-        if role == "day_fix":
-            wrong = slots.get("wrong", "")
-            events = [i for i in events if _same(mentions[i].slots.get("weekday", ""), wrong)]
+        told = [i for i, m in enumerate(mentions) if m.role not in _NOTES]
+        events = events[-1:] if events and told and events[-1] == told[-1] else []
     if not events:
         return
     last = mentions[events[-1]]

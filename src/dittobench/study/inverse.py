@@ -9,7 +9,8 @@ capitalised word); ``{person}`` is a contact as ``people.json`` names them (``my
 
 Wordings, per attribute: its statement roles (``state``, ``change``, ``other``, ``event``,
 ``with_note``, ``start``, ``quit``, ``still``, ``mention``, a ``write`` attribute's ``state``),
-an event's notes said later naming it (``with_named``, ``day_named``, bench 6.1), ``implied``
+an event's notes said later naming it (``with_named``, ``day_named``, bench 6.1) and an event
+told days later (``event_earlier``, read as an event, bench 7.1), ``implied``
 (read as a change, or for an activity as giving it up), every look-alike family it is said in
 (``twin``, role ``twin``: up to bench 6.0 a denial, wish, plan, hypothetical or someone else's
 claim wrapped round the attribute's ``twin_claim``; from 6.1 the claim transformed, in frames
@@ -38,7 +39,15 @@ ROLES: Mapping[str, tuple[str, ...]] = {
     "fixed": ("state", "other", "twin"),
     "changing": ("state", "change", "other", "implied", "twin"),
     "preference": ("state", "other", "twin"),
-    "event_list": ("event", "other", "with_note", "with_named", "day_named", "twin"),
+    "event_list": (
+        "event",
+        "event_earlier",
+        "other",
+        "with_note",
+        "with_named",
+        "day_named",
+        "twin",
+    ),
     "activity": ("start", "quit", "still", "implied", "twin"),
     "assistant": ("recommend", "suggest_aside"),
     "recurring": ("mention", "twin"),

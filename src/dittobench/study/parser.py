@@ -164,9 +164,10 @@ class MemoryParser:
     # -- gathering ------------------------------------------------------------------------
 
     def ask_count(self, asked: Asked) -> RunResponse:
-        """The count and (bench 3.0 asks it too) the day of the first, from its timestamp."""
+        """The count and (bench 3.0 asks it too) the day of the first: the day it took place
+        (``Mention.day``: its timestamp's, unless a day note moved it)."""
         own = asked.own(("event", "mention"))
-        day = min((m.timestamp for m in own), default="")[:10]
+        day = min((m.day for m in own), default="")
         first = f", the first on {spoken_date(date.fromisoformat(day))}" if own else ""
         return RunResponse(final_text=f"I count {len(own)}{first}.")
 
@@ -204,7 +205,7 @@ class MemoryParser:
         events = self.quoted(asked, 3)
         if events is None:
             return UNKNOWN
-        events.sort(key=lambda m: m.timestamp)
+        events.sort(key=lambda m: (m.day, m.timestamp))
         return RunResponse(final_text="First " + ", then ".join(m.value for m in events) + ".")
 
     def days(self, asked: Asked) -> RunResponse:

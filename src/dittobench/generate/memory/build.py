@@ -91,6 +91,7 @@ def _person(
         suggestions=content.twin_suggestions,
         after=content.twins_after,
         days=content.event_days_drawn,
+        worded=content.event_days_worded,
         unheard=needs.avoid if content.isolation_unheard else {},
     )
     return weave_person(

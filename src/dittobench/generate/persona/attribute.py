@@ -103,7 +103,8 @@ ALLOWED_SLOTS: Final = MappingProxyType(
         # is said in the reply after a recommendation: a look-alike suggestion not made. Bench
         # 6.1's pack transforms the claim instead of wrapping it (``twin_not``, ``twin_would``,
         # ``other_claim``, in frames facts share, docs/packs.md); ``with_named`` and ``day_named``
-        # say who came along and the weekday later, naming the event.
+        # say who came along and the weekday later, naming the event; ``event_earlier`` (bench
+        # 7.1) says an event that took place days before it is told, in words of the week.
         "twin": {"value", "person"},
         "suggest_aside": {"value"},
         "twin_claim": {"value"},
@@ -111,6 +112,7 @@ ALLOWED_SLOTS: Final = MappingProxyType(
         "with_note": {"person"},
         "with_named": {"person", "value"},
         "day_named": {"value", "day"},
+        "event_earlier": {"value"},
     }
 )
 

@@ -25,7 +25,9 @@ afterwards, and changes said only by implication.
    chance 1/4, its weekday (with chance 1/3 first said wrong); each change, with chance 1/5,
    its weekday (the same). The day is the session's own, but for an event with ``days``
    (bench 6.1 ``event_days_drawn``): then ``below(n)`` days before the session's, n the days
-   since the session before (at most 7), so it stays later than anything said before;
+   since the session before (at most 7), so it stays later than anything said before; with
+   ``worded`` (bench 7.1 ``event_days_worded``) an event so moved takes the form ``EARLIER``
+   and is said in its grammar's words of the week;
 4. **implied changes**: each change, and each activity given up, of an attribute whose grammar
    has ``implied``, with chance 1/3, is said only by implication ("now that I'm settled in
    Porto", "sold all my pottery gear").
@@ -65,6 +67,9 @@ TWINNED_ROLES = frozenset({"state", "change", "event", "start"})
 MENTION_ROLES = TWINNED_ROLES | {"mention"}
 SLIPPED_ROLES = frozenset({"state", "change", "event"})
 IMPLIED = "implied"
+EARLIER = "event_earlier"
+"""The form, and grammar symbol, of an event said on a later day than it took place (bench 7.1
+``event_days_worded``): in words of the week ("went to Lisbon this week"), not of the day."""
 IMPLIED_ROLES = frozenset({"change", "quit"})
 TWIN_SYMBOL = "twin"
 WITH_NOTE = "with_note"
@@ -114,6 +119,7 @@ def twist_plan(
     suggestions: bool = False,
     after: bool = False,
     days: bool = False,
+    worded: bool = False,
     unheard: Mapping[str, tuple[str, ...]] = MappingProxyType({}),
 ) -> Plan:
     """``plan`` with the additions of the module docstring (``twins``: look-alikes;
@@ -130,7 +136,7 @@ def twist_plan(
             _suggestion_twins(t)
     if woven:
         _slips(t)
-        _details(t, days)
+        _details(t, days, worded)
         _implied(t)
     return replace(plan, facts=tuple(t.facts))
 
@@ -199,7 +205,7 @@ def _slips(t: _Twisting) -> None:
             t.add(fact.attribute, "slip", NOBODY, wrong, fact.session, fact.key)
 
 
-def _details(t: _Twisting, days: bool) -> None:
+def _details(t: _Twisting, days: bool, worded: bool) -> None:
     sessions = sorted(t.dates.items())
     since = {index: 7 for index, _ in sessions[:1]}
     since.update(
@@ -217,6 +223,8 @@ def _details(t: _Twisting, days: bool) -> None:
         if t.stream.chance(*chance):
             back = t.stream.below(since[session]) if days and fact.role == "event" else 0
             day = t.talk.weekdays[(t.dates[session] - timedelta(days=back)).weekday()]
+            if back and worded and EARLIER in t.library.get(fact.attribute).grammar:
+                t.facts[t.facts.index(fact)] = replace(fact, form=EARLIER)
             on = t.add(fact.attribute, "on", SELF, day, session, fact.key)
             if t.stream.chance(*DAY_SLIP_CHANCE):
                 wrong = t.stream.choice([d for d in t.talk.weekdays if d != day])

@@ -46,7 +46,7 @@ from dittobench.generate.persona.model import (
 )
 from dittobench.generate.persona.plan import Plan
 from dittobench.generate.persona.talk import Talk
-from dittobench.generate.persona.twists import ASIDE, RIDER
+from dittobench.generate.persona.twists import ASIDE, EARLIER, IMPLIED, RIDER
 from dittobench.generate.persona.voice import ROLE_SYMBOL, noise_turn, previous_values, say
 from dittobench.generate.texts import Texts
 
@@ -221,7 +221,7 @@ class _Voicing:
             item.rider = fact.form == RIDER
             items.append(item)
             return
-        symbol = "implied" if fact.form == "implied" else ROLE_SYMBOL[fact.role]
+        symbol = fact.form if fact.form in (IMPLIED, EARLIER) else ROLE_SYMBOL[fact.role]
         values = {
             "value": fact.value,
             "label": fact.detail,
