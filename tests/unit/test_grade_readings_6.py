@@ -219,3 +219,23 @@ def test_all_i_know_after_a_decline_is_context() -> None:
         said = f"You've never told me {subject}. All I know is that {heard} came up once."
         assert score(case, keys, said) == 1.0, (case.question, said)
         assert score(case, keys, f"It's {heard}.") == 0.0
+
+
+def test_a_short_form_that_is_a_bare_letter_is_no_value() -> None:
+    """"A-" (for "A negative") reads as the article "a": grading-5 failed answers saying "a"
+    beside such a distractor; grading-6 scans full forms only, which still fail."""
+    swept = changed = 0
+    for seed in range(2000, 2040):
+        made, keys = dataset(seed)
+        for case in made.memory_cases:
+            bare = [d for d in case.distractors if len(d.strip("+-")) == 1]
+            full = [d for d in case.distractors if len(d) > 3 and d not in case.expected_answer]
+            if not bare or not full or case.answer_kind != "value":
+                continue
+            said = f"It's {case.expected_answer}, as you told me a while back."
+            wrong = f"It's {full[0]}, as you told me a while back."
+            assert score(case, keys[case.id], said) == 1.0, (case.question, said)
+            assert score(case, keys[case.id], wrong) == 0.0, (case.question, wrong)
+            changed += score(case, keys[case.id], said, GRADING_5) == 0.0
+            swept += 1
+    assert swept >= 3 and changed >= swept // 2

@@ -52,6 +52,7 @@ from dittobench.grade.commitment import (
 from dittobench.grade.guards import mask_echo, named_as_answer
 from dittobench.grade.lexicon import DECLINE, DELETION_OUTCOMES, NOT_KNOWING
 from dittobench.grade.match import (
+    COMMON_WORDS,
     Prepared,
     has_unnegated,
     hit,
@@ -308,10 +309,10 @@ def _grade_committed(
     # right value leads with nothing; a decline somewhere in it gives no context)
     whole_read = policy.readings_5 and len(full.norm) > LONG_REPLY
     if policy.answer_leads and case.answer_kind == "value" and not strict and not whole_read:
-        said_slot, said_prose = prepare(""), _lead(case, whole)
+        said_slot, said_prose = prepare(""), _lead(case, whole, policy)
         whole = said_prose
     scanner = _Scanner(whole, protected, policy.former_cues_more)
-    distractors = _scanned(case, case.distractors)
+    distractors = _scanned(case, case.distractors, policy)
     if _activity(case):
         # Another activity said to have the other status is context, not a second answer.
         rest = [t for t in sentences_of(whole) if not says_the_other_status(case, t, policy)]
@@ -334,7 +335,8 @@ def _grade_committed(
         whole = joined(said_slot, said_prose)
     heard = policy.readings_6 and _heard(case, full, history.heard)
     answer = Answer(said_slot, said_prose, whole, abstain, policy, heard)
-    guard = _scanned(case, tuple(v for v in case.dump_guard if v not in history.spared_guard))
+    spared = history.spared_guard
+    guard = _scanned(case, tuple(v for v in case.dump_guard if v not in spared), policy)
     context = (
         policy.decline_context
         and case.answer_kind == "decline"
@@ -379,7 +381,8 @@ def _what_is_said(
     read_slot = not strict or policy.readings_6
     said_slot = _committed(case, slot, history.people, policy) if read_slot else slot
     committed = joined(said_slot, said_prose)
-    if _Scanner(committed, protected, policy.former_cues_more).any(_scanned(case, case.forbidden)):
+    forbidden = _scanned(case, case.forbidden, policy)
+    if _Scanner(committed, protected, policy.former_cues_more).any(forbidden):
         return _zero("forbidden", disqualified=True, leaked=True)
     return (said_slot, prepare(""), True) if strict else (said_slot, said_prose, False)
 
@@ -412,13 +415,14 @@ LONG_REPLY: Final = 3000
 honest-answer corpus is about 1,200 characters; a dump of a history is several thousand."""
 
 
-def _lead(case: MemoryCase, said: Prepared) -> Prepared:
+def _lead(case: MemoryCase, said: Prepared, policy: GradingPolicy) -> Prepared:
     """The first sentence of ``said`` (what an answer commits to) that names a candidate, or
     nothing when none does: one value is asked for, so the answer is what the reply leads with
     and what follows is context ("...; before that it was X")."""
     candidates = _scanned(
         case,
         (case.expected_answer, *case.accepted, *case.distractors, *case.dump_guard),
+        policy,
     )
     for sentence in sentences_of(said):
         if any(hit(sentence, value) for value in candidates):
@@ -426,9 +430,23 @@ def _lead(case: MemoryCase, said: Prepared) -> Prepared:
     return prepare("")
 
 
-def _scanned(case: MemoryCase, values: tuple[str, ...]) -> tuple[str, ...]:
-    """The values worth scanning for: one the question itself names is never a commitment."""
-    return _unasked(case.question, values)
+def _scanned(case: MemoryCase, values: tuple[str, ...], policy: GradingPolicy) -> tuple[str, ...]:
+    """The values worth scanning for: one the question itself names is never a commitment;
+    with grading-6, nor is a short form that is a bare letter or a common word."""
+    return _unasked(case.question, _worded(values, policy))
+
+
+def _worded(values: tuple[str, ...], policy: GradingPolicy) -> tuple[str, ...]:
+    """grading-6: ``values`` without the short forms no answer can avoid saying ("A-" for "A
+    negative" reads as the article "a")."""
+    if not policy.readings_6:
+        return values
+    return tuple(v for v in values if not _bare(v))
+
+
+def _bare(value: str) -> bool:
+    key = normalize(value).replace("-", " ").strip(" +.,'")
+    return len(key) <= 1 or key in COMMON_WORDS
 
 
 @lru_cache(maxsize=8192)
@@ -457,6 +475,7 @@ def _committed(
         )
         if v not in subject
     )
+    candidates = _worded(candidates, policy)
     timing = TIMING.get(case.question_type, "")
     declining = case.answer_kind == "decline"
     activities = case.answer_kind in ("reversal", "persistence")

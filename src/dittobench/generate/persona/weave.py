@@ -4,12 +4,16 @@
 voice stream (``memory/voice/<user>``), in this order:
 
 1. ``shuffle`` the session's facts (slips and details are said with their fact, not apart);
-2. per fact, its sentences, each a tidied template from the attribute's grammar or chatter:
+2. per fact, its sentences, each a tidied template from the attribute's grammar or chatter
+   (an implied change from ``implied``, an event told days after it took place from
+   ``event_earlier``, bench 7.1):
    the fact itself (said with the slip's wrong value when it has one), then its followers: the
    correction, who was there (``with_note``), the weekday (a wrong weekday, then its fix); a
    look-alike is one sentence;
 3. followers are placed: who was there and the weekday right after their fact (afterthoughts),
-   a correction or a weekday's fix at a random later place (``below``);
+   a correction or a weekday's fix at a random later place (``below``); with ``named`` (bench
+   6.1 ``notes_named``), half the time, who was there and an event's weekday are said at a
+   random later place instead, naming the event (``with_named``, ``day_named``);
 4. sentences are grouped into turns: the next sentence opens a turn, which draws its size (1,
    2 or 3, weights ``TURN_WEIGHTS``) and takes the first of the next ``LOOKAHEAD`` sentences
    that may join it: not a follower, of an attribute not yet in it, and at most one sentence
