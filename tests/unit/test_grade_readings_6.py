@@ -222,7 +222,7 @@ def test_all_i_know_after_a_decline_is_context() -> None:
 
 
 def test_a_short_form_that_is_a_bare_letter_is_no_value() -> None:
-    """"A-" (for "A negative") reads as the article "a": grading-5 failed answers saying "a"
+    """ "A-" (for "A negative") reads as the article "a": grading-5 failed answers saying "a"
     beside such a distractor; grading-6 scans full forms only, which still fail."""
     swept = changed = 0
     for seed in range(2000, 2040):
