@@ -94,7 +94,10 @@ def test_a_window_opened_run_revealed_and_verified_through_the_log(tmp_path: Pat
             beside = finished(service, public["run_id"])
         assert job["seed_source"] == "operator" and job["report"]["pack"]["sha256"] == commitment
         assert beside["window_id"] == "" and beside["seed_source"] == "operator"
+        case = f"/runs/{job['run_id']}/cases/{job['report']['per_case'][0]['case_id']}"
+        _sealed_until_revealed(service, job, case, sealed=True)
         _reveal(service, wid, commitment, tmp_path / "revealed")
+        _sealed_until_revealed(service, job, case, sealed=False)
         late = {"harness_url": "http://127.0.0.1:9", "window_id": wid}
         again = service.json("POST", "/v1/submit", ALICE, late)
         assert again[0] == 409 and "closed" in again[1]["error"]
@@ -136,6 +139,18 @@ def _open(service: ServiceProcess, pack: Path, commitment: str) -> dict[str, Any
     assert status == 200 and entries["entries"][0]["pack_sha256"] == commitment
     assert service.call("GET", f"/v1/windows/{window['window_id']}/pack.tar.gz", None)[0] == 404
     return dict(window)
+
+
+def _sealed_until_revealed(
+    service: ServiceProcess, job: dict[str, Any], case: str, sealed: bool
+) -> None:
+    """Before the reveal only the run's submitter, whose harness answered them, reads its cases:
+    they are the sealed pack's words. Its scores are public all along."""
+    page = service.call("GET", f"/runs/{job['run_id']}", ADMIN)[2].decode()
+    assert ("Cases sealed:" in page) is sealed
+    assert str(job["report"]["composite"])[:4] in page
+    assert service.call("GET", case, ADMIN)[0] == (403 if sealed else 200)
+    assert service.call("GET", case, ALICE)[0] == 200
 
 
 def _reveal(service: ServiceProcess, wid: str, commitment: str, into: Path) -> None:

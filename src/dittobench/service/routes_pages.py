@@ -32,7 +32,7 @@ from dittobench.service.pagekit import (
     html,
 )
 from dittobench.service.sessions import Viewer
-from dittobench.service.windows import window_view
+from dittobench.service.windows import sealed_until, window_view
 from dittobench.spec.versions import POLICIES
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL
@@ -70,6 +70,12 @@ def _one(service: ServiceState, who: Viewer, run_id: str) -> Listed:
     if not found:
         raise PageError(404, f"no run {run_id}")
     return found[0]
+
+
+def _sealed(service: ServiceState, who: Viewer, item: Listed) -> str:
+    """Why ``item``'s cases are hidden from ``who`` (a window run before its reveal), or ""."""
+    owner = bool(who.submitter) and who.submitter == item.submitter
+    return sealed_until(service.store, item.window_id, owner)
 
 
 def _check(service: ServiceState, pages: PagesState, item: Listed) -> ReceiptCheck | None:
@@ -162,7 +168,8 @@ def run(
             f'<a href="/runs/{quote(run_id)}/receipt.json" download>download the receipt</a> '
             f"({mark}: {check.summary})"
         )
-    texts = _texts(service, stored) if stored is not None else {}
+    sealed = _sealed(service, who, item)
+    texts = _texts(service, stored) if stored is not None and not sealed else {}
     page = run_page(
         stored.row if stored else None,
         item,
@@ -173,6 +180,7 @@ def run(
         tier=tier(item.job, check),
         receipt_note=note,
         stage=stage,
+        sealed=sealed,
     )
     return html(page)
 
@@ -183,7 +191,9 @@ def _with_progress(item: Listed, done: int, total: int) -> Listed:
 
 @router.get("/runs/{run_id}/cases/{case_id}", response_class=HTMLResponse)
 def case(run_id: str, case_id: str, service: Service, who: Looker) -> HTMLResponse:
-    _one(service, who, run_id)
+    sealed = _sealed(service, who, _one(service, who, run_id))
+    if sealed:
+        raise PageError(403, f"case {case_id} of run {run_id}: {sealed}")
     try:
         stored = load_run(service.store, run_id)
         detail = case_detail(service.store, stored, case_id)

@@ -145,6 +145,21 @@ def reveal_window(store: ServiceStore, window: WindowRow, windows_dir: Path) -> 
     return found
 
 
+def sealed_until(store: ServiceStore, window_id: str, owner: bool) -> str:
+    """Why a window run's cases are not shown to this viewer, or "": they hold the sealed pack's
+    words, which only its harness has seen until the window is revealed (the run's submitter,
+    whose harness answered them, may read them)."""
+    if not window_id or owner:
+        return ""
+    window = store.get_window(window_id)
+    if window is None or window.state == REVEALED:
+        return ""
+    return (
+        f"this run is part of scoring window {window_id}, whose pack stays sealed until the "
+        "window is revealed: its cases are shown then"
+    )
+
+
 def pack_url(window_id: str) -> str:
     return f"/v1/windows/{window_id}/{ARCHIVE_NAME}"
 

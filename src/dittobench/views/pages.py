@@ -253,7 +253,10 @@ def run_page(
     tier: str,
     receipt_note: str,
     stage: str,
+    sealed: str = "",
 ) -> str:
+    """A run's page. ``sealed``: why its cases' words are not shown (a scoring window's run
+    before the reveal); the scores are."""
     run_id = listed.run_id
     parts = [f"<h1>Run {esc(run_id)}</h1>"]
     if listed.status in RUNNING:
@@ -281,6 +284,8 @@ def run_page(
     if listed.window_id:
         link = f'<a href="/windows#{esc(listed.window_id)}">{esc(listed.window_id)}</a>'
         parts.append(f"<p>Scoring window: {link} (its sealed pack)</p>")
+    if sealed:
+        parts.append(f"<p role=status>Cases sealed: {esc(sealed)}.</p>")
     if receipt_note:
         parts.append(f"<p>Receipt: {receipt_note}</p>")
     if report is not None:
