@@ -17,6 +17,7 @@ from dittobench.views.ranking import (
     board_sizes,
     filtered,
     gap_stderr,
+    harness_key,
     leaderboard,
     practice_count,
     standing,
@@ -83,6 +84,28 @@ def test_practice_runs_never_reach_the_board() -> None:
     assert ranked[1].standing.mean == pytest.approx(0.05)
     assert [i.run_id for i in ranked[1].standing.runs] == [items[3].run_id]
     assert [r.standing.harness for r in leaderboard(items[:2], "2.0.0", "small")] == []
+
+
+def test_one_harness_under_several_spellings_of_its_address_is_one_row() -> None:
+    """Otherwise aliases would let a submitter show its best-scoring spelling on top."""
+    items = [
+        run(1, "http://H.example:80/", 0.90),
+        run(2, "http://h.example", 0.10),
+        run(3, "http://h.example//", 0.20),
+        run(4, "https://h.example", 0.50),  # another endpoint
+        run(5, "http://h.example:8080", 0.30),  # another port
+        run(6, "replay:sha256:ABC", 0.40),  # not an address: as it stands
+    ]
+    ranked = leaderboard(items, "2.0.0", "small")
+    rows = {r.standing.harness: len(r.standing.runs) for r in ranked}
+    assert rows == {
+        "http://h.example": 3,
+        "https://h.example": 1,
+        "http://h.example:8080": 1,
+        "replay:sha256:ABC": 1,
+    }
+    assert harness_key("http://[::1]:80/x/") == "http://[::1]/x"
+    assert harness_key("http://h.example:99999") == "http://h.example:99999"  # unreadable port
 
 
 def test_the_mean_ranks_not_the_best_run() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
 from dittobench.spec.seeds import OPERATOR
 from dittobench.store.listing import Listed
@@ -108,6 +109,25 @@ def practice(item: Listed, windows: Sequence[WindowRow] = ()) -> bool:
     return item.seed_source != OPERATOR or beside_window(item, windows)
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def harness_key(harness: str) -> str:
+    """One harness under every spelling of its address, so aliases share a row: scheme and host
+    in lower case, the scheme's default port and trailing slashes dropped ("HTTP://H.example:80/"
+    is "http://h.example"); anything not an http(s) address stays as it is."""
+    try:
+        parts = urlsplit(harness.strip())
+        scheme, host, port = parts.scheme.lower(), parts.hostname, parts.port
+    except ValueError:
+        return harness
+    if scheme not in _DEFAULT_PORTS or not host:
+        return harness
+    host = f"[{host}]" if ":" in host else host  # an IPv6 literal keeps its brackets
+    netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
+    return urlunsplit((scheme, netloc, parts.path.rstrip("/"), parts.query, ""))
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One harness on one board (a bench version and a run size): its operator-seeded
@@ -156,7 +176,8 @@ def leaderboard(
     run_size: str,
     windows: Sequence[WindowRow] = (),
 ) -> list[Ranked]:
-    """Each harness's standing on the board of ``bench_version`` and ``run_size``, by mean
+    """Each harness's standing on the board of ``bench_version`` and ``run_size`` (its address
+    read as ``harness_key``), by mean
     composite over its operator-seeded finished runs (``ranked_run``), best first; practice
     runs, other versions and other sizes never count. Ranks are shared down a chain of ties: a
     row whose gap to the row above is within the standard error of that gap,
@@ -168,7 +189,7 @@ def leaderboard(
             and item.run_size == run_size
             and ranked_run(item, windows)
         ):
-            runs.setdefault(item.harness, []).append(item)
+            runs.setdefault(harness_key(item.harness), []).append(item)
     standings = [
         standing(harness, sorted(found, key=lambda i: (i.created_at, i.run_id), reverse=True))
         for harness, found in runs.items()
