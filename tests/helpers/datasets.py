@@ -8,8 +8,11 @@ from dittobench.core.prng import Stream
 from dittobench.generate.assemble import build_dataset
 from dittobench.generate.texts import Texts, texts_of
 from dittobench.generate.tools.build import build_tool_cases
+from dittobench.grade.memory import HistoryKeys
+from dittobench.grade.run import history_keys
 from dittobench.packs import public_pack
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
+from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import CURRENT_VERSION, get_policy
 
 CONTENT_VERSION = get_policy(CURRENT_VERSION).content_version
@@ -32,3 +35,22 @@ def tool_side(
     seed: int, run_size: str = "full"
 ) -> tuple[tuple[ToolCase, ...], tuple[ToolFixture, ...]]:
     return build_tool_cases(Stream.root(seed, CONTENT_VERSION), TOOL_COUNTS[run_size], texts())
+
+
+@lru_cache(maxsize=16)
+def graded_dataset(seed: int, version: str) -> tuple[Dataset, dict[str, HistoryKeys]]:
+    """A full dataset of ``version`` with what the grader reads of each case's history."""
+    made = build_dataset(seed, version, "full")
+    return made, history_keys(made)
+
+
+def cases_of(
+    version: str, seeds: tuple[int, ...], question_type: str
+) -> list[tuple[MemoryCase, HistoryKeys]]:
+    """Every case of ``question_type`` over ``seeds``, with its history keys (at least one)."""
+    found = []
+    for seed in seeds:
+        made, keys = graded_dataset(seed, version)
+        found += [(c, keys[c.id]) for c in made.memory_cases if c.question_type == question_type]
+    assert found, question_type
+    return found

@@ -5,32 +5,23 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from functools import cache
 
-from dittobench.generate.assemble import build_dataset
 from dittobench.grade.memory import HistoryKeys, grade_memory
-from dittobench.grade.run import history_keys
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GRADING_4, GRADING_5
 from dittobench.spec.wire import RunResponse
+from tests.helpers.datasets import cases_of, graded_dataset
 
 SEEDS = (2000, 2001, 2002)
 
 
-@cache
 def dataset(seed: int) -> tuple[Dataset, dict[str, HistoryKeys]]:
-    made = build_dataset(seed, "6.0.0", "full")
-    return made, history_keys(made)
+    return graded_dataset(seed, "6.0.0")
 
 
 def cases(question_type: str) -> list[tuple[MemoryCase, HistoryKeys]]:
-    found = []
-    for seed in SEEDS:
-        made, keys = dataset(seed)
-        found += [(c, keys[c.id]) for c in made.memory_cases if c.question_type == question_type]
-    assert found, question_type
-    return found
+    return cases_of("6.0.0", SEEDS, question_type)
 
 
 def score(case: MemoryCase, keys: HistoryKeys, text: str) -> float:

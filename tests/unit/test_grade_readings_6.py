@@ -6,36 +6,26 @@ would have been in Leeds then", "which isn't far") stay claims."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
-from dittobench.generate.assemble import build_dataset
 from dittobench.grade.match import hit
 from dittobench.grade.memory import HistoryKeys, grade_memory
-from dittobench.grade.run import history_keys
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GRADING_5, GRADING_6, GradingPolicy
 from dittobench.spec.wire import RunResponse
+from tests.helpers.datasets import cases_of, graded_dataset
 
 SEEDS = (2000, 2001, 2002)
 VERSION = "7.0.0"
 
 
-@cache
 def dataset(seed: int) -> tuple[Dataset, dict[str, HistoryKeys]]:
-    made = build_dataset(seed, VERSION, "full")
-    return made, history_keys(made)
+    return graded_dataset(seed, VERSION)
 
 
 def cases(question_type: str) -> list[tuple[MemoryCase, HistoryKeys]]:
-    found = []
-    for seed in SEEDS:
-        made, keys = dataset(seed)
-        found += [(c, keys[c.id]) for c in made.memory_cases if c.question_type == question_type]
-    assert found, question_type
-    return found
+    return cases_of(VERSION, SEEDS, question_type)
 
 
 def score(
