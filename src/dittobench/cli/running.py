@@ -21,6 +21,7 @@ from dittobench.spec.versions import CURRENT_VERSION
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    from dittobench.engine.judging import JudgeEndpoint
     from dittobench.engine.orchestrate import Progress
     from dittobench.engine.runner import RunOptions, RunOutcome
     from dittobench.sandbox.archive import Archive
@@ -310,6 +311,24 @@ SeedsOpt = Annotated[
         max=1000,
     ),
 ]
+JudgeUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--judge-url",
+        help="An OpenAI-compatible endpoint (ending before /chat/completions) that judges the "
+        "open questions for the nuance score; its key, if any, from $DITTOBENCH_JUDGE_KEY. "
+        "Without it the nuance score is left unjudged (docs/judge.md).",
+        show_default=False,
+    ),
+]
+JudgeModelOpt = Annotated[
+    str,
+    typer.Option(
+        "--judge-model",
+        help="Judge with this model instead of the version's locked one: the nuance score is "
+        "then marked unofficial in the report, the receipt and the pages.",
+    ),
+]
 ParallelOpt = Annotated[
     int, typer.Option(help="With --seeds and no --queue celery: runs at once here.", min=1, max=16)
 ]
@@ -338,6 +357,8 @@ def run(
     seeds: SeedsOpt = 1,
     parallel: ParallelOpt = 2,
     harness_archive: ArchiveOpt = None,
+    judge_url: JudgeUrlOpt = None,
+    judge_model: JudgeModelOpt = "",
 ) -> None:
     """Run the benchmark against a harness: generate, seed, run every case, grade, store.
 
@@ -381,8 +402,9 @@ def run(
     limits = ClientLimits(run_deadline_s=run_deadline, health_wait_s=wait)
     options = RunOptions(harness or "", seed, run_size, bench_version, concurrency, out_dir,
                          limits, signing_key, strict_order=strict_order, overlap=overlap,
-                         reseed=not no_reseed, pack=chosen_pack,
-                         seed_source=seed_source)  # fmt: skip
+                         reseed=not no_reseed, pack=chosen_pack, seed_source=seed_source,
+                         judge=judge_endpoint(judge_url, bench_version),
+                         judge_model=judge_model)  # fmt: skip
     run_id = resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not resume else '(stored)'}", err=True)
     name = harness or stored_harness or BUILTIN
@@ -390,6 +412,21 @@ def run(
         store, run_id, options, name, home, resumed=resume is not None, archive=archive
     )
     _print_outcome(outcome, json_out)
+
+
+def judge_endpoint(url: str | None, bench_version: str) -> JudgeEndpoint | None:
+    """``--judge-url`` as an endpoint (its key from $DITTOBENCH_JUDGE_KEY), after checking the
+    version has a judge; None without the option."""
+    from dittobench.engine.judging import JudgeEndpoint
+    from dittobench.spec.versions import get_policy
+
+    if url is None:
+        return None
+    if get_policy(bench_version).judge is None:
+        raise fail(f"--judge-url: bench version {bench_version} has no open questions to judge")
+    if not url.startswith(("http://", "https://")):
+        raise fail(f"--judge-url must be an http(s) URL, got {url!r}")
+    return JudgeEndpoint(url, os.environ.get("DITTOBENCH_JUDGE_KEY", ""))
 
 
 def _check_run(

@@ -112,7 +112,8 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
     earlier = (decode(CaseRecord, data) for data in ctx.store.recorded_cases(ctx.run_id).values())
     records = {record.case_id: record for record in earlier if record.response is not None}
     data = ctx.dataset
-    tally = _Tally(len(records), len(data.tool_cases) + len(data.memory_cases), 0)
+    asked = data.asked()
+    tally = _Tally(len(records), len(data.tool_cases) + len(asked), 0)
     ctx.store.update_run(
         ctx.run_id, updated_at=ctx.now(), cases_total=tally.total, stage="starting"
     )
@@ -133,7 +134,9 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
         ]
     )
     leftover = [
-        (c.id, "memory", c.user_id, c.question) for c in data.memory_cases if c.id not in records
+        (case, kind, user, question)
+        for case, kind, user, question, _wave in asked
+        if case not in records
     ]  # only if the dataset's waves are inconsistent
     await _cases(ctx, slots, leftover, records, tally, urgent=True)
     return records
@@ -148,9 +151,9 @@ async def _memory_phases(
     for index, request in enumerate(ctx.dataset.memory_waves):
         tally.wave = f"user {request.user_id}, wave {request.wave}"
         unlocked = [
-            (c.id, "memory", c.user_id, c.question)
-            for c in ctx.dataset.memory_cases
-            if request.user_id == DEFAULT_USER_ID and c.run_after_wave == request.wave
+            (case, kind, user, question)
+            for case, kind, user, question, wave in ctx.dataset.asked()
+            if request.user_id == DEFAULT_USER_ID and wave == request.wave
         ]
         if index >= seeded or ctx.reseed:
             exclusive = slots.exclusive() if ctx.schedule == SAFE else contextlib.nullcontext()

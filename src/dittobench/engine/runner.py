@@ -41,6 +41,7 @@ from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import sha256_hex
 from dittobench.core.ids import WIRE_NONCE_BYTES
 from dittobench.engine.client import ClientLimits, HarnessClient
+from dittobench.engine.judging import JudgeEndpoint, judge_transcript
 from dittobench.engine.orchestrate import (
     OVERLAP,
     SAFE,
@@ -58,6 +59,7 @@ from dittobench.grade.run import grade_run
 from dittobench.packs import Pack, PackError
 from dittobench.receipts.sign import build_receipt, case_prompts
 from dittobench.spec.dataset import Dataset
+from dittobench.spec.judging import JudgeProtocol
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.seeds import SUBMITTER
 from dittobench.spec.transcript import CaseRecord
@@ -102,6 +104,10 @@ class RunOptions:
     seed_source: str = SUBMITTER
     """Who chose ``seed`` (``spec.seeds``), kept with the run and signed in its receipt: a caller
     that drew the seed fresh says ``operator``; a seed someone gave makes the run practice."""
+    judge: JudgeEndpoint | None = None
+    """Where the judge of the open questions is (``--judge-url``); unjudged when absent."""
+    judge_model: str = ""
+    """Judge with this model instead of the version's locked one (an unofficial nuance score)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +134,14 @@ class LeaseLost(RunError):
 class RunHeld(RunError):
     """Another live process holds the run's lease: nothing was changed (a second ``--resume``,
     or a job delivered twice)."""
+
+
+def judge_protocol(bench_version: str, model: str = "") -> JudgeProtocol:
+    """The version's locked judge, or the same protocol with another model (unofficial)."""
+    protocol = get_policy(bench_version).judge
+    if protocol is None:
+        raise RunError(f"bench version {bench_version} has no open questions to judge")
+    return protocol.with_model(model) if model and model != protocol.model else protocol
 
 
 def _chosen_schedule(options: RunOptions) -> str:
@@ -284,7 +298,7 @@ def _drive(
             raise LeaseLost(f"run {run_id} was taken over by another process; this one stopped")
         report(Progress("scoring", len(records), len(records), 0))
         store.update_run(run_id, updated_at=now(), stage="scoring")
-        return _finish(store, run_id, made, options, now, records)
+        return _finish(store, run_id, made, options, now, records, report)
     except LeaseLost:
         raise  # the run is another process's now: leave its row alone
     except RunTakenError:  # a case finished after the takeover: it was not recorded
@@ -308,11 +322,22 @@ def _finish(
     options: RunOptions,
     now: Callable[[], str],
     records: dict[str, CaseRecord],
+    report: Reporter,
 ) -> RunOutcome:
     dataset, data, ids = made
     identity = options.harness_name or options.harness_url
     pack = run_pack(dataset.bench_version, options.pack).ref()
     transcript = transcript_of(dataset, sha256_hex(data), identity, records, pack, ids.nonce)
+    if options.judge is not None and dataset.open_cases:
+        protocol = judge_protocol(dataset.bench_version, options.judge_model)
+        record = judge_transcript(
+            options.judge,
+            protocol,
+            dataset,
+            transcript,
+            lambda done, total: report(Progress("scoring", done, total, 0, "judging")),
+        )
+        transcript = replace(transcript, judge=record)
     graded = grade_run(dataset, transcript)
     folder = options.out_dir / run_id
     folder.mkdir(parents=True, exist_ok=True)

@@ -41,6 +41,7 @@ def build_dataset(
         tool_fixtures=fixtures,
         telemetry=tuple(sorted(memory.telemetry.items())),
         pack=_named(chosen, default, policy.content.names_own_pack),
+        open_cases=memory.open_cases,
     )
 
 

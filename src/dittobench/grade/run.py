@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
 from dittobench.grade import composite
+from dittobench.grade.judging import answer_text, nuance_score, parse_reply
 from dittobench.grade.match import hit, prepare
 from dittobench.grade.memory import HistoryKeys, MemoryVerdict, grade_memory
 from dittobench.grade.people import people_in
@@ -16,6 +17,7 @@ from dittobench.grade.stats import mean, median_int, std_err
 from dittobench.grade.tools import ToolVerdict, grade_tool
 from dittobench.grade.writes import write_done
 from dittobench.spec.dataset import Dataset
+from dittobench.spec.judging import NuanceScore
 from dittobench.spec.memory import DIMENSIONS, QUESTION_TYPES, MemoryCase
 from dittobench.spec.report import CaseScore, CategoryStat, ReportDetails, ScoreReport
 from dittobench.spec.transcript import CaseRecord, Transcript
@@ -64,7 +66,35 @@ def grade_run(
     memory = {c.id: memory[c.id] for c in dataset.memory_cases}
     scores = _case_scores(dataset, records, tool, memory, policy)
     report = _report(dataset, dataset_sha, transcript, scores, tool, memory, records, policy)
+    if dataset.open_cases:
+        report = replace(report, nuance=_nuance(dataset, transcript, records))
     return Graded(report, memory, tool)
+
+
+def _nuance(
+    dataset: Dataset, transcript: Transcript, records: dict[str, CaseRecord]
+) -> NuanceScore:
+    """The open cases' nuance score, from the judge's raw replies in the transcript (each
+    reply's recorded verdicts must be what the rubric parser reads from it)."""
+    cases = {c.id: c for c in dataset.open_cases}
+    record = transcript.judge
+    for judgement in record.judgements if record else ():
+        case = cases.get(judgement.case_id)
+        if case is None:
+            raise GradeInputError(
+                f"the judge record names a case that is not open: {judgement.case_id}"
+            )
+        for call in judgement.calls:
+            read = parse_reply(call.reply, case) if call.outcome == "ok" else None
+            if (call.outcome == "ok" and read is None) or (read or {}) != (call.verdicts or {}):
+                raise GradeInputError(
+                    f"judge call {call.panel_call}.{call.attempt} of {case.id}: the recorded "
+                    "verdicts are not what its reply says"
+                )
+    answered = {c.id: bool(answer_text(_response(records.get(c.id)))) for c in dataset.open_cases}
+    return nuance_score(
+        dataset.open_cases, answered, record, get_policy(dataset.bench_version).judge
+    )
 
 
 def history_keys(dataset: Dataset) -> dict[str, HistoryKeys]:
@@ -103,6 +133,7 @@ def _check_match(dataset: Dataset, dataset_sha: str, transcript: Transcript) -> 
             f"bench version {dataset.bench_version}); grade it against the dataset it was run on"
         )
     known = {c.id for c in dataset.tool_cases} | {c.id for c in dataset.memory_cases}
+    known |= {c.id for c in dataset.open_cases}
     stray = sorted(c.case_id for c in transcript.cases if c.case_id not in known)
     if stray:
         raise GradeInputError(

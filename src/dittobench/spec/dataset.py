@@ -14,6 +14,7 @@ from typing import Any
 from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.memory import ANSWER_KINDS, QUESTION_TYPES, WRITE_OPS, MemoryCase
+from dittobench.spec.open import MUST_NOT_REASONS, OPEN_KINDS, OpenCase
 from dittobench.spec.wire import SeedRequest, to_wire
 
 TOOL_GROUPS = ("direct_routing", "routing_traps", "restraint", "multi_step", "result_usage")
@@ -135,6 +136,9 @@ class Dataset:
     """Generator measurements (word overlap, realised raw-pairs share); integers only."""
     pack: PackRef | None = None
     """Named unless it is the version's own public pack, so those datasets keep their bytes."""
+    open_cases: tuple[OpenCase, ...] = ()
+    """Open questions (bench 8.0, ``spec.open``), judged for the nuance score; absent from the
+    JSON when there are none, so earlier datasets keep their bytes."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,7 +154,15 @@ class Dataset:
             # Present only when measured, so versions without a memory side keep their bytes.
             **({"telemetry": dict(self.telemetry)} if self.telemetry else {}),
             **({"pack": self.pack.to_json()} if self.pack else {}),
+            **({"open_cases": [c.to_json() for c in self.open_cases]} if self.open_cases else {}),
         }
+
+    def asked(self) -> list[tuple[str, str, str, str, int]]:
+        """Every question asked after a wave, as (case id, transcript kind, user id, question,
+        wave): the memory cases, then the open ones."""
+        out = [(c.id, "memory", c.user_id, c.question, c.run_after_wave) for c in self.memory_cases]
+        out += [(c.id, "open", c.user_id, c.question, c.run_after_wave) for c in self.open_cases]
+        return out
 
 
 def _case_key(fixture: ToolFixture) -> str:
@@ -188,6 +200,7 @@ class _DatasetShape:
     tool_fixtures: tuple[ToolFixture, ...]
     telemetry: dict[str, int] = field(default_factory=dict)
     pack: PackRef | None = None
+    open_cases: tuple[OpenCase, ...] = ()
 
 
 def _check_kinds(case: MemoryCase, where: str) -> None:
@@ -214,6 +227,8 @@ def dataset_from_json(data: Any) -> Dataset:
     shape = decode(_DatasetShape, data)
     for index, case in enumerate(shape.memory_cases):
         _check_kinds(case, f"$.memory_cases[{index}]")
+    for index, open_case in enumerate(shape.open_cases):
+        _check_open(open_case, f"$.open_cases[{index}]")
     tool_cases = tuple(
         ToolCase(
             id=c.id,
@@ -243,4 +258,22 @@ def dataset_from_json(data: Any) -> Dataset:
         tool_fixtures=shape.tool_fixtures,
         telemetry=tuple(sorted(shape.telemetry.items())),
         pack=shape.pack,
+        open_cases=shape.open_cases,
     )
+
+
+def _check_open(case: OpenCase, where: str) -> None:
+    """An open case's kind and its rubric's item ids and reasons are ones this build reads."""
+    if case.open_kind not in OPEN_KINDS:
+        raise DecodeError(f"{where}.open_kind: unknown kind {case.open_kind!r}")
+    if not case.must_state:
+        raise DecodeError(f"{where}.must_state: a rubric needs at least one fact to state")
+    for key, items, prefix in (
+        ("must_state", case.must_state, "S"),
+        ("must_not", case.must_not, "N"),
+    ):
+        for index, item in enumerate(items):
+            if item.id != f"{prefix}{index + 1}":
+                raise DecodeError(f"{where}.{key}[{index}].id: expected {prefix}{index + 1}")
+            if key == "must_not" and item.note not in MUST_NOT_REASONS:
+                raise DecodeError(f"{where}.{key}[{index}].note: unknown reason {item.note!r}")

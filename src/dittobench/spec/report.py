@@ -19,6 +19,7 @@ from typing import Any
 from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import PackRef
+from dittobench.spec.judging import NuanceScore
 from dittobench.spec.wire import to_wire
 
 
@@ -134,6 +135,9 @@ class ScoreReport:
     dimensions: dict[str, float] = field(default_factory=dict)
     pack: PackRef | None = None
     """The content pack of the run (from the transcript)."""
+    nuance: NuanceScore | None = None
+    """The judged score of the open cases (bench 8.0), beside the composite and never in it;
+    absent when the dataset has no open cases."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -155,6 +159,7 @@ class ScoreReport:
             "per_case": [c.to_json() for c in self.per_case],
             "per_category": [to_wire(c) for c in self.per_category],
             "details": self.details.to_json(),
+            **({"nuance": self.nuance.to_json()} if self.nuance else {}),
         }
 
     @classmethod

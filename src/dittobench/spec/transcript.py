@@ -18,10 +18,11 @@ from dittobench.core.hashing import canonical_sha256
 from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import PackRef
+from dittobench.spec.judging import JudgeRecord
 from dittobench.spec.wire import RunResponse, ToolCall, to_wire
 from dittobench.spec.wireids import WireIdError, check_nonce
 
-CASE_KINDS = ("tool", "memory")
+CASE_KINDS = ("tool", "memory", "open")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,8 @@ class Transcript:
     """The run's wire nonce, lowercase hex: the harness was shown ids keyed by it
     (``spec.wireids``), and its outputs are graded through that mapping. Empty (and absent from
     the JSON) in transcripts made before nonces: the harness was shown the dataset's own ids."""
+    judge: JudgeRecord | None = None
+    """How the run's open cases were judged (``spec.judging``); absent when nobody judged them."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +100,7 @@ class Transcript:
             "cases": [c.to_json() for c in sorted(self.cases, key=lambda c: c.case_id)],
             **({"pack": self.pack.to_json()} if self.pack else {}),
             **({"wire_nonce": self.wire_nonce} if self.wire_nonce else {}),
+            **({"judge": self.judge.to_json()} if self.judge else {}),
         }
 
     @property
@@ -119,7 +123,9 @@ class Transcript:
             raise DecodeError(str(exc)) from None
         for index, case in enumerate(transcript.cases):
             if case.kind not in CASE_KINDS:
-                raise DecodeError(f"$.cases[{index}].kind: {case.kind!r} is not tool or memory")
+                raise DecodeError(
+                    f"$.cases[{index}].kind: {case.kind!r} is not tool, memory or open"
+                )
         ids = [c.case_id for c in transcript.cases]
         if len(set(ids)) != len(ids):
             raise DecodeError("$.cases: a case id appears twice")

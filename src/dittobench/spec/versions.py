@@ -8,11 +8,12 @@ wording rotates with each minor version. Code reads ``policy.<field>``, never co
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Final
 
 from dittobench.core.errors import DittobenchError
+from dittobench.spec.judging import JUDGE_1, JudgeProtocol
 
 BENCHMARK_NAME: Final = "dittobench"
 
@@ -37,6 +38,9 @@ class RunSize:
     raw_pairs_permille: int
     isolation_cases: int
     memory_quota: MappingProxyType[str, int]
+    open_quota: MappingProxyType[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    """Open questions of each kind (``spec.open.OPEN_KINDS``), judged for the nuance score and
+    never part of the composite (bench 8.0)."""
 
     @property
     def memory_cases(self) -> int:
@@ -336,6 +340,9 @@ class ContentPolicy:
     lint_lookalikes.py``): none holds a statement's wording around its value, and the frames
     they are said in are frames facts are said in too (bench 3.0 to 6.0: fixed frames round
     the statement's own words, which a longest-match parser classifies unread)."""
+    open_questions: bool = False
+    """Runs carry open questions (``RunSize.open_quota``) with rubrics made from the keys, which
+    the version's locked judge scores for the nuance score (bench 8.0)."""
     decoys_either_side: bool = False
     """A decoy finding is dated before or after the needle's, drawn (bench 3.0 to 6.0: always
     before, so the later date named the needle); the source the request names tells them
@@ -386,6 +393,8 @@ a statement's words, facts and look-alikes share frames) and none of 5.0's free 
 CONTENT_7 = replace(CONTENT_6, event_days_worded=True)
 """Bench 7.1: 6.1's content, an event told days after it took place in words of the week (pack
 ``public-7.1``)."""
+CONTENT_8 = replace(CONTENT_7, open_questions=True)
+"""Bench 8.0: 7.1's content and open questions (pack ``public-8.0``: their wordings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,6 +409,8 @@ class BenchPolicy:
     content: ContentPolicy = CONTENT_1
     pack_id: str = "public-1.1"
     """The shipped content pack the version's datasets are generated from by default."""
+    judge: JudgeProtocol | None = None
+    """The locked judge of the version's open questions (None: the version has none)."""
     draft: bool = False
     """A version still being built: its datasets may change from one commit to the next, it has
     no golden hashes yet, and the command line says so whenever it is used."""
@@ -474,15 +485,39 @@ _QUOTA_FULL = {
 _NO_MEMORY: MappingProxyType[str, int] = MappingProxyType({})
 
 
-def _sizes(with_memory: bool) -> MappingProxyType[str, RunSize]:
+_OPEN_SMALL = {"summary": 1, "change": 1}
+_OPEN_MEDIUM = {"summary": 2, "change": 2, "task": 2, "multi_hop": 2}
+_OPEN_FULL = {"summary": 6, "change": 5, "task": 4, "multi_hop": 5}
+
+
+def _sizes(with_memory: bool, with_open: bool = False) -> MappingProxyType[str, RunSize]:
     def quota(table: dict[str, int]) -> MappingProxyType[str, int]:
         return MappingProxyType(table) if with_memory else _NO_MEMORY
 
+    def open_quota(table: dict[str, int]) -> MappingProxyType[str, int]:
+        return MappingProxyType(table) if with_open else _NO_MEMORY
+
     return MappingProxyType(
         {
-            "small": RunSize("small", 6, 1, 0, 0, quota(_QUOTA_SMALL)),
-            "medium": RunSize("medium", 40, 4, 450, 4 if with_memory else 0, quota(_QUOTA_MEDIUM)),
-            "full": RunSize("full", 84, 5, 500, 10 if with_memory else 0, quota(_QUOTA_FULL)),
+            "small": RunSize("small", 6, 1, 0, 0, quota(_QUOTA_SMALL), open_quota(_OPEN_SMALL)),
+            "medium": RunSize(
+                "medium",
+                40,
+                4,
+                450,
+                4 if with_memory else 0,
+                quota(_QUOTA_MEDIUM),
+                open_quota(_OPEN_MEDIUM),
+            ),
+            "full": RunSize(
+                "full",
+                84,
+                5,
+                500,
+                10 if with_memory else 0,
+                quota(_QUOTA_FULL),
+                open_quota(_OPEN_FULL),
+            ),
         }
     )
 
@@ -567,6 +602,18 @@ POLICIES: Final = MappingProxyType(
             GRADING_6,
             CONTENT_7,
             pack_id="public-7.1",
+        ),
+        # 8.0.0: two scores, never blended: 7.1's verified scoring and content, plus open
+        # questions judged by a locked judge for a nuance score beside the composite.
+        "8.0.0": BenchPolicy(
+            "8.0.0",
+            "2026-12-06T00:00:00Z",
+            _sizes(with_memory=True, with_open=True),
+            GRADING_6,
+            CONTENT_8,
+            pack_id="public-8.0",
+            judge=JUDGE_1,
+            draft=True,
         ),
     }
 )

@@ -131,6 +131,7 @@ def _dataset_ids(dataset: Dataset) -> list[tuple[str, str]]:
     """Every (kind, id) of the dataset a harness is shown a wire id for."""
     out = [("case", c.id) for c in dataset.tool_cases]
     out += [("case", c.id) for c in dataset.memory_cases]
+    out += [("case", c.id) for c in dataset.open_cases]
     out += [("user", TOOL_USER_PREFIX + c.id) for c in dataset.tool_cases]
     out += [("user", c.user_id) for c in dataset.memory_cases if c.user_id]
     for wave in dataset.memory_waves:

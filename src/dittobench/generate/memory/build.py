@@ -13,6 +13,7 @@ from dittobench.generate.memory.draft import Context, Draft
 from dittobench.generate.memory.haystack import Haystack, build_haystack, session_dates
 from dittobench.generate.memory.isolation import isolation_attributes, isolation_cases
 from dittobench.generate.memory.needs import isolation_needs, needs_for
+from dittobench.generate.memory.open import OpenDraft, open_drafts
 from dittobench.generate.memory.overlap import choose_wording, content_words
 from dittobench.generate.memory.placement import clear_of_key, placed
 from dittobench.generate.memory.waves import WavePlan, plan_waves, seed_requests
@@ -27,6 +28,7 @@ from dittobench.generate.persona.voice import voice_person
 from dittobench.generate.persona.weave import weave_person
 from dittobench.generate.texts import Texts
 from dittobench.spec.memory import MemoryCase
+from dittobench.spec.open import OpenCase
 from dittobench.spec.versions import CONTENT_1, ContentPolicy, RunSize
 from dittobench.spec.wire import DEFAULT_USER_ID, ISOLATION_USER_ID, SeedRequest
 
@@ -68,6 +70,8 @@ class MemorySide:
     haystacks: Mapping[str, Haystack] = field(default_factory=dict)
     library: Library | None = None
     """The run's library (coined values included)."""
+    open_cases: tuple[OpenCase, ...] = ()
+    """The run's open questions (``ContentPolicy.open_questions``)."""
 
 
 def _person(
@@ -147,7 +151,59 @@ def build_memory(
     cases, telemetry = _cases(dataset, root.fork("order"), drafts, plan, hays, stop, clear, widen)
     telemetry["raw_pairs_permille"] = plan.raw_share_permille
     persons = {user: c.person for user, c in contexts.items()}
-    return MemorySide(tuple(requests), cases, telemetry, persons, hays, texts.library)
+    opened: tuple[OpenCase, ...] = ()
+    if content.open_questions and size.open_quota:
+        asked = {(c.user_id, c.question) for c in cases}
+        made = open_drafts(ctx.drawing_from(root.fork("open")), size.open_quota)
+        opened = _open_cases(
+            dataset, root.fork("open/placed"), made, plan, size.waves, first_hay, stop, asked
+        )
+    return MemorySide(tuple(requests), cases, telemetry, persons, hays, texts.library, opened)
+
+
+def _open_cases(
+    dataset: Stream,
+    stream: Stream,
+    made: list[OpenDraft],
+    plan: WavePlan,
+    waves: int,
+    hay: Haystack,
+    stop: frozenset[str],
+    asked: set[tuple[str, str]],
+) -> tuple[OpenCase, ...]:
+    """Open drafts as cases: each asked after a wave drawn where its evidence is complete, in
+    the wording (never one already asked) that shares fewest words with its evidence; ids of
+    their own kind (``open``), in the order asked."""
+    placed_drafts = placed([m.draft for m in made], plan, waves, stream.fork("wave"))
+    words = _PairWords({DEFAULT_USER_ID: hay}, stop)
+    by_wave: dict[int, list[int]] = {}
+    for index, draft in enumerate(placed_drafts):
+        by_wave.setdefault(draft.min_wave, []).append(index)
+    order = [i for wave in sorted(by_wave) for i in stream.fork("order").shuffle(by_wave[wave])]
+    out = []
+    for ordinal, index in enumerate(order):
+        open_draft, draft = made[index], placed_drafts[index]
+        free = [c for c in draft.candidates if (draft.user_id, c) not in asked]
+        if not free:
+            raise MemoryGenerationError(f"{draft.question_type}: every wording is already used")
+        pairs = _evidence_pairs(hay, draft)
+        question, _first, _best = choose_wording(free, words.of(draft.user_id, pairs), stop)
+        asked.add((draft.user_id, question))
+        out.append(
+            OpenCase(
+                id=case_id(dataset.seed, dataset.content_version, "open", ordinal),
+                open_kind=open_draft.kind,
+                question=question,
+                user_id=draft.user_id,
+                run_after_wave=draft.min_wave,
+                period_from=open_draft.period_from,
+                period_to=open_draft.period_to,
+                must_state=open_draft.must_state,
+                must_not=open_draft.must_not,
+                evidence_pair_ids=pairs,
+            )
+        )
+    return tuple(out)
 
 
 def _run_texts(dataset: Stream, texts: Texts, content: ContentPolicy) -> Texts:
