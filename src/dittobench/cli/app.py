@@ -176,26 +176,55 @@ def grade(
 
 @app.command()
 def audit(
-    dataset: Annotated[Path, typer.Argument(help="The dataset file.")],
-    transcript: Annotated[Path, typer.Argument(help="The run's transcript file.")],
+    dataset: Annotated[
+        Path, typer.Argument(help="The dataset file, or a run folder holding dataset.json.")
+    ],
+    transcript: Annotated[
+        Path | None,
+        typer.Argument(help="The run's transcript file (default: the run folder's)."),
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", help="tsv (default) or jsonl.")] = "tsv",
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Write the sheet here (never over the dataset or transcript)."),
     ] = None,
+    judge_url: Annotated[
+        str | None,
+        typer.Option(
+            "--judge-url",
+            help="Ask the locked judge about every memory answer with a value too, and list where "
+            "judge and rules disagree (key from $DITTOBENCH_JUDGE_KEY). Never changes a score.",
+            show_default=False,
+        ),
+    ] = None,
+    judge_model: Annotated[
+        str, typer.Option("--judge-model", help="With --judge-url: another judge model.")
+    ] = "",
 ) -> None:
     """The false-negative audit sheet: memory answers that passed every disqualifying scan but
-    failed their typed check, one per row, with an empty `label` column for a reviewer."""
+    failed their typed check, one per row, with an empty `label` column for a reviewer. With
+    --judge-url, every memory answer a value answers, judged, and where the judge disagrees."""
     from dittobench.cli.inputs import check_out_file, refuse_overwriting
-    from dittobench.grade.audit import audit_rows, to_jsonl, to_tsv
+    from dittobench.grade.audit import JUDGE_COLUMNS, audit_rows, to_jsonl, to_tsv
 
     if fmt not in ("tsv", "jsonl"):
         raise fail(f"--format must be tsv or jsonl, got {fmt!r}")
+    if transcript is None:
+        if not dataset.is_dir():
+            raise fail("give the transcript file too, or a run folder as the only argument")
+        dataset, transcript = dataset / "dataset.json", dataset / "transcript.json"
     refuse_overwriting(out, "--out", {"dataset": dataset, "transcript": transcript})
     check_out_file(out, "--out")
     ds, tr, graded = _graded(dataset, transcript)
-    rows = list(audit_rows(ds, tr, graded))
-    sheet = to_tsv(iter(rows)) if fmt == "tsv" else to_jsonl(iter(rows))
+    if judge_url is None:
+        rows = list(audit_rows(ds, tr, graded))
+        sheet = to_tsv(iter(rows)) if fmt == "tsv" else to_jsonl(iter(rows))
+        what = "to label"
+    else:
+        rows = _judged_rows(ds, tr, graded, judge_url, judge_model)
+        rows = [r for r in rows if r["disagreement"]]
+        sheet = to_tsv(iter(rows), JUDGE_COLUMNS) if fmt == "tsv" else to_jsonl(iter(rows))
+        what = "where judge and rules disagree"
     if out is None:
         sys.stdout.write(sheet)
     else:
@@ -203,7 +232,56 @@ def audit(
             out.write_text(sheet, encoding="utf-8")
         except OSError as exc:
             raise fail(f"cannot write {out}: {exc.strerror}") from None
-    typer.echo(f"{len(rows)} case(s) to label", err=True)
+    typer.echo(f"{len(rows)} case(s) {what}", err=True)
+
+
+def _judged_rows(
+    ds: Dataset, tr: Transcript, graded: Graded, url: str, model: str
+) -> list[dict[str, str]]:
+    """Every memory answer a value answers, judged against its key read as a rubric; prints
+    how often judge and rules agree."""
+    import asyncio
+    import os
+
+    from dittobench.engine.judging import JudgeEndpoint, judge_cases
+    from dittobench.grade.audit import audit_rubric, judge_rows
+    from dittobench.grade.judging import answer_text, judged_case
+    from dittobench.spec.judging import JUDGE_1
+    from dittobench.spec.versions import get_policy
+
+    policy = get_policy(ds.bench_version)
+    protocol = policy.judge or JUDGE_1
+    if model and model != protocol.model:
+        protocol = protocol.with_model(model)
+    records = {c.case_id: c for c in tr.cases}
+    answers = {
+        c.id: answer_text(records[c.id].response if c.id in records else None)
+        for c in ds.memory_cases
+    }
+    rubrics = [r for c in ds.memory_cases if (r := audit_rubric(c, protocol)) is not None]
+    endpoint = JudgeEndpoint(url, os.environ.get("DITTOBENCH_JUDGE_KEY", ""))
+
+    def shown(done: int, total: int) -> None:
+        typer.echo(f"[judging] {done}/{total}", err=True)
+
+    record = asyncio.run(
+        judge_cases(endpoint, protocol, [(r, answers[r.id]) for r in rubrics], shown)
+    )
+    by_case = {j.case_id: j for j in record.judgements}
+    judged = {
+        r.id: judged_case(r, by_case.get(r.id), bool(answers[r.id]), protocol.panel)
+        for r in rubrics
+    }
+    rows = list(judge_rows(ds, answers, graded, judged, policy.grading.correct_at))
+    agree = sum(1 for r in rows if not r["disagreement"])
+    errors = sum(1 for r in rows if r["judge_status"] == "judge_error")
+    typer.echo(
+        f"judge {protocol.model} ({protocol.id}): {len(rows)} answers, agrees with the rules "
+        f"on {agree} ({agree / max(1, len(rows) - errors):.1%} of those judged), "
+        f"judge errors {errors}",
+        err=True,
+    )
+    return rows
 
 
 # Registered after generate, grade and audit so `--help` lists the commands in that order.

@@ -52,7 +52,7 @@ class BlindLabels:
     """The labels a blind folder shows for one dataset's ids, and the way back."""
 
     case: dict[str, str]
-    """Dataset case id -> label (M001… memory, T001… tool)."""
+    """Dataset case id -> label (M001… memory, Q001… open questions, T001… tool)."""
     pair: dict[str, str]
     """Dataset pair id -> label (P0001…), in wave order."""
     session: dict[str, str]
@@ -61,6 +61,7 @@ class BlindLabels:
     @classmethod
     def of(cls, dataset: Dataset) -> BlindLabels:
         case = {c.id: f"M{i:03d}" for i, c in enumerate(dataset.memory_cases, start=1)}
+        case.update({c.id: f"Q{i:03d}" for i, c in enumerate(dataset.open_cases, start=1)})
         case.update({c.id: f"T{i:03d}" for i, c in enumerate(dataset.tool_cases, start=1)})
         pair: dict[str, str] = {}
         session: dict[str, str] = {}
@@ -140,12 +141,12 @@ def _history(dataset: Dataset, labels: BlindLabels) -> dict[str, Any]:
 
 
 def _cases(dataset: Dataset, labels: BlindLabels) -> Iterator[dict[str, Any]]:
-    for case in dataset.memory_cases:
+    for case_id, _kind, user, question, wave in dataset.asked():
         yield {
-            "id": labels.case[case.id],
-            "user": labels.user.get(case.user_id, "A"),
-            "after_wave": case.run_after_wave,
-            "message": case.question,
+            "id": labels.case[case_id],
+            "user": labels.user.get(user, "A"),
+            "after_wave": wave,
+            "message": question,
         }
     for tool_case in dataset.tool_cases:
         yield {"id": labels.case[tool_case.id], "user": None, "message": tool_case.prompt}

@@ -33,8 +33,8 @@ class ReplayHarness:
         labels = BlindLabels.of(dataset)
         self._answers = answers
         self._by_message: dict[str, list[str]] = {}
-        for case in dataset.memory_cases:
-            self._by_message.setdefault(case.question, []).append(labels.case[case.id])
+        for case_id, _kind, _user, question, _wave in dataset.asked():
+            self._by_message.setdefault(question, []).append(labels.case[case_id])
         for tool_case in dataset.tool_cases:
             self._by_message.setdefault(tool_case.prompt, []).append(labels.case[tool_case.id])
         self._pair_label = {

@@ -175,7 +175,7 @@ def start_run(
             created_at=stamp,
             updated_at=stamp,
             cases_done=0,
-            cases_total=len(dataset.tool_cases) + len(dataset.memory_cases),
+            cases_total=len(dataset.tool_cases) + len(dataset.asked()),
             composite=None,
             composite_stderr=None,
             transcript_sha256="",

@@ -37,8 +37,10 @@ KEPT_RUNS = 16
 
 def expected_total(job: JobRow) -> int:
     """How many cases the job's run will have (before its dataset exists)."""
-    size = get_policy(job.bench_version).run_size(job.run_size)
-    return size.tool_cases + size.memory_cases + size.isolation_cases
+    policy = get_policy(job.bench_version)
+    size = policy.run_size(job.run_size)
+    asked = sum(size.open_quota.values()) if policy.content.open_questions else 0
+    return size.tool_cases + size.memory_cases + size.isolation_cases + asked
 
 
 class PartialScores:

@@ -175,14 +175,9 @@ def dataset_view(
     made: Dataset, system_prompt: str, pack_id: str, pack_sha256: str, n: int | None
 ) -> dict[str, Any]:
     tools = [{"case_id": c.id, "user_input": c.prompt} for c in made.tool_cases]
-    memory = [
-        {
-            "case_id": c.id,
-            "user_id": c.user_id,
-            "user_input": c.question,
-            "run_after_wave": c.run_after_wave,
-        }
-        for c in made.memory_cases
+    memory = [  # open questions are asked as memory questions are
+        {"case_id": case, "user_id": user, "user_input": question, "run_after_wave": wave}
+        for case, _kind, user, question, wave in made.asked()
     ]
     cut = n if n is not None else max(len(tools), len(memory))
     return {

@@ -40,6 +40,7 @@ from dittobench.store.listing import Listed, list_all, reports_of
 from dittobench.views.board import Board, board_row, leaderboard_page
 from dittobench.views.comparing import compare_reports
 from dittobench.views.model import ViewError, case_detail, dataset_of, load_run
+from dittobench.views.nuance import OpenText, open_texts, read_nuance
 from dittobench.views.pages import CaseFilter, ListedRow, case_page, run_page, runs_page
 from dittobench.views.pages_more import compare_page, dataset_page
 from dittobench.views.ranking import (
@@ -109,6 +110,7 @@ def runs(
             tier(item.job, _check(service, pages, item)),
             reports.get(item.run_id, {}).get("tool_mean"),
             reports.get(item.run_id, {}).get("memory_mean"),
+            read_nuance(reports.get(item.run_id, {}).get("nuance")),
         )
         for item in shown
     ]
@@ -121,9 +123,12 @@ def runs(
     return html(page)
 
 
-def _texts(service: ServiceState, stored: Any) -> dict[str, CaseText]:
+def _texts(
+    service: ServiceState, stored: Any
+) -> tuple[dict[str, CaseText], dict[str, OpenText]]:
+    """The words of the run's cases and of its open questions (from its rebuilt dataset)."""
     if stored.report is None:
-        return {}
+        return {}, {}
     try:
         dataset = dataset_of(stored.row)
     except ViewError:
@@ -132,7 +137,7 @@ def _texts(service: ServiceState, stored: Any) -> dict[str, CaseText]:
         records = service.store.recorded_cases(stored.row.run_id)
     except StoreError:
         records = {}
-    return case_texts(dataset, records, stored.report)
+    return case_texts(dataset, records, stored.report), open_texts(dataset, records)
 
 
 @router.get("/runs/{run_id}", response_class=HTMLResponse)
@@ -169,7 +174,7 @@ def run(
             f"({mark}: {check.summary})"
         )
     sealed = _sealed(service, who, item)
-    texts = _texts(service, stored) if stored is not None and not sealed else {}
+    texts, opens = _texts(service, stored) if stored is not None and not sealed else ({}, {})
     page = run_page(
         stored.row if stored else None,
         item,
@@ -181,6 +186,7 @@ def run(
         receipt_note=note,
         stage=stage,
         sealed=sealed,
+        opens=opens,
     )
     return html(page)
 

@@ -82,7 +82,7 @@ JUDGE_1: Final = JudgeProtocol(
     id="dittobench-judge-1",
     model="gemma-3-270m-it-q4_k_m",
     prompt_file="judge-prompt-1.json",
-    prompt_sha256="2da9f0c8335358ce3cbcd31cbf6d5acd019fe4e8d7f9d1fc856be82d78135668",
+    prompt_sha256="4690a4185005f6dcf9a7a3f9bf535d0d17ba6a277fd4903a288f522e0646df83",
 )
 """Bench 8.0's judge (docs/judge.md gives how to serve it and what it was measured to do)."""
 
@@ -102,6 +102,9 @@ class JudgePrompt:
     none: str
     period: str
     period_open: str
+    answer: str
+    """What an audit rubric's item is about (``grade.audit``: a typed key read as a rubric)."""
+    in_order: str
 
 
 @cache

@@ -19,9 +19,10 @@ OPEN_KINDS: Final = ("summary", "change", "task", "multi_hop")
 something changed and when, what to keep in mind for a task (several preferences at once), and
 a question whose answer joins facts said in different sessions."""
 
-MUST_NOT_REASONS: Final = ("superseded", "look_alike", "someone_else")
+MUST_NOT_REASONS: Final = ("superseded", "look_alike", "someone_else", "not_answer")
 """Why a rubric value must not be asserted: it was the person's once and was replaced, nobody
-holds it (a plan that fell through, a negation, a wish), or it is another person's."""
+holds it (a plan that fell through, a negation, a wish), it is another person's, or (a typed
+key read as a rubric by the audit, which does not say which) it is not the answer."""
 
 STATE_PREFIX: Final = "S"
 NOT_PREFIX: Final = "N"

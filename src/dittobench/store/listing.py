@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
 from dittobench.core.prng import SeedError, parse_seed
 from dittobench.spec.seeds import SUBMITTER
@@ -157,6 +158,40 @@ def reports_of(store: RunStore, run_ids: Sequence[str]) -> dict[str, dict[str, A
     }
 
 
+def nuance_of(store: RunStore, run_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """run id -> its report's ``nuance`` object (the judged score of its open questions), for
+    the runs of ``run_ids`` whose report has one. SQLite and PostgreSQL pick it out of the
+    report themselves, so a leaderboard of hundreds of runs never parses their whole reports;
+    another database hands back the reports."""
+    if not run_ids:
+        return {}
+    column = reports_table.c.report_json
+    with store._reading() as conn:
+        dialect = conn.dialect.name
+        if dialect == "sqlite":
+            picked: sa.ColumnElement[Any] = sa.func.json_extract(column, "$.nuance")
+        elif dialect == "postgresql":
+            picked = sa.cast(column, postgresql.JSON)["nuance"].astext
+        else:
+            picked = column
+        query = sa.select(reports_table.c.run_id, picked).where(
+            reports_table.c.run_id.in_(list(run_ids))
+        )
+        rows = conn.execute(query).all()
+    out = {}
+    for run_id, text in rows:
+        if text is None:
+            continue
+        what = f"run {run_id!r}: the nuance of column report_json"
+        found = loads_object(text, what)
+        if picked is column:
+            if not isinstance(found.get("nuance"), dict):
+                continue
+            found = found["nuance"]
+        out[str(run_id)] = found
+    return out
+
+
 def job_receipt(store: RunStore, run_id: str) -> str | None:
     """The receipt the service signed for ``run_id`` ("" while it has none), or None when the
     run is not a service job (or the store keeps no jobs)."""
@@ -169,4 +204,4 @@ def job_receipt(store: RunStore, run_id: str) -> str | None:
     return None if found is None else str(found[0])
 
 
-__all__ = ["Listed", "job_receipt", "list_all", "reports_of"]
+__all__ = ["Listed", "job_receipt", "list_all", "nuance_of", "reports_of"]

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
+from dittobench.spec.judging import NuanceScore
 from dittobench.spec.report import CaseScore, ScoreReport
 from dittobench.spec.seeds import OPERATOR, seed_shown
 from dittobench.store import RunRow
@@ -17,6 +18,7 @@ from dittobench.store.listing import Listed
 from dittobench.views.frame import Chrome, page
 from dittobench.views.html import esc, facts, plus_minus, score, table
 from dittobench.views.model import CaseDetail
+from dittobench.views.nuance import OpenText, nuance_cell, open_section
 from dittobench.views.ranking import SORTS, RunFilter, seconds_between
 from dittobench.views.report import (
     CASE_HEADERS,
@@ -64,6 +66,8 @@ class ListedRow:
     tier: str
     tool_mean: float | None
     memory_mean: float | None
+    nuance: NuanceScore | None = None
+    """The judged score of its open questions, shown beside the composite (never in it)."""
 
 
 def runs_page(
@@ -105,10 +109,13 @@ def runs_page(
         )
         + "<button type=submit>Apply</button></form>"
     )
+    # A column for the nuance score only when a run shown has open questions (bench 8.0).
+    judged = any(row.nuance is not None for row in rows)
     headers = [
         "Run",
         "Status",
         "Composite ± SE",
+        *(["Nuance ± SE (judged)"] if judged else []),
         "Tool",
         "Memory",
         "Bench",
@@ -128,6 +135,7 @@ def runs_page(
                 f'<a href="{run_link(item.run_id)}">{esc(item.run_id)}</a>',
                 _status(item.status),
                 plus_minus(item.composite, item.composite_stderr, 4),
+                *([nuance_cell(row.nuance, item.bench_version)] if judged else []),
                 score(row.tool_mean),
                 score(row.memory_mean),
                 esc(item.bench_version),
@@ -141,9 +149,8 @@ def runs_page(
             ]
         )
     shown = f"{offset + 1}–{offset + len(rows)} of {total} runs" if rows else "no runs"
-    listing = table(
-        headers, body_rows, numeric=frozenset({2, 3, 4}), caption=shown, table_id="runs"
-    )
+    numeric = frozenset({2, 3, 4, 5} if judged else {2, 3, 4})
+    listing = table(headers, body_rows, numeric=numeric, caption=shown, table_id="runs")
     return page("Runs", f"<h1>Runs</h1>{form}{listing}{_pager(chosen, offset, page_size, total)}",
                 chrome)  # fmt: skip
 
@@ -254,9 +261,11 @@ def run_page(
     receipt_note: str,
     stage: str,
     sealed: str = "",
+    opens: Mapping[str, OpenText] | None = None,
 ) -> str:
     """A run's page. ``sealed``: why its cases' words are not shown (a scoring window's run
-    before the reveal); the scores are."""
+    before the reveal); the scores are. ``opens``: the open questions' words, for the nuance
+    score's table."""
     run_id = listed.run_id
     parts = [f"<h1>Run {esc(run_id)}</h1>"]
     if listed.status in RUNNING:
@@ -294,6 +303,7 @@ def run_page(
         parts += [
             f"<h2>Per category</h2>{chart(report)}",
             f"<h2>Weakest categories</h2>{weakest(report)}",
+            open_section(report.nuance, opens or {}),
             f"<h2 id=cases>Cases ({len(cases)} of {len(report.per_case)})</h2>",
             _case_filters(report, chosen, run_id),
             table(

@@ -15,6 +15,7 @@ from dittobench.store import RunRow
 from dittobench.views.chart import category_chart
 from dittobench.views.explain import Why, explain
 from dittobench.views.html import document, esc, facts, plus_minus, score, table
+from dittobench.views.nuance import OpenText, nuance_card, open_section
 
 WEAKEST = 8
 
@@ -66,6 +67,8 @@ def summary_cards(report: ScoreReport) -> str:
         f"<div class=card><div class=muted>{label}</div><div class=big>{esc(value)}</div></div>"
         for label, value in cards
     )
+    # The judged score stands beside the verified one in its own card, never added to it.
+    body += nuance_card(report.nuance, report.bench_version)
     factors = (
         f"base {d.base:.4f} × efficiency {d.efficiency:.3f} × consistency "
         f"{d.consistency:.3f} × token {d.token_factor:.2f}"
@@ -177,9 +180,14 @@ def _clip(text: str, limit: int = 400) -> str:
 
 
 def standalone_report(
-    row: RunRow, report: ScoreReport, texts: Mapping[str, CaseText], tier: str
+    row: RunRow,
+    report: ScoreReport,
+    texts: Mapping[str, CaseText],
+    tier: str,
+    opens: Mapping[str, OpenText] | None = None,
 ) -> str:
-    """The whole standalone HTML file of a run."""
+    """The whole standalone HTML file of a run; ``opens``: its open questions' words, for the
+    nuance score's table."""
     rows, attrs = case_rows(report.per_case, texts)
     failed = sum(1 for c in report.per_case if not c.correct)
     body = (
@@ -187,6 +195,7 @@ def standalone_report(
         f"{summary_cards(report)}{run_facts(row, report, tier)}"
         f"<h2>Per category</h2>{chart(report)}"
         f"<h2>Weakest categories</h2>{weakest(report)}"
+        f"{open_section(report.nuance, opens or {})}"
         f"<h2 id=cases>Every case ({len(report.per_case)}, {failed} not fully credited)</h2>"
         + table(CASE_HEADERS, rows, numeric=frozenset({3}), row_attrs=attrs, table_id="case-table")
         + "<p class=muted>Rules: docs/grading.md of dittobench. Scores are a pure function of "

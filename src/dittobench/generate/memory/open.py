@@ -100,7 +100,7 @@ def _summaries(ctx: Context) -> list[OpenDraft]:
             _open(
                 ctx,
                 "summary",
-                family_wordings(ctx, family, values, drawn={"things": things}),
+                family_wordings(ctx, family, values, drawn={"things": things}, avoid=_named(state)),
                 state,
                 _not_asserted(ctx, [attribute], held=[f.value for f in events]),
                 start,
@@ -139,7 +139,11 @@ def _changes(ctx: Context) -> list[OpenDraft]:
                 ctx,
                 "change",
                 family_wordings(
-                    ctx, "open_change", {"date": spoken_date(start)}, drawn={"subject": subjects}
+                    ctx,
+                    "open_change",
+                    {"date": spoken_date(start)},
+                    drawn={"subject": subjects},
+                    avoid=_named(state),
                 ),
                 state,
                 (
@@ -172,7 +176,7 @@ def _tasks(ctx: Context) -> list[OpenDraft]:
             _open(
                 ctx,
                 "task",
-                family_wordings(ctx, "open_task", {}, drawn=drawn),
+                family_wordings(ctx, "open_task", {}, drawn=drawn, avoid=_named(state)),
                 state,
                 _not_asserted(ctx, chosen, held=[f.value for f in facts]),
                 None,
@@ -227,7 +231,9 @@ def _multi_hops(ctx: Context) -> list[OpenDraft]:
             _open(
                 ctx,
                 "multi_hop",
-                family_wordings(ctx, family, {"event": label}, drawn={"subject": subjects}),
+                family_wordings(
+                    ctx, family, {"event": label}, drawn={"subject": subjects}, avoid=_named(items)
+                ),
                 items,
                 _not_asserted(ctx, [attribute, kind], held=[state.value, event.value]),
                 None,
@@ -276,6 +282,12 @@ def _open(
         start.isoformat() if start else "",
         end.isoformat(),
     )
+
+
+def _named(items: tuple[RubricItem, ...]) -> list[str]:
+    """Every form of every fact to state: a question names none of them (the day of an event
+    is its date, which a lead's date could be)."""
+    return [form for item in items for form in (item.value, *item.accepted)]
 
 
 def _numbered(items: tuple[RubricItem, ...], prefix: str) -> tuple[RubricItem, ...]:
