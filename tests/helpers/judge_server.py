@@ -5,7 +5,8 @@ It reads the rubric the way the locked prompt renders it (``S1. about: value (al
 …)``) and the answer between the markers, and says YES for an item when the answer names its value
 or one of its forms (a containment rule: crude, which is why the real judge is a model). Modes:
 
-- ``contains``: the rule above;
+- ``contains``: the rule above, as the JSON object the prompt asks for;
+- ``lines``: the same verdicts as ``ID: YES`` lines;
 - ``garbage``: a reply with no verdict lines (every call unparsed);
 - ``flaky``: the first reply to each request body is garbage, the next ones follow the rule;
 - ``refuse``: HTTP 500 for everything.
@@ -45,7 +46,10 @@ class JudgeScript:
         self._seen.add(key)
         if self.mode == "garbage" or (self.mode == "flaky" and first):
             return "I think the answer is quite good overall."
-        return verdict_lines(user)
+        lines = verdict_lines(user)
+        if self.mode == "lines":
+            return lines
+        return json.dumps(dict(line.split(": ") for line in lines.splitlines()))
 
 
 def verdict_lines(user: str) -> str:

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dittobench.cli.common import RunSizeName, app, fail, warn_if_draft
+from dittobench.cli.common import (
+    JudgeModelOpt,
+    JudgeUrlOpt,
+    RunSizeName,
+    app,
+    fail,
+    warn_if_draft,
+)
 from dittobench.spec.versions import CURRENT_VERSION
 
 if TYPE_CHECKING:
@@ -116,6 +123,8 @@ def replay(
         Path | None,
         typer.Option("--json", help="Also write the report here.", dir_okay=False),
     ] = None,
+    judge_url: JudgeUrlOpt = None,
+    judge_model: JudgeModelOpt = "",
 ) -> None:
     """Score answers written offline (`dittobench blind`) through a real run: a harness serving
     the file is seeded and asked every case like any other, its tool calls are made for real and
@@ -127,6 +136,7 @@ def replay(
         _drive,
         _print_outcome,
         installation_key,
+        judge_endpoint,
         new_run_id,
         open_store,
         store_location,
@@ -136,6 +146,7 @@ def replay(
     from dittobench.engine.runner import RunOptions
     from dittobench.spec.seeds import SUBMITTER
 
+    judge = judge_endpoint(judge_url, bench_version)
     dataset = _dataset(seed, run_size.value, bench_version)
     replies = _answers(answers, dataset)
     name = f"replay:sha256:{sha256_hex(answers.read_bytes())}"
@@ -149,7 +160,7 @@ def replay(
         # The answers were written for this seed: a replay is practice, never ranked.
         options = RunOptions(
             harness_url, seed, run_size.value, bench_version, 4, out_dir, signing_key=key,
-            seed_source=SUBMITTER,
+            seed_source=SUBMITTER, judge=judge, judge_model=judge_model,
         )  # fmt: skip
         outcome = _drive(store, run_id, options, name, home, resumed=False)
     _print_outcome(outcome, json_out)

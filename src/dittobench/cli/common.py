@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -111,3 +111,23 @@ def warn_if_draft(bench_version: str) -> None:
             "released; do not publish its scores",
             err=True,
         )
+
+
+JudgeUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--judge-url",
+        help="An OpenAI-compatible endpoint (ending before /chat/completions) that judges the "
+        "open questions for the nuance score; its key, if any, from $DITTOBENCH_JUDGE_KEY. "
+        "Without it the nuance score is left unjudged (docs/judge.md).",
+        show_default=False,
+    ),
+]
+JudgeModelOpt = Annotated[
+    str,
+    typer.Option(
+        "--judge-model",
+        help="Judge with this model instead of the version's locked one: the nuance score is "
+        "then marked unofficial in the report, the receipt and the pages.",
+    ),
+]

@@ -85,6 +85,24 @@ OldHeadOpt = Annotated[
         show_default=False,
     ),
 ]
+RejudgeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--rejudge",
+        help="With --transcript and --judge-url: ask the judge again about the open questions, "
+        "under the protocol the run was judged with, and report per rubric item how far its "
+        "verdicts agree with the signed ones (the receipt is never changed).",
+    ),
+]
+JudgeUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--judge-url",
+        help="With --rejudge: the OpenAI-compatible judge endpoint (ending before "
+        "/chat/completions); its key, if any, from $DITTOBENCH_JUDGE_KEY.",
+        show_default=False,
+    ),
+]
 SaveHeadOpt = Annotated[
     Path | None,
     typer.Option(
@@ -138,6 +156,8 @@ def verify(
     log: LogOpt = None,
     old_head: OldHeadOpt = None,
     save_head: SaveHeadOpt = None,
+    rejudge: RejudgeOpt = False,
+    judge_url: JudgeUrlOpt = None,
 ) -> None:
     """Check a signed receipt: every leaf hash, the Merkle root, the signature over the
     manifest bytes, and (with --trusted-keys) that a trusted key made it.
@@ -152,12 +172,18 @@ def verify(
     content pack the receipt names: a pack this build ships, or the published folder given
     with --pack.
 
+    A receipt of open questions also signs a nuance score: bound but judged (the verdicts are
+    a judge's, bound in the leaves; --transcript ties them to its replies, --regrade recomputes
+    what follows from them, --rejudge --judge-url URL asks the judge again and reports the
+    agreement per item).
+
     Exits 0 only when every check holds (and the regrade agrees), 1 when any fails, 2 when a
     file cannot be read.
     """
     from dittobench.receipts.verify import verify_receipt
 
-    _check_options(pack is not None, regrade, log is not None, old_head or save_head)
+    _check_options(pack is not None, regrade or rejudge, log is not None, old_head or save_head)
+    _check_rejudge(rejudge, transcript is not None, judge_url)
     chosen_pack = open_pack_option(pack)
     receipt_data = read_json(receipt, "receipt")
     trusted = read_trusted_keys(trusted_keys)
@@ -166,13 +192,18 @@ def verify(
     _print_checks(result)
     log_failed = _log_failures(log, receipt_data, trusted, old_head, save_head, chosen_pack)
     regraded = _regrade(receipt_data, transcript_data, chosen_pack) if regrade else None
+    rejudged = _rejudge(receipt_data, transcript_data, chosen_pack, judge_url) if rejudge else True
     if not result.ok or log_failed:
         names = ", ".join([*(c.name for c in result.failed), *log_failed])
         names += ", regrade" if regraded is not None and not regraded.ok else ""
+        names += "" if rejudged else ", rejudge"
         typer.echo(f"verdict: NOT VERIFIED (failed: {names})")
         raise typer.Exit(1)
     if regraded is not None and not regraded.ok:
         _refuse_regrade(receipt, regraded)
+    if not rejudged:
+        typer.echo("verdict: NOT VERIFIED (signed, but it could not be judged again)")
+        raise typer.Exit(1)
     typer.echo("verdict: VERIFIED" + ("" if trusted is not None else _UNPINNED))
 
 
@@ -182,11 +213,26 @@ _UNPINNED = " (self-consistent; the signer was not pinned: pass --trusted-keys t
 def _check_options(pack: bool, regrade: bool, log: bool, heads: Path | None) -> None:
     if pack and not (regrade or log):
         raise fail(
-            "--pack names the pack to regrade with (add --regrade) or to check against "
-            "the receipt's window (add --log)"
+            "--pack names the pack to regrade with (add --regrade or --rejudge) or to check "
+            "against the receipt's window (add --log)"
         )
     if heads is not None and not log:
         raise fail("--old-head and --save-head need --log (the log to check)")
+
+
+def _check_rejudge(rejudge: bool, transcript: bool, judge_url: str | None) -> None:
+    if judge_url is not None and not rejudge:
+        raise fail("--judge-url names the judge to ask again: add --rejudge")
+    if rejudge and not (transcript and judge_url):
+        raise fail(
+            "--rejudge needs --transcript (the answers to judge again) and --judge-url (the judge)"
+        )
+
+
+def _rejudge(receipt_data: Any, transcript_data: Any, pack: Pack | None, url: str | None) -> bool:
+    from dittobench.cli.rejudging import rejudge
+
+    return rejudge(receipt_data, transcript_data, pack, url or "")
 
 
 def _log_failures(
@@ -219,6 +265,8 @@ def _print_checks(result: Verification) -> None:
         mark = "ok  " if check.ok else "FAIL"
         typer.echo(f"{mark}  {check.name:<{width}}  {check.detail}")
     typer.echo(f"key used: {result.key_used}")
+    for line in _score_lines(result.manifest):
+        typer.echo(line)
     if result.proof is not None:
         p = result.proof
         typer.echo(f"proof for {p.case_id}:")
@@ -226,6 +274,18 @@ def _print_checks(result: Verification) -> None:
         for side, sibling in p.steps:
             typer.echo(f"  {side:<6} {sibling}")
         typer.echo(f"  root   {p.root}")
+
+
+def _score_lines(manifest: dict[str, Any]) -> list[str]:
+    """How the signed scores stand (a receipt of open questions: which are recomputed by rules,
+    which bound but judged); nothing for older formats or a manifest that does not parse."""
+    from dittobench.receipts.manifest import Manifest, ManifestError
+    from dittobench.receipts.nuance import score_lines
+
+    try:
+        return score_lines(Manifest.from_json(manifest))
+    except ManifestError:
+        return []
 
 
 def _refuse_regrade(receipt: Path, regraded: Regrade) -> NoReturn:
@@ -265,10 +325,21 @@ def _regrade(receipt_data: Any, transcript_data: Any | None, pack: Pack | None) 
             f"  ok    {regraded.cases} cases regraded from the {regraded.source}: the dataset "
             "hash, every leaf, the Merkle root and every score agree with the receipt"
         )
+        if regraded.nuance:
+            typer.echo(f"  ok    {_NUANCE_REGRADED[regraded.nuance]}")
     else:
         typer.echo(f"  FAIL  {len(regraded.disagreements)} figure(s) disagree")
     return regraded
 
+
+_NUANCE_REGRADED = {
+    "recomputed": "nuance recomputed from the judge's replies in the transcript: every open "
+    "leaf's verdicts and rubric score and the nuance score agree (the verdicts are the judge's)",
+    "rules": "nuance: the signed verdicts are bound but judged (the leaves carry the replies' "
+    "hashes, not the replies); every rubric score and the nuance score recomputed from them by "
+    "rules agree; add --transcript to recompute the verdicts from the replies",
+    "unjudged": "nuance: unjudged, as signed; no verdicts to recompute",
+}
 
 receipt_app = command_group(
     "receipt", "A signed receipt's parts as files, for checking with other tools."

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from dittobench.cli.baseline import BUILTIN
-from dittobench.cli.common import PACK_HELP, app, fail, open_pack_option, warn_if_draft
+from dittobench.cli.common import (
+    PACK_HELP,
+    JudgeModelOpt,
+    JudgeUrlOpt,
+    app,
+    fail,
+    open_pack_option,
+    warn_if_draft,
+)
 from dittobench.spec.versions import CURRENT_VERSION
 
 if TYPE_CHECKING:
@@ -309,24 +317,6 @@ SeedsOpt = Annotated[
         "95% confidence interval from the spread between seeds.",
         min=1,
         max=1000,
-    ),
-]
-JudgeUrlOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--judge-url",
-        help="An OpenAI-compatible endpoint (ending before /chat/completions) that judges the "
-        "open questions for the nuance score; its key, if any, from $DITTOBENCH_JUDGE_KEY. "
-        "Without it the nuance score is left unjudged (docs/judge.md).",
-        show_default=False,
-    ),
-]
-JudgeModelOpt = Annotated[
-    str,
-    typer.Option(
-        "--judge-model",
-        help="Judge with this model instead of the version's locked one: the nuance score is "
-        "then marked unofficial in the report, the receipt and the pages.",
     ),
 ]
 ParallelOpt = Annotated[

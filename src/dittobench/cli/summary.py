@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dittobench.spec.judging import NuanceScore
 from dittobench.spec.report import ScoreReport
+from dittobench.views.nuance import NOT_IN_COMPOSITE, nuance_text
 
 WEAKEST = 8
 
@@ -26,6 +28,8 @@ def report_lines(report: ScoreReport) -> list[str]:
     ]
     if dims:
         lines.append(f"dimensions   {dims}   (beside the composite, not in it)")
+    if report.nuance is not None:
+        lines += nuance_lines(report.nuance, report.bench_version)
     lines.append(f"median       {report.median_ms} ms per case")
     weakest = sorted(report.per_category, key=lambda c: (c.mean, c.category))[:WEAKEST]
     if weakest:
@@ -36,4 +40,18 @@ def report_lines(report: ScoreReport) -> list[str]:
                 f"  {c.category:<{width}}  {c.kind:<6}  n={c.count:<3}  "
                 f"mean {c.mean:.3f} ± {c.std_err:.3f}"
             )
+    return lines
+
+
+def nuance_lines(nuance: NuanceScore, bench_version: str) -> list[str]:
+    """The judged score of the open questions, on its own line beside the composite (never in
+    it), and the open questions whose judging failed."""
+    lines = [
+        f"nuance       {nuance_text(nuance, bench_version, 'run with --judge-url')}",
+        f"             ({NOT_IN_COMPOSITE})",
+    ]
+    failed = [v.case_id for v in nuance.per_case if v.status == "judge_error"]
+    if failed:
+        shown = ", ".join(failed[:5]) + (f" and {len(failed) - 5} more" if len(failed) > 5 else "")
+        lines.append(f"judge errors {len(failed)}: {shown} (no reply parsed after the retries)")
     return lines

@@ -44,6 +44,7 @@ def report(
     and SVG, no script and no external reference: it opens from disk."""
     from dittobench.cli.inputs import check_out_file
     from dittobench.views.model import ViewError, dataset_of
+    from dittobench.views.nuance import open_texts
     from dittobench.views.report import case_texts, standalone_report
 
     check_out_file(html_out, "--html")
@@ -63,7 +64,8 @@ def report(
     finally:
         store.close()
     texts = case_texts(dataset, records, stored.report)
-    page = standalone_report(stored.row, stored.report, texts, tier)
+    opens = open_texts(dataset, records)
+    page = standalone_report(stored.row, stored.report, texts, tier, opens)
     try:
         html_out.write_text(page, encoding="utf-8")
     except OSError as exc:
@@ -118,17 +120,20 @@ def _print(made: object) -> None:
     from rich.table import Table
 
     from dittobench.views.comparing import RunComparison
+    from dittobench.views.nuance import nuance_text
 
     assert isinstance(made, RunComparison)
     r = made.result
     console = Console(highlight=False)
     delta = r.composite
-    console.print(
-        f"A {made.a_id}  composite {made.a.composite:.4f} ± {made.a.composite_stderr:.4f}"
-    )
-    console.print(
-        f"B {made.b_id}  composite {made.b.composite:.4f} ± {made.b.composite_stderr:.4f}"
-    )
+    for name, run_id, report in (("A", made.a_id, made.a), ("B", made.b_id, made.b)):
+        console.print(
+            f"{name} {run_id}  composite {report.composite:.4f} ± {report.composite_stderr:.4f}",
+            markup=False,
+        )
+        if report.nuance is not None:  # beside the composite, never in it or in the delta
+            shown = nuance_text(report.nuance, report.bench_version)
+            console.print(f"{' ' * len(run_id)}    nuance    {shown}", markup=False)
     console.print(made.why)
     verdict = (
         "B higher" if delta.low > 0 else "B lower" if delta.high < 0 else "no clear difference"

@@ -45,6 +45,7 @@ from dittobench.generate.memory.asking import (
     AskingError,
     parse_asking,
 )
+from dittobench.generate.memory.open import OPEN_FAMILIES
 from dittobench.generate.memory.overlap import content_words
 from dittobench.generate.memory.writes import WRITE_ATTRIBUTE
 from dittobench.generate.persona.attribute import ALLOWED_SLOTS, Attribute
@@ -145,7 +146,7 @@ def lint_pack(pack: Pack, content: ContentPolicy | None = None) -> list[Problem]
     if results is not None:
         own = set(results)
         problems += _symbol_problems("tools.json", RESULTS, results, (FINDING,), own)
-    problems += _asking_problems(texts, pack.file("questions"))
+    problems += _asking_problems(texts, pack.file("questions"), content.open_questions)
     problems += _pool_problems(texts)
     problems += _value_problems(texts, results is not None)
     return problems
@@ -379,8 +380,33 @@ def _talk_problems(talk: Talk | None) -> Iterator[Problem]:
         yield from _symbol_problems("chatter.json", name, grammar, ("origin",), set(grammar))
 
 
-def _asking_problems(texts: Texts, questions: Mapping[str, object]) -> Iterator[Problem]:
-    """The shared question families and subject phrases (bench 3.0), when the pack has them."""
+def _open_problems(
+    texts: Texts,
+    questions: Mapping[str, object],
+    grammar: Mapping[str, object],
+    subjects: Mapping[str, tuple[str, ...]],
+) -> Iterator[Problem]:
+    """What open questions need of ``questions.json`` (``generate/memory/open.py``)."""
+    file = "questions.json"
+    for family in OPEN_FAMILIES:
+        if not grammar.get(family):
+            yield Problem(file, f"{ASKING}.{family}", "open questions need this family")
+    rubric = questions.get("rubric")
+    for label in ("when", "with"):
+        text = rubric.get(label) if isinstance(rubric, dict) else None
+        if not isinstance(text, str) or "{event}" not in text:
+            yield Problem(file, f"rubric.{label}", "needs a label with an {event} slot")
+    for attribute in texts.library.attributes:
+        if attribute.kind == "preference" and not subjects.get(attribute.name):
+            yield Problem(file, f"{SUBJECTS}.{attribute.name}", "a taste a task asks about")
+
+
+def _asking_problems(
+    texts: Texts, questions: Mapping[str, object], open_questions: bool = False
+) -> Iterator[Problem]:
+    """The shared question families and subject phrases (bench 3.0), when the pack has them;
+    with ``open_questions`` (bench 8.0) the open families, the rubric labels and a subject for
+    every taste too."""
     file = "questions.json"
     if ASKING not in questions and SUBJECTS not in questions:
         return
@@ -390,7 +416,11 @@ def _asking_problems(texts: Texts, questions: Mapping[str, object]) -> Iterator[
         yield Problem(file, ASKING, str(exc))
         return
     grammar = dict(asking.grammar)
-    yield from _symbol_problems(file, ASKING, grammar, (*FAMILIES, EVENT_WITH), set(grammar))
+    opened = tuple(f for f in OPEN_FAMILIES if f in grammar)
+    roots = (*FAMILIES, EVENT_WITH, *opened)
+    yield from _symbol_problems(file, ASKING, grammar, roots, set(grammar))
+    if open_questions:
+        yield from _open_problems(texts, questions, grammar, asking.subjects)
     asked = {kind for kind, _symbol in FAMILY_OF}
     names = {a.name for a in texts.library.attributes}
     for attribute in texts.library.attributes:

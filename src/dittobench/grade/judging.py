@@ -9,6 +9,7 @@ does not give exactly one verdict for every item is unparsed (the caller asks ag
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -55,7 +56,7 @@ def judge_request(
         .replace("{ids}", ", ".join(case.item_ids))
         .replace("{answer}", answer.strip() or prompt.none)
     )
-    return {
+    body: dict[str, Any] = {
         "model": protocol.model,
         "messages": [
             {"role": "system", "content": prompt.system},
@@ -65,6 +66,18 @@ def judge_request(
         "seed": protocol.seed + panel_call,
         "max_tokens": protocol.max_tokens,
     }
+    if protocol.constrained:
+        verdict = {"type": "string", "enum": [YES, NO]}
+        body["response_format"] = {
+            "type": "json_object",
+            "schema": {
+                "type": "object",
+                "properties": {item: verdict for item in case.item_ids},
+                "required": list(case.item_ids),
+                "additionalProperties": False,
+            },
+        }
+    return body
 
 
 def request_sha256(body: dict[str, Any]) -> str:
@@ -101,12 +114,28 @@ def _items(protocol: JudgeProtocol, items: Sequence[RubricItem]) -> str:
 
 
 def parse_reply(reply: str, case: OpenCase) -> dict[str, str] | None:
-    """The verdict per rubric item read from a judge's reply: one ``ID: YES|NO`` line per item
-    (case, markup and punctuation around them are tolerated). None when an item has no verdict or
-    two different ones, or the reply gives a verdict for an item the rubric lacks."""
+    """The verdict per rubric item read from a judge's reply: a JSON object of item id to YES or
+    NO (what the prompt asks for), else one ``ID: YES|NO`` line per item (case, markup and
+    punctuation around them are tolerated). None when an item has no verdict or two different
+    ones, or the reply gives a verdict for an item the rubric lacks."""
     wanted = set(case.item_ids)
+    start, end = reply.find("{"), reply.rfind("}")
+    if 0 <= start < end:
+        try:
+            data = json.loads(reply[start : end + 1])
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            lines = [f"{k}: {v}" for k, v in data.items() if isinstance(v, str)]
+            if len(lines) != len(data):
+                return None
+            return _read_lines(lines, wanted)
+    return _read_lines(reply.splitlines(), wanted)
+
+
+def _read_lines(lines: Sequence[str], wanted: set[str]) -> dict[str, str] | None:
     found: dict[str, str] = {}
-    for line in reply.splitlines():
+    for line in lines:
         match = _LINE.match(line.strip())
         if not match:
             continue

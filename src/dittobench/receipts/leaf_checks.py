@@ -1,8 +1,10 @@
 """Checks on a receipt's leaves and the Merkle tree they rebuild.
 
 Every leaf hash is recomputed from its JSON; the leaves must be sorted by case id with no case
-twice, as many as the manifest says, and rebuild the manifest's root. A malformed leaf is a
-failed check with a detail, never an exception.
+twice, as many as the manifest says, and rebuild the manifest's root. A leaf has one of two
+shapes: a graded case's (``LEAF_KEYS``) or, in a format-5 receipt only, an open question's
+(``OPEN_LEAF_KEYS``, naming the manifest's judge protocol; as many as its nuance ``total``). A
+malformed leaf is a failed check with a detail, never an exception.
 """
 
 from __future__ import annotations
@@ -12,7 +14,16 @@ from typing import Any
 
 from dittobench.core.canonical import CanonicalJSONError
 from dittobench.receipts.checks import Checklist, listing
-from dittobench.receipts.merkle import LEAF_KEYS, SCORE_TEXT, leaf_bytes, leaf_hash, merkle_root
+from dittobench.receipts.judged import is_open_leaf, judged_problem
+from dittobench.receipts.manifest import NUANCE_FIELD, RECEIPT_FORMAT_5
+from dittobench.receipts.merkle import (
+    LEAF_KEYS,
+    OPEN_LEAF_KEYS,
+    SCORE_TEXT,
+    leaf_bytes,
+    leaf_hash,
+    merkle_root,
+)
 
 HEX64 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 
@@ -21,13 +32,17 @@ ENTRY_KEYS = ("case_id", "leaf", "hash")
 """The fields of one ``leaves[]`` entry."""
 
 
-def check_leaves(checks: Checklist, entries: list[Any]) -> list[str | None]:
+def check_leaves(
+    checks: Checklist, entries: list[Any], manifest: dict[str, Any] | None = None
+) -> list[str | None]:
     """Recompute every leaf hash; return the hashes to build the root from (recomputed
-    where the leaf could be hashed, else the stored one if well formed, else None)."""
+    where the leaf could be hashed, else the stored one if well formed, else None). With the
+    ``manifest`` an open question's leaf must belong to its format and name its judge."""
     problems: list[str] = []
     hashes: list[str | None] = []
     for position, entry in enumerate(entries):
         problem, recomputed = leaf_problem(position, entry)
+        problem = problem or _manifest_problem(entry, manifest)
         if problem:
             problems.append(problem)
         stored = entry.get("hash") if isinstance(entry, dict) else None
@@ -62,14 +77,30 @@ def check_order(checks: Checklist, entries: list[Any]) -> None:
 
 def check_count(checks: Checklist, entries: list[Any], manifest: dict[str, Any]) -> None:
     count = manifest.get("leaf_count")
-    if count == len(entries) and type(count) is int:
-        checks.add("leaf count", True, f"{count} leaves, as the manifest says")
-    else:
+    nuance = manifest.get(NUANCE_FIELD)
+    total = nuance.get("total") if isinstance(nuance, dict) else None
+    opened = sum(1 for e in entries if isinstance(e, dict) and is_open_leaf(e.get("leaf")))
+    if not (count == len(entries) and type(count) is int):
         checks.add(
             "leaf count",
             False,
             f"the receipt has {len(entries)} leaves, manifest says {count!r}",
         )
+    elif isinstance(nuance, dict) and opened != total:
+        checks.add(
+            "leaf count",
+            False,
+            f"the receipt has {opened} open-question leaves, the manifest's nuance counts "
+            f"{total!r:.20} open questions",
+        )
+    elif isinstance(nuance, dict):
+        checks.add(
+            "leaf count",
+            True,
+            f"{count} leaves ({opened} of them open questions), as the manifest says",
+        )
+    else:
+        checks.add("leaf count", True, f"{count} leaves, as the manifest says")
 
 
 def check_root(checks: Checklist, hashes: list[str | None], manifest: dict[str, Any]) -> None:
@@ -102,8 +133,12 @@ def leaf_problem(position: int, entry: Any) -> tuple[str, str | None]:
         return f"{label}: unknown field(s) {', '.join(map(str, extra))[:80]}", None
     if not isinstance(leaf, dict):
         return f"{label}: leaf is not an object", None
-    if set(leaf) != set(LEAF_KEYS):
-        return f"{label}: leaf must have exactly {', '.join(LEAF_KEYS)}", None
+    if set(leaf) not in (set(LEAF_KEYS), set(OPEN_LEAF_KEYS)):
+        return (
+            f"{label}: leaf must have exactly {', '.join(LEAF_KEYS)} (a graded case) or "
+            f"{', '.join(OPEN_LEAF_KEYS)} (an open question)",
+            None,
+        )
     try:
         recomputed = leaf_hash(leaf_bytes(leaf))
     except CanonicalJSONError as exc:
@@ -113,17 +148,39 @@ def leaf_problem(position: int, entry: Any) -> tuple[str, str | None]:
 
 
 def _field_problem(case_id: str, leaf: dict[str, Any]) -> str:
-    """What is wrong with a hashable leaf's fields, or ""."""
+    """What is wrong with a hashable leaf's fields, or "" (an open question's leaf says so)."""
     if leaf["case_id"] != case_id:
         return f"leaf names case {leaf['case_id']!r:.40}"
     if not (isinstance(leaf["prompt_sha256"], str) and HEX64.fullmatch(leaf["prompt_sha256"])):
         return "prompt_sha256 is not a hex SHA-256"
-    if not (isinstance(leaf["score"], str) and SCORE_TEXT.fullmatch(leaf["score"])):
-        return "score is not a six-decimal string"
     if not (leaf["response"] is None or isinstance(leaf["response"], dict)):
         return "response is neither an object nor null"
+    if is_open_leaf(leaf):
+        problem = judged_problem(leaf["judged"])
+        return f"open-question leaf: {problem}" if problem else ""
+    if not (isinstance(leaf["score"], str) and SCORE_TEXT.fullmatch(leaf["score"])):
+        return "score is not a six-decimal string"
     if not isinstance(leaf["observed"], list):
         return "observed is not a list"
+    return ""
+
+
+def _manifest_problem(entry: Any, manifest: dict[str, Any] | None) -> str:
+    """An open question's leaf in a receipt whose format has none, or naming another judge
+    protocol than the manifest's nuance ("" when fine, or not an open question's leaf)."""
+    leaf = entry.get("leaf") if isinstance(entry, dict) else None
+    if manifest is None or not is_open_leaf(leaf):
+        return ""
+    label = f"case {entry.get('case_id')}"
+    if manifest.get("format") != RECEIPT_FORMAT_5:
+        return (
+            f"{label}: an open question's leaf, but a {manifest.get('format')!r:.40} receipt "
+            f"has none (only {RECEIPT_FORMAT_5})"
+        )
+    judged, nuance = leaf["judged"], manifest.get(NUANCE_FIELD)
+    signed = nuance.get("protocol_sha256") if isinstance(nuance, dict) else None
+    if isinstance(judged, dict) and judged.get("protocol_sha256") != signed:
+        return f"{label}: judged.protocol_sha256 is not the manifest's nuance protocol_sha256"
     return ""
 
 

@@ -18,7 +18,14 @@ from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import SeedError, parse_seed
 from dittobench.packs import PACK_ID_PATTERN
 from dittobench.receipts.merkle import SCORE_TEXT, format_score
+from dittobench.spec.judging import NuanceScore
 from dittobench.spec.seeds import SEED_SOURCES
+
+RECEIPT_FORMAT_5: Final = "dittobench-receipt-5"
+"""Format 4 plus ``nuance``: the judged score of the run's open questions (bench 8.0) and the
+judge that gave it (protocol hash, id, model, official or not), kept apart from ``scores``, and
+one leaf per open question beside the graded cases' (``merkle.make_open_leaf``). Receipts of a
+run whose dataset has open questions are built in this format, judged or not."""
 
 RECEIPT_FORMAT_4: Final = "dittobench-receipt-4"
 """Format 3 plus ``seed_source``: who chose the seed (``operator`` or ``submitter``,
@@ -41,11 +48,20 @@ RECEIPT_FORMAT_1: Final = "dittobench-receipt-1"
 """The layout before content packs: no pack fields, the bench version's own public pack is
 implied. Still verified and regraded; never built."""
 
-RECEIPT_FORMATS: Final = (RECEIPT_FORMAT_1, RECEIPT_FORMAT, RECEIPT_FORMAT_3, RECEIPT_FORMAT_4)
+RECEIPT_FORMATS: Final = (
+    RECEIPT_FORMAT_1,
+    RECEIPT_FORMAT,
+    RECEIPT_FORMAT_3,
+    RECEIPT_FORMAT_4,
+    RECEIPT_FORMAT_5,
+)
 """The formats this build verifies."""
 
-NONCE_FORMATS: Final = (RECEIPT_FORMAT_3, RECEIPT_FORMAT_4)
+NONCE_FORMATS: Final = (RECEIPT_FORMAT_3, RECEIPT_FORMAT_4, RECEIPT_FORMAT_5)
 """The formats that sign a wire nonce."""
+
+SEED_SOURCE_FORMATS: Final = (RECEIPT_FORMAT_4, RECEIPT_FORMAT_5)
+"""The formats that sign who chose the seed."""
 
 PACK_FIELDS: Final = ("pack_id", "pack_sha256")
 """The manifest fields format 2 adds."""
@@ -56,11 +72,27 @@ NONCE_FIELD: Final = "wire_nonce"
 SEED_SOURCE_FIELD: Final = "seed_source"
 """The manifest field format 4 adds: ``operator`` or ``submitter``."""
 
+NUANCE_FIELD: Final = "nuance"
+"""The manifest field format 5 adds: the ``Nuance`` object."""
+
 TRUST_TIERS: Final = ("self-reported", "verified")
 """``self-reported``: signed with the submitter's own key. ``verified``: the operator's engine
 ran the harness and signed with the operator's key."""
 
 SCORE_KEYS: Final = ("composite", "composite_stderr", "tool_mean", "memory_mean")
+
+NUANCE_KEYS: Final = (
+    "judge_errors",
+    "judge_id",
+    "judge_model",
+    "official",
+    "protocol_sha256",
+    "score",
+    "scored",
+    "stderr",
+    "total",
+)
+"""The fields of a format-5 manifest's ``nuance`` object."""
 
 _RFC3339 = re.compile(
     r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})", re.ASCII
@@ -111,11 +143,64 @@ class Scores:
 
 
 @dataclass(frozen=True, slots=True)
+class Nuance:
+    """The judged score as signed (``spec.judging.NuanceScore`` without its per-case verdicts,
+    which are the open leaves): ``score`` a six-decimal string, or None when no open question was
+    judged; ``stderr`` six decimals; ``scored``, ``judge_errors``, ``total`` counts of open
+    questions; the judge's protocol hash, id and model ("" for a run nobody judged) and whether
+    it is the bench version's own locked judge (``official``)."""
+
+    score: str | None
+    stderr: str
+    scored: int
+    judge_errors: int
+    total: int
+    official: bool
+    judge_id: str = ""
+    judge_model: str = ""
+    protocol_sha256: str = ""
+
+    @property
+    def judged(self) -> bool:
+        """A judge was asked (the run names a protocol)."""
+        return bool(self.protocol_sha256)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "stderr": self.stderr,
+            "scored": self.scored,
+            "judge_errors": self.judge_errors,
+            "total": self.total,
+            "official": self.official,
+            "judge_id": self.judge_id,
+            "judge_model": self.judge_model,
+            "protocol_sha256": self.protocol_sha256,
+        }
+
+    @classmethod
+    def of(cls, nuance: NuanceScore) -> Nuance:
+        """The signed form of a graded nuance score."""
+        return cls(
+            score=None if nuance.score is None else format_score(nuance.score),
+            stderr=format_score(nuance.stderr),
+            scored=nuance.scored,
+            judge_errors=nuance.judge_errors,
+            total=nuance.total,
+            official=nuance.official,
+            judge_id=nuance.judge_id,
+            judge_model=nuance.judge_model,
+            protocol_sha256=nuance.protocol_sha256,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Manifest:
     """The signed object. ``pack_id`` and ``pack_sha256`` are empty in a format-1 manifest (the
     bench version's own public pack is implied) and left out of its JSON, so its bytes are the
     ones that were signed; ``wire_nonce`` likewise in formats 1 and 2 (no nonce: the identity),
-    and ``seed_source`` in formats 1 to 3 (who chose the seed was not signed)."""
+    ``seed_source`` in formats 1 to 3 (who chose the seed was not signed), and ``nuance`` (None)
+    in formats 1 to 4 (no open questions)."""
 
     benchmark: str
     bench_version: str
@@ -137,9 +222,12 @@ class Manifest:
     format: str = RECEIPT_FORMAT
     wire_nonce: str = ""
     seed_source: str = ""
+    nuance: Nuance | None = None
 
     def to_json(self) -> dict[str, Any]:
         pack = {"pack_id": self.pack_id, "pack_sha256": self.pack_sha256}
+        if (self.format == RECEIPT_FORMAT_5) != (self.nuance is not None):
+            raise ManifestError(f"manifest: {NUANCE_FIELD} belongs in {RECEIPT_FORMAT_5} only")
         return {
             "format": self.format,
             "benchmark": self.benchmark,
@@ -159,13 +247,14 @@ class Manifest:
             "created_at": self.created_at,
             "key_id": self.key_id,
             **({NONCE_FIELD: self.wire_nonce} if self.format in NONCE_FORMATS else {}),
-            **({SEED_SOURCE_FIELD: self.seed_source} if self.format == RECEIPT_FORMAT_4 else {}),
+            **({SEED_SOURCE_FIELD: self.seed_source} if self.format in SEED_SOURCE_FORMATS else {}),
+            **({NUANCE_FIELD: self.nuance.to_json()} if self.nuance is not None else {}),
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Manifest:
-        """Parse and check a manifest object of either format; ``ManifestError`` names the first
-        bad field."""
+        """Parse and check a manifest object of any format this build verifies;
+        ``ManifestError`` names the first bad field."""
         _check_fields(data)
         return cls(
             benchmark=data["benchmark"],
@@ -188,6 +277,7 @@ class Manifest:
             format=data["format"],
             wire_nonce=data.get(NONCE_FIELD, ""),
             seed_source=data.get(SEED_SOURCE_FIELD, ""),
+            nuance=_nuance(data[NUANCE_FIELD]) if NUANCE_FIELD in data else None,
         )
 
 
@@ -207,7 +297,8 @@ def _check_fields(data: Any) -> None:
     extra = sorted(set(data) - expected)
     if extra:
         raise ManifestError(f"manifest: unknown field(s) {', '.join(extra)}")
-    text = {name: data[name] for name in expected if name not in ("leaf_count", "scores")}
+    objects = ("leaf_count", "scores", NUANCE_FIELD)
+    text = {name: data[name] for name in expected if name not in objects}
     for name, value in sorted(text.items()):
         if not isinstance(value, str):
             raise ManifestError(f"manifest.{name}: expected a string")
@@ -237,8 +328,10 @@ def _fields_of(format_name: Any) -> set[str]:
     expected = set(Manifest.__dataclass_fields__)
     if format_name not in NONCE_FORMATS:
         expected -= {NONCE_FIELD}
-    if format_name != RECEIPT_FORMAT_4:
+    if format_name not in SEED_SOURCE_FORMATS:
         expected -= {SEED_SOURCE_FIELD}
+    if format_name != RECEIPT_FORMAT_5:
+        expected -= {NUANCE_FIELD}
     if format_name == RECEIPT_FORMAT_1:
         expected -= set(PACK_FIELDS)
     return expected
@@ -284,6 +377,42 @@ def _scores(data: Any) -> Scores:
     return Scores(
         data["composite"], data["composite_stderr"], data["tool_mean"], data["memory_mean"], dims
     )
+
+
+def _nuance(data: Any) -> Nuance:
+    """A format-5 manifest's ``nuance`` object, checked: exactly ``NUANCE_KEYS``, counts that add
+    up, a score exactly when some open question was judged, and a judge named in full or not at
+    all (an unjudged run: no score, no judge errors, not official)."""
+    what = f"manifest.{NUANCE_FIELD}"
+    if not isinstance(data, dict):
+        raise ManifestError(f"{what}: expected an object")
+    if set(data) != set(NUANCE_KEYS):
+        raise ManifestError(f"{what}: expected exactly {', '.join(NUANCE_KEYS)}")
+    for name in ("scored", "judge_errors", "total"):
+        count = data[name]
+        if type(count) is not int or not 0 <= count <= MAX_SAFE_INTEGER:
+            raise ManifestError(f"{what}.{name}: expected a non-negative integer")
+    if data["scored"] + data["judge_errors"] > data["total"]:
+        raise ManifestError(f"{what}: scored and judge_errors add up to more than total")
+    if type(data["official"]) is not bool:
+        raise ManifestError(f"{what}.official: expected true or false")
+    if data["score"] is not None:
+        _check_score(data["score"], f"{what}.score")
+    _check_score(data["stderr"], f"{what}.stderr")
+    if (data["score"] is None) != (data["scored"] == 0):
+        raise ManifestError(f"{what}.score: null exactly when no open question was scored")
+    judge = ("judge_id", "judge_model", "protocol_sha256")
+    for name in judge:
+        if not isinstance(data[name], str):
+            raise ManifestError(f"{what}.{name}: expected a string")
+    if data["protocol_sha256"] and not _HEX64.fullmatch(data["protocol_sha256"]):
+        raise ManifestError(f"{what}.protocol_sha256: expected 64 lowercase hex digits or ''")
+    named = [bool(data[name]) for name in judge]
+    if any(named) and not all(named):
+        raise ManifestError(f"{what}: judge_id, judge_model and protocol_sha256 go together")
+    if not all(named) and (data["official"] or data["score"] is not None or data["judge_errors"]):
+        raise ManifestError(f"{what}: a run nobody judged has no score, judge errors or official")
+    return Nuance(**data)
 
 
 def _check_score(value: Any, what: str) -> None:

@@ -1,7 +1,10 @@
 """Receipt leaves and the Merkle tree over them (docs/receipts.md, "Leaves" and "Tree").
 
 A leaf is the RFC 8785 object ``{"case_id", "prompt_sha256", "response", "observed", "score"}``
-for one graded case; ``score`` is a string with six decimals so no float reaches hashed bytes.
+for one graded case; ``score`` is a string with six decimals so no float reaches hashed bytes. An
+open question (bench 8.0, receipt format 5) has a leaf of its own shape, ``{"case_id",
+"prompt_sha256", "response", "judged"}``, where ``judged`` is what the judge said of the answer
+(``receipts.judged``); both kinds share one tree, in one case-id order.
 
 Hashes (SHA-256, domain-separated so a leaf can never pass for a node):
 
@@ -29,6 +32,9 @@ LEAF_PREFIX: Final = b"\x00"
 NODE_PREFIX: Final = b"\x01"
 EMPTY_ROOT: Final = hashlib.sha256(b"").hexdigest()
 LEAF_KEYS: Final = ("case_id", "observed", "prompt_sha256", "response", "score")
+"""The keys of a graded case's leaf (a tool or memory case: the verified score)."""
+OPEN_LEAF_KEYS: Final = ("case_id", "judged", "prompt_sha256", "response")
+"""The keys of an open question's leaf (the nuance score: judged, never in the composite)."""
 
 Side = Literal["left", "right"]
 """Where the sibling sits: ``left`` means node = H(0x01 || sibling || current)."""
@@ -63,6 +69,20 @@ def make_leaf(
         "response": response,
         "observed": observed,
         "score": format_score(score),
+    }
+
+
+def make_open_leaf(
+    case_id: str, prompt_sha256: str, response: Any, judged: dict[str, Any]
+) -> dict[str, Any]:
+    """The leaf object of one open question: its question's hash, the harness's response JSON
+    as in the transcript (``None`` when none came back) and ``judged``, the judge's verdicts and
+    calls as ``receipts.judged.judged_object`` builds them."""
+    return {
+        "case_id": case_id,
+        "prompt_sha256": prompt_sha256,
+        "response": response,
+        "judged": judged,
     }
 
 

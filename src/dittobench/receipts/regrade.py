@@ -20,7 +20,11 @@ and grader:
    scores, and compared with the receipt's leaf by leaf (``prompt_sha256``, ``response``,
    ``observed``, ``score``), as are the Merkle root and leaf count over them, the benchmark, bench
    version, run size, grading policy, the transcript hash (with a transcript) and every score:
-   composite, its standard error, the tool and memory means and each dimension.
+   composite, its standard error, the tool and memory means and each dimension;
+4. a receipt of open questions (format 5) has its open leaves (``prompt_sha256``, ``response``,
+   ``judged.*``) and its signed nuance score compared too: recomputed in full from the judge's
+   replies with a transcript; from the leaves alone the verdicts are bound but judged, and what
+   follows from them by rules is recomputed (``receipts.nuance``).
 
 Pure: no clock, no network, no files but the shipped packs and the pack passed in. Never raises
 on a malformed receipt or transcript: what cannot be regraded is reported in ``Regrade.blocked``.
@@ -39,8 +43,17 @@ from dittobench.core.prng import parse_seed
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
 from dittobench.packs import Pack
-from dittobench.receipts.manifest import SCORE_KEYS, Manifest, ManifestError, Scores
+from dittobench.receipts.judged import JUDGED_KEYS, is_open_leaf
+from dittobench.receipts.manifest import (
+    NUANCE_KEYS,
+    SCORE_KEYS,
+    Manifest,
+    ManifestError,
+    Nuance,
+    Scores,
+)
 from dittobench.receipts.merkle import merkle_root
+from dittobench.receipts.nuance import judged_from_leaves
 from dittobench.receipts.packs import PackMismatchError, manifest_pack, packs_differ, regrade_pack
 from dittobench.receipts.sign import case_prompts, receipt_leaves
 from dittobench.spec.codec import decode
@@ -50,6 +63,8 @@ from dittobench.spec.transcript import CaseRecord, Transcript
 
 LEAF_FIELDS = ("prompt_sha256", "response", "observed", "score")
 """The leaf fields regrading recomputes (``case_id`` names the leaf)."""
+OPEN_LEAF_FIELDS = ("prompt_sha256", "response", *(f"judged.{k}" for k in sorted(JUDGED_KEYS)))
+"""The fields of an open question's leaf regrading compares."""
 
 ABSENT = "(absent)"
 """Shown for a value one side does not have (a leaf, a dimension)."""
@@ -97,6 +112,10 @@ class Regrade:
     pack_id: str = ""
     pack_sha256: str = ""
     """The pack the dataset was rebuilt with ("" when none could be chosen)."""
+    nuance: str = ""
+    """How the nuance score was regraded: ``recomputed`` (from the judge's replies in the
+    transcript), ``rules`` (from the leaves: the verdicts bound, what follows from them
+    recomputed), ``unjudged`` (nobody judged the run), "" (no open questions)."""
 
     @property
     def ok(self) -> bool:
@@ -111,6 +130,7 @@ class Regrade:
             "dataset_sha256": self.dataset_sha256,
             "pack_id": self.pack_id,
             "pack_sha256": self.pack_sha256,
+            "nuance": self.nuance,
             "disagreements": [d.to_json() for d in self.disagreements],
         }
 
@@ -161,10 +181,28 @@ def regrade_receipt(
         leaves = receipt_leaves(report, graded, case_prompts(dataset))
     except DittobenchError as exc:
         return replace(rebuilt, blocked=f"cannot regrade: {exc}")
+    nuance = Nuance.of(report.nuance) if report.nuance is not None else None
+    if transcript is None and report.nuance is not None:
+        leaves, nuance = judged_from_leaves(dataset, report.nuance, entries, manifest, leaves)
     found = _manifest_differences(manifest, report, leaves, with_transcript=transcript is not None)
+    found += _nuance_differences(manifest.nuance, nuance)
     found += _leaf_differences(entries, {leaf["case_id"]: leaf["leaf"] for leaf in leaves})
     source = "leaves" if transcript is None else "transcript"
-    return replace(rebuilt, disagreements=tuple(found), source=source, cases=report.n)
+    return replace(
+        rebuilt,
+        disagreements=tuple(found),
+        source=source,
+        cases=report.n,
+        nuance=_nuance_source(nuance, source),
+    )
+
+
+def _nuance_source(nuance: Nuance | None, source: str) -> str:
+    if nuance is None:
+        return ""
+    if not nuance.judged:
+        return "unjudged"
+    return "recomputed" if source == "transcript" else "rules"
 
 
 def _entries(raw: Any) -> dict[str, dict[str, Any]]:
@@ -204,6 +242,7 @@ def _graded_transcript(
         return given
     kinds = {c.id: ("tool", "") for c in dataset.tool_cases}
     kinds |= {c.id: ("memory", c.user_id) for c in dataset.memory_cases}
+    kinds |= {c.id: ("open", c.user_id) for c in dataset.open_cases}
     records = [
         decode(
             CaseRecord,
@@ -212,7 +251,8 @@ def _graded_transcript(
                 "kind": kinds[case_id][0],
                 "user_id": kinds[case_id][1],
                 "response": leaf.get("response"),
-                "observed": leaf.get("observed"),
+                # An open question's leaf has no observed calls (nothing is graded from them).
+                "observed": [] if kinds[case_id][0] == "open" else leaf.get("observed"),
             },
             f"the leaf of case {case_id}",
         )
@@ -265,6 +305,22 @@ def _manifest_differences(
     return [Disagreement(name, str(a), str(b)) for name, a, b in pairs if a != b]
 
 
+def _nuance_differences(signed: Nuance | None, recomputed: Nuance | None) -> list[Disagreement]:
+    """The signed nuance score against the recomputed one, field by field (one side without
+    any: a ``nuance`` disagreement)."""
+    if signed is None or recomputed is None:
+        if signed is recomputed:
+            return []
+        shown = ("present" if signed else ABSENT, "present" if recomputed else ABSENT)
+        return [Disagreement("nuance", *shown)]
+    mine, theirs = recomputed.to_json(), signed.to_json()
+    return [
+        Disagreement(f"nuance.{name}", _shown(theirs[name]), _shown(mine[name]))
+        for name in NUANCE_KEYS
+        if theirs[name] != mine[name] or type(theirs[name]) is not type(mine[name])
+    ]
+
+
 def _leaf_differences(
     entries: dict[str, dict[str, Any]], rebuilt: dict[str, dict[str, Any]]
 ) -> list[Disagreement]:
@@ -277,12 +333,19 @@ def _leaf_differences(
             shown = ("present" if theirs else ABSENT, "present" if mine else ABSENT)
             out.append(Disagreement("leaf", *shown, case_id))
             continue
-        out += [
-            Disagreement(f"leaf.{name}", _shown(theirs.get(name)), _shown(mine[name]), case_id)
-            for name in LEAF_FIELDS
-            if not _same_json(theirs.get(name), mine[name])
-        ]
+        for name in OPEN_LEAF_FIELDS if is_open_leaf(mine) else LEAF_FIELDS:
+            was, now = _field(theirs, name), _field(mine, name)
+            if not _same_json(was, now):
+                out.append(Disagreement(f"leaf.{name}", _shown(was), _shown(now), case_id))
     return out
+
+
+def _field(leaf: dict[str, Any], name: str) -> Any:
+    """A leaf's field by name, ``judged.NAME`` inside its judged object (None when absent)."""
+    if name.startswith("judged."):
+        judged = leaf.get("judged")
+        return judged.get(name.removeprefix("judged.")) if isinstance(judged, dict) else None
+    return leaf.get(name)
 
 
 def _same_json(a: Any, b: Any) -> bool:
@@ -307,6 +370,7 @@ def _shown(value: Any, limit: int = 80) -> str:
 __all__ = [
     "ABSENT",
     "LEAF_FIELDS",
+    "OPEN_LEAF_FIELDS",
     "Disagreement",
     "Regrade",
     "RegradeError",

@@ -4,8 +4,11 @@ The receipt is ``{"manifest", "signature", "public_key", "key_id", "leaves"}``; 
 Ed25519 over exactly ``manifest_bytes(manifest)``, naming the run's content pack: in format 4
 (``RECEIPT_FORMAT_4``, with the run's wire nonce and who chose its seed) when the transcript
 records a nonce and the caller names the seed source, in format 3 (the nonce alone) when it names
-none, else in format 2 (``RECEIPT_FORMAT``), as before nonces. Pure: the caller passes the key and
-the time (only a transcript made before packs makes it read the shipped pack it stands for).
+none, else in format 2 (``RECEIPT_FORMAT``), as before nonces. A run whose dataset has open
+questions (its report has a nuance score) is signed in format 5 (``RECEIPT_FORMAT_5``: format 4
+plus the nuance score and its judge, and one leaf per open question). Pure: the caller passes the
+key and the time (only a transcript made before packs makes it read the shipped pack it stands
+for).
 """
 
 from __future__ import annotations
@@ -19,21 +22,31 @@ import dittobench
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import text_sha256
 from dittobench.core.prng import seed_text
+from dittobench.receipts.judged import call_leaf, judged_object
 from dittobench.receipts.keys import b64encode, key_id, raw_public_key
 from dittobench.receipts.manifest import (
     RECEIPT_FORMAT,
     RECEIPT_FORMAT_3,
     RECEIPT_FORMAT_4,
+    RECEIPT_FORMAT_5,
     Manifest,
+    Nuance,
     Scores,
     check_trust_tier,
     manifest_bytes,
     parse_rfc3339,
 )
-from dittobench.receipts.merkle import leaf_bytes, leaf_hash, make_leaf, merkle_root
+from dittobench.receipts.merkle import (
+    leaf_bytes,
+    leaf_hash,
+    make_leaf,
+    make_open_leaf,
+    merkle_root,
+)
 from dittobench.receipts.packs import implied_pack
 from dittobench.spec.dataset import Dataset
-from dittobench.spec.report import ScoreReport
+from dittobench.spec.judging import OpenVerdict
+from dittobench.spec.report import CaseScore, ScoreReport
 from dittobench.spec.seeds import check_seed_source
 from dittobench.spec.transcript import Transcript
 
@@ -44,19 +57,23 @@ class ReceiptInputError(DittobenchError, ValueError):
 
 def case_prompts(dataset: Dataset) -> dict[str, str]:
     """What each leaf's ``prompt_sha256`` hashes: the text the harness was asked for each case
-    (a tool case's prompt, a memory case's question)."""
+    (a tool case's prompt, a memory case's or an open question's question)."""
     prompts = {c.id: c.prompt for c in dataset.tool_cases}
     prompts.update({c.id: c.question for c in dataset.memory_cases})
+    prompts.update({c.id: c.question for c in dataset.open_cases})
     return prompts
 
 
 def receipt_leaves(
     report: ScoreReport, transcript: Transcript, prompts: Mapping[str, str]
 ) -> list[dict[str, Any]]:
-    """One ``{"case_id", "leaf", "hash"}`` entry per graded case, sorted by case id. A case the
-    transcript lacks has ``response`` null and no observed calls, as it was graded."""
+    """One ``{"case_id", "leaf", "hash"}`` entry per graded case and per open question (the
+    report's nuance verdicts), sorted by case id. A case the transcript lacks has ``response``
+    null and no observed calls, as it was graded; an open question's leaf carries its judge
+    calls from the transcript's judge record."""
     records = {c.case_id: c.to_json() for c in transcript.cases}
-    ids = [s.case_id for s in report.per_case]
+    opened = report.nuance.per_case if report.nuance is not None else ()
+    ids = [s.case_id for s in report.per_case] + [v.case_id for v in opened]
     if len(set(ids)) != len(ids):
         raise ReceiptInputError("the report grades a case twice")
     stray = sorted(set(records) - set(ids))
@@ -67,18 +84,44 @@ def receipt_leaves(
     missing = sorted(set(ids) - set(prompts))
     if missing:
         raise ReceiptInputError(f"no prompt text for: {', '.join(missing[:5])}")
+    leaves = [_case_leaf(score, records.get(score.case_id), prompts) for score in report.per_case]
+    leaves += [_open_leaf(verdict, records.get(verdict.case_id), transcript, prompts)
+               for verdict in opened]  # fmt: skip
     out = []
-    for score in sorted(report.per_case, key=lambda s: s.case_id):
-        record = records.get(score.case_id)
-        leaf = make_leaf(
-            score.case_id,
-            text_sha256(prompts[score.case_id]),
-            record["response"] if record else None,
-            record["observed"] if record else [],
-            score.score,
-        )
-        out.append({"case_id": score.case_id, "leaf": leaf, "hash": leaf_hash(leaf_bytes(leaf))})
+    for leaf in sorted(leaves, key=lambda leaf: str(leaf["case_id"])):
+        out.append({"case_id": leaf["case_id"], "leaf": leaf, "hash": leaf_hash(leaf_bytes(leaf))})
     return out
+
+
+def _case_leaf(
+    score: CaseScore, record: dict[str, Any] | None, prompts: Mapping[str, str]
+) -> dict[str, Any]:
+    return make_leaf(
+        score.case_id,
+        text_sha256(prompts[score.case_id]),
+        record["response"] if record else None,
+        record["observed"] if record else [],
+        score.score,
+    )
+
+
+def _open_leaf(
+    verdict: OpenVerdict,
+    record: dict[str, Any] | None,
+    transcript: Transcript,
+    prompts: Mapping[str, str],
+) -> dict[str, Any]:
+    judge = transcript.judge
+    judgements = judge.judgements if judge is not None else ()
+    judgement = next((j for j in judgements if j.case_id == verdict.case_id), None)
+    calls = [call_leaf(call.to_json()) for call in judgement.calls] if judgement else []
+    protocol = judge.protocol.sha256 if judge is not None else ""
+    return make_open_leaf(
+        verdict.case_id,
+        text_sha256(prompts[verdict.case_id]),
+        record["response"] if record else None,
+        judged_object(verdict, calls, protocol),
+    )
 
 
 def build_receipt(
@@ -97,7 +140,8 @@ def build_receipt(
     3339 time. The manifest names the transcript's content pack, its wire nonce when it has
     one (format 3), and with it ``seed_source`` when given (format 4: every run the engine and
     the service sign). A transcript without a nonce was stored before wire ids, and before seed
-    sources: it is signed in format 2, which has no place for one."""
+    sources: it is signed in format 2, which has no place for one. A report with a nuance score
+    (open questions, bench 8.0) is signed in format 5, which needs both."""
     if report.transcript_sha256 != transcript.sha256:
         raise ReceiptInputError("the report was graded from a different transcript")
     if report.dataset_sha256 != transcript.dataset_sha256:
@@ -110,6 +154,13 @@ def build_receipt(
     if seed_source:
         check_seed_source(seed_source)
     parse_rfc3339(created_at, "created_at")
+    nuance = Nuance.of(report.nuance) if report.nuance is not None else None
+    if nuance is not None and not (transcript.wire_nonce and seed_source):
+        raise ReceiptInputError(
+            f"a run with open questions is signed in {RECEIPT_FORMAT_5}, which signs the run's "
+            "wire nonce and who chose its seed: the transcript needs a nonce and the caller a "
+            "seed source"
+        )
     leaves = receipt_leaves(report, transcript, prompts)
     kid = key_id(private_key)
     manifest = Manifest(
@@ -136,9 +187,10 @@ def build_receipt(
         key_id=kid,
         pack_id=pack.id,
         pack_sha256=pack.sha256,
-        format=_format(transcript.wire_nonce, seed_source),
+        format=RECEIPT_FORMAT_5 if nuance else _format(transcript.wire_nonce, seed_source),
         wire_nonce=transcript.wire_nonce,
         seed_source=seed_source if transcript.wire_nonce else "",
+        nuance=nuance,
     )
     signature = private_key.sign(manifest_bytes(manifest))
     return {

@@ -92,7 +92,7 @@ def _verify(
     entries = receipt.get("leaves")
     if not isinstance(entries, list):
         entries = []
-    hashes = check_leaves(checks, entries)
+    hashes = check_leaves(checks, entries, manifest_json)
     check_order(checks, entries)
     check_count(checks, entries, manifest_json)
     check_root(checks, hashes, manifest_json)

@@ -36,7 +36,8 @@ from dittobench.service.models import (
 )
 from dittobench.service.settings import ServiceSettings
 from dittobench.spec.dataset import Dataset
-from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RUN_SIZE_NAMES, get_policy
+from dittobench.spec.sizes import RUN_SIZE_NAMES
+from dittobench.spec.versions import CURRENT_VERSION, POLICIES, get_policy
 from dittobench.spec.wire import to_wire
 
 router = APIRouter()

@@ -33,10 +33,11 @@ from dittobench.service.pagekit import (
 )
 from dittobench.service.sessions import Viewer
 from dittobench.service.windows import sealed_until, window_view
-from dittobench.spec.versions import POLICIES
+from dittobench.spec.judging import NuanceScore
+from dittobench.spec.versions import POLICIES, UnknownVersionError, get_policy
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL
-from dittobench.store.listing import Listed, list_all, reports_of
+from dittobench.store.listing import Listed, list_all, nuance_of, reports_of
 from dittobench.views.board import Board, board_row, leaderboard_page
 from dittobench.views.comparing import compare_reports
 from dittobench.views.model import ViewError, case_detail, dataset_of, load_run
@@ -44,6 +45,7 @@ from dittobench.views.nuance import OpenText, open_texts, read_nuance
 from dittobench.views.pages import CaseFilter, ListedRow, case_page, run_page, runs_page
 from dittobench.views.pages_more import compare_page, dataset_page
 from dittobench.views.ranking import (
+    Ranked,
     RunFilter,
     board_sizes,
     filtered,
@@ -123,9 +125,7 @@ def runs(
     return html(page)
 
 
-def _texts(
-    service: ServiceState, stored: Any
-) -> tuple[dict[str, CaseText], dict[str, OpenText]]:
+def _texts(service: ServiceState, stored: Any) -> tuple[dict[str, CaseText], dict[str, OpenText]]:
     """The words of the run's cases and of its open questions (from its rebuilt dataset)."""
     if stored.report is None:
         return {}, {}
@@ -289,14 +289,34 @@ def board(service: Service, pages: Pages, who: Looker, bench_version: str = "") 
         return _check(service, pages, item)
 
     windows = service.store.list_windows()
+    judged = _has_judge(version)
     boards = []
     for size in board_sizes(everything, version):
+        standings = leaderboard(everything, version, size, windows)
+        nuances = _nuances(service, standings) if judged else {}
         rows = tuple(
-            board_row(ranked, lambda item: tier(item.job, check_of(item)), check_of)
-            for ranked in leaderboard(everything, version, size, windows)
+            board_row(ranked, lambda item: tier(item.job, check_of(item)), check_of, nuances)
+            for ranked in standings
         )
-        boards.append(Board(size, rows, practice_count(everything, version, size, windows)))
+        practice = practice_count(everything, version, size, windows)
+        boards.append(Board(size, rows, practice, judged))
     return html(leaderboard_page(version, versions, boards, chrome(who)))
+
+
+def _has_judge(version: str) -> bool:
+    """The version has open questions, judged for a nuance score (bench 8.0)."""
+    try:
+        return get_policy(version).judge is not None
+    except UnknownVersionError:
+        return False
+
+
+def _nuances(service: ServiceState, standings: list[Ranked]) -> dict[str, NuanceScore]:
+    """run id -> the nuance score of each ranked run that has one (read out of the reports by
+    the database, never the whole reports)."""
+    ids = [run.run_id for ranked in standings for run in ranked.standing.runs]
+    found = {run_id: read_nuance(data) for run_id, data in nuance_of(service.store, ids).items()}
+    return {run_id: nuance for run_id, nuance in found.items() if nuance is not None}
 
 
 @router.get("/windows", response_class=HTMLResponse)

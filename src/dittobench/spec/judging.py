@@ -39,7 +39,10 @@ class JudgeProtocol:
     """Everything that decides a judge's verdicts. ``temperature`` is in thousandths (no floats
     in hashed bytes); ``panel`` calls are made per open case, call ``k`` with ``seed + k``, and an
     item's verdict is the majority of the panel's (``combine``: ``majority``; an odd panel never
-    ties). ``retries`` is how many more times a call whose reply does not parse is sent."""
+    ties). ``retries`` is how many more times a call whose reply does not parse is sent.
+    ``constrained``: each request asks for a JSON object of exactly the rubric's item ids, each
+    YES or NO (``response_format`` ``{"type": "json_object", "schema": …}``, the dialect of
+    llama.cpp's OpenAI-compatible servers), so even a small model replies in form."""
 
     id: str
     model: str
@@ -52,6 +55,7 @@ class JudgeProtocol:
     panel: int = 3
     combine: str = "majority"
     retries: int = 2
+    constrained: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +70,7 @@ class JudgeProtocol:
             "panel": self.panel,
             "combine": self.combine,
             "retries": self.retries,
+            "constrained": self.constrained,
         }
 
     @property
@@ -80,11 +85,12 @@ class JudgeProtocol:
 
 JUDGE_1: Final = JudgeProtocol(
     id="dittobench-judge-1",
-    model="gemma-3-270m-it-q4_k_m",
+    model="qwen2.5-7b-instruct-q4_k_m",
     prompt_file="judge-prompt-1.json",
-    prompt_sha256="4690a4185005f6dcf9a7a3f9bf535d0d17ba6a277fd4903a288f522e0646df83",
+    prompt_sha256="86f8badf733c6b8a9937c7e84112986188e6d12afcc914549609e744545a504f",
 )
-"""Bench 8.0's judge (docs/judge.md gives how to serve it and what it was measured to do)."""
+"""Bench 8.0's judge: Qwen2.5-7B-Instruct, GGUF Q4_K_M, served under that id by any
+OpenAI-compatible llama.cpp server (docs/judge.md: how to serve it, what a smaller model did)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,12 +8,13 @@ wording rotates with each minor version. Code reads ``policy.<field>``, never co
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Final
 
 from dittobench.core.errors import DittobenchError
 from dittobench.spec.judging import JUDGE_1, JudgeProtocol
+from dittobench.spec.sizes import RunSize, sizes
 
 BENCHMARK_NAME: Final = "dittobench"
 
@@ -24,28 +25,6 @@ class UnknownVersionError(DittobenchError, ValueError):
 
 class UnknownRunSizeError(DittobenchError, ValueError):
     """A run size name other than small, medium or full."""
-
-
-@dataclass(frozen=True, slots=True)
-class RunSize:
-    """How much one run contains. The raw-pairs share is in thousandths to keep floats out of
-    hashed bytes. ``memory_quota`` gives the number of memory cases of each question type
-    (summing to ``memory_cases``); isolation cases come on top."""
-
-    name: str
-    tool_cases: int
-    waves: int
-    raw_pairs_permille: int
-    isolation_cases: int
-    memory_quota: MappingProxyType[str, int]
-    open_quota: MappingProxyType[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    """Open questions of each kind (``spec.open.OPEN_KINDS``), judged for the nuance score and
-    never part of the composite (bench 8.0)."""
-
-    @property
-    def memory_cases(self) -> int:
-        """Memory cases before isolation cases: the sum of the quota."""
-        return sum(self.memory_quota.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,112 +410,21 @@ class BenchPolicy:
             ) from None
 
 
-_QUOTA_SMALL = {
-    "integrity_token": 1,
-    "single_session_recall": 1,
-    "knowledge_update": 1,
-    "point_in_time": 1,
-    "abstention_near_miss": 1,
-    "multi_session_count": 1,
-}
-_QUOTA_MEDIUM = {
-    "integrity_token": 1,
-    "single_session_recall": 8,
-    "assistant_recall": 2,
-    "stored_injection": 2,
-    "write_instruction": 3,
-    "write_readback": 3,
-    "preference_application": 3,
-    "multi_session_count": 2,
-    "multi_session_list": 2,
-    "mention_count": 2,
-    "abstention_unknown": 2,
-    "abstention_near_miss": 2,
-    "abstention_never_visited": 1,
-    "knowledge_update": 4,
-    "point_in_time": 3,
-    "temporal_order": 3,
-    "temporal_duration": 3,
-    "activity_quit": 3,
-    "activity_ongoing": 3,
-}
-_QUOTA_FULL = {
-    "integrity_token": 1,
-    "single_session_recall": 32,
-    "assistant_recall": 8,
-    "stored_injection": 8,
-    "write_instruction": 9,
-    "write_readback": 9,
-    "preference_application": 10,
-    "multi_session_count": 8,
-    "multi_session_list": 8,
-    "mention_count": 8,
-    "abstention_unknown": 8,
-    "abstention_near_miss": 8,
-    "abstention_never_visited": 2,
-    "knowledge_update": 14,
-    "point_in_time": 12,
-    "temporal_order": 10,
-    "temporal_duration": 10,
-    "activity_quit": 10,
-    "activity_ongoing": 10,
-}
-
-_NO_MEMORY: MappingProxyType[str, int] = MappingProxyType({})
-
-
-_OPEN_SMALL = {"summary": 1, "change": 1}
-_OPEN_MEDIUM = {"summary": 2, "change": 2, "task": 2, "multi_hop": 2}
-_OPEN_FULL = {"summary": 6, "change": 5, "task": 4, "multi_hop": 5}
-
-
-def _sizes(with_memory: bool, with_open: bool = False) -> MappingProxyType[str, RunSize]:
-    def quota(table: dict[str, int]) -> MappingProxyType[str, int]:
-        return MappingProxyType(table) if with_memory else _NO_MEMORY
-
-    def open_quota(table: dict[str, int]) -> MappingProxyType[str, int]:
-        return MappingProxyType(table) if with_open else _NO_MEMORY
-
-    return MappingProxyType(
-        {
-            "small": RunSize("small", 6, 1, 0, 0, quota(_QUOTA_SMALL), open_quota(_OPEN_SMALL)),
-            "medium": RunSize(
-                "medium",
-                40,
-                4,
-                450,
-                4 if with_memory else 0,
-                quota(_QUOTA_MEDIUM),
-                open_quota(_OPEN_MEDIUM),
-            ),
-            "full": RunSize(
-                "full",
-                84,
-                5,
-                500,
-                10 if with_memory else 0,
-                quota(_QUOTA_FULL),
-                open_quota(_OPEN_FULL),
-            ),
-        }
-    )
-
-
 POLICIES: Final = MappingProxyType(
     {
         # 1.0.0: tool side only (its memory keys are present and empty).
-        "1.0.0": BenchPolicy("1.0.0", "2026-11-01T00:00:00Z", _sizes(with_memory=False)),
-        "1.1.0": BenchPolicy("1.1.0", "2026-12-01T00:00:00Z", _sizes(with_memory=True)),
+        "1.0.0": BenchPolicy("1.0.0", "2026-11-01T00:00:00Z", sizes(with_memory=False)),
+        "1.1.0": BenchPolicy("1.1.0", "2026-12-01T00:00:00Z", sizes(with_memory=True)),
         # 2.0.0: grading-2 closes answers that score without memory; content that feeds it.
         "2.0.0": BenchPolicy(
-            "2.0.0", "2026-12-01T00:00:00Z", _sizes(with_memory=True), GRADING_2, CONTENT_2
+            "2.0.0", "2026-12-01T00:00:00Z", sizes(with_memory=True), GRADING_2, CONTENT_2
         ),
         # 3.0.0: a new answer kind (tally: bench-versions.md, MAJOR) and content that needs
         # memory, from its own pack.
         "3.0.0": BenchPolicy(
             "3.0.0",
             "2026-12-01T00:00:00Z",
-            _sizes(with_memory=True),
+            sizes(with_memory=True),
             GRADING_2,
             CONTENT_3,
             pack_id="public-3.0",
@@ -546,7 +434,7 @@ POLICIES: Final = MappingProxyType(
         "4.0.0": BenchPolicy(
             "4.0.0",
             "2026-12-06T00:00:00Z",
-            _sizes(with_memory=True),
+            sizes(with_memory=True),
             GRADING_3,
             CONTENT_4,
             pack_id="public-3.0",
@@ -557,7 +445,7 @@ POLICIES: Final = MappingProxyType(
         "5.0.0": BenchPolicy(
             "5.0.0",
             "2026-12-06T00:00:00Z",
-            _sizes(with_memory=True),
+            sizes(with_memory=True),
             GRADING_4,
             CONTENT_5,
             pack_id="public-3.0",
@@ -567,7 +455,7 @@ POLICIES: Final = MappingProxyType(
         "6.0.0": BenchPolicy(
             "6.0.0",
             "2026-12-06T00:00:00Z",
-            _sizes(with_memory=True),
+            sizes(with_memory=True),
             GRADING_5,
             CONTENT_5,
             pack_id="public-3.0",
@@ -578,7 +466,7 @@ POLICIES: Final = MappingProxyType(
         "6.1.0": BenchPolicy(
             "6.1.0",
             "2026-12-06T00:00:00Z",
-            _sizes(with_memory=True),
+            sizes(with_memory=True),
             GRADING_5,
             CONTENT_6,
             pack_id="public-6.1",
@@ -588,7 +476,7 @@ POLICIES: Final = MappingProxyType(
         "7.0.0": BenchPolicy(
             "7.0.0",
             "2026-12-06T00:00:00Z",
-            _sizes(with_memory=True),
+            sizes(with_memory=True),
             GRADING_6,
             CONTENT_6,
             pack_id="public-6.1",
@@ -598,7 +486,7 @@ POLICIES: Final = MappingProxyType(
         "7.1.0": BenchPolicy(
             "7.1.0",
             "2026-12-06T00:00:00Z",
-            _sizes(with_memory=True),
+            sizes(with_memory=True),
             GRADING_6,
             CONTENT_7,
             pack_id="public-7.1",
@@ -608,7 +496,7 @@ POLICIES: Final = MappingProxyType(
         "8.0.0": BenchPolicy(
             "8.0.0",
             "2026-12-06T00:00:00Z",
-            _sizes(with_memory=True, with_open=True),
+            sizes(with_memory=True, with_open=True),
             GRADING_6,
             CONTENT_8,
             pack_id="public-8.0",
@@ -620,7 +508,6 @@ POLICIES: Final = MappingProxyType(
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
 CURRENT_VERSION: Final = "7.1.0"
-RUN_SIZE_NAMES: Final = ("small", "medium", "full")
 
 
 def content_of(content_version: str) -> ContentPolicy:

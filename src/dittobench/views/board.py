@@ -5,15 +5,17 @@ never ranked: whoever picks the seed can build the answer key before the run."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from dittobench.spec.judging import NuanceScore
 from dittobench.store.listing import Listed
 from dittobench.views.frame import Chrome, page
 from dittobench.views.html import esc, plus_minus, table
+from dittobench.views.nuance import unofficial_mark
 from dittobench.views.pages import run_link
-from dittobench.views.ranking import Ranked
+from dittobench.views.ranking import NuanceStanding, Ranked, nuance_standing
 from dittobench.views.trust import OPERATOR, SELF, VERIFIED, ReceiptCheck
 
 _TRUST_ORDER = (SELF, OPERATOR, VERIFIED)
@@ -35,21 +37,27 @@ class BoardRow:
     """How many of its runs have a receipt that verifies against the operator's key."""
     problem: str = ""
     """The first failed check of a receipt that does not verify, with its run."""
+    nuance: NuanceStanding | None = None
+    """The mean nuance score of its judged ranked runs, shown beside the mean composite and
+    never in it (None: none was judged)."""
 
 
 def board_row(
     ranked: Ranked,
     tier_of: Callable[[Listed], str],
     check_of: Callable[[Listed], ReceiptCheck | None],
+    nuances: Mapping[str, NuanceScore] | None = None,
 ) -> BoardRow:
-    """``ranked`` with its runs' tiers and receipt checks gathered."""
+    """``ranked`` with its runs' tiers and receipt checks gathered, and the nuance score of its
+    runs (``nuances``: run id -> its report's nuance score)."""
     runs = ranked.standing.runs
     checks = [(run, check_of(run)) for run in runs]
     verified = sum(1 for _, check in checks if check is not None and check.ok)
     problem = next(
         (f"{run.run_id}: {check.summary}" for run, check in checks if check and not check.ok), ""
     )
-    return BoardRow(ranked, weakest_tier(tier_of(run) for run in runs), verified, problem)
+    nuance = nuance_standing(runs, nuances or {})
+    return BoardRow(ranked, weakest_tier(tier_of(run) for run in runs), verified, problem, nuance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +67,8 @@ class Board:
     run_size: str
     rows: tuple[BoardRow, ...]
     practice: int
+    judged: bool = False
+    """The board's version has open questions: a nuance column beside the composite."""
 
 
 def _interval(row: BoardRow) -> str:
@@ -89,6 +99,20 @@ def _windows(row: BoardRow) -> str:
     return ", ".join(parts)
 
 
+def _nuance(row: BoardRow) -> str:
+    """The row's nuance cell: blank when none of its runs was judged, marked when one was
+    judged unofficially, with how many of its runs were judged when not all."""
+    found = row.nuance
+    if found is None:
+        return ""
+    cell = plus_minus(found.mean, found.stderr, 4)
+    if found.judged < found.runs:
+        cell += f" <span class=muted>({found.judged} of {found.runs} runs judged)</span>"
+    if not found.official:
+        cell += unofficial_mark("judged by another model or prompt than the version's locked judge")
+    return cell
+
+
 def _runs_link(version: str, size: str, harness: str, count: int) -> str:
     query = urlencode(
         {"bench_version": version, "run_size": size, "harness": harness, "status": "done"}
@@ -97,6 +121,7 @@ def _runs_link(version: str, size: str, harness: str, count: int) -> str:
 
 
 def _table(version: str, board: Board) -> str:
+    judged = board.judged or any(row.nuance is not None for row in board.rows)
     rows, attrs = [], []
     for row in board.rows:
         entry, standing = row.ranked, row.ranked.standing
@@ -106,6 +131,7 @@ def _table(version: str, board: Board) -> str:
                 str(entry.rank),
                 esc(standing.harness),
                 plus_minus(standing.mean, standing.stderr, 4),
+                *([_nuance(row)] if judged else []),
                 _interval(row),
                 f"{entry.gap:.4f}" if entry.gap else "–",
                 "<span class=warn>tied with the row above</span>" if entry.tied_with_above else "",
@@ -121,6 +147,7 @@ def _table(version: str, board: Board) -> str:
         "Rank",
         "Harness",
         "Mean composite ± SE",
+        *(["Nuance ± SE (judged, not ranked)"] if judged else []),
         "SE from",
         "Gap",
         "Tie",
@@ -133,7 +160,7 @@ def _table(version: str, board: Board) -> str:
     made = table(
         headers,
         rows,
-        numeric=frozenset({0, 2, 4, 7}),
+        numeric=frozenset({0, 2, 3, 5, 8} if judged else {0, 2, 4, 7}),
         row_attrs=attrs,
         table_id=f"leaderboard-{board.run_size}",
     )
@@ -148,6 +175,15 @@ def _table(version: str, board: Board) -> str:
             "marked practice.</p>"
         )
     return f"<h2>Run size {esc(board.run_size)}</h2>{made}{note}"
+
+
+_NUANCE_NOTE = (
+    "<p>The <strong>nuance score</strong> (bench 8.0's open questions, read by a locked judge "
+    "model after each run) stands in its own column: the mean over a harness's ranked runs that "
+    "were judged, with its standard error. It never enters the composite and never changes a "
+    "rank; a blank cell is a harness none of whose runs was judged, and "
+    "<span class=warn>unofficial</span> marks a score judged by another model or prompt.</p>"
+)
 
 
 def leaderboard_page(
@@ -176,6 +212,7 @@ def leaderboard_page(
         "runs): <strong>receipt-verified</strong> (run by this service, receipt checked against "
         "the operator's key), <strong>operator-run</strong> (run by this service, no receipt "
         "that verifies), <strong>self-reported</strong> (a run this service did not drive).</p>"
+        + (_NUANCE_NOTE if any(b.judged or any(r.nuance for r in b.rows) for b in boards) else "")
         + "".join(_table(version, board) for board in boards)
     )
     if not boards:

@@ -80,21 +80,27 @@ def _delta(delta: Delta) -> dict[str, float]:
     }
 
 
+def _run_json(run_id: str, report: ScoreReport) -> dict[str, Any]:
+    """One side: its composite and, beside it (never in it or in the delta), its nuance score
+    without the per-case verdicts, when its version has open questions."""
+    out: dict[str, Any] = {
+        "run_id": run_id,
+        "composite": report.composite,
+        "composite_stderr": report.composite_stderr,
+        "seed": str(report.seed),
+    }
+    if report.nuance is not None:
+        nuance = report.nuance.to_json()
+        nuance.pop("per_case")
+        out["nuance"] = nuance
+    return out
+
+
 def comparison_json(made: RunComparison) -> dict[str, Any]:
     r = made.result
     return {
-        "a": {
-            "run_id": made.a_id,
-            "composite": made.a.composite,
-            "composite_stderr": made.a.composite_stderr,
-            "seed": str(made.a.seed),
-        },
-        "b": {
-            "run_id": made.b_id,
-            "composite": made.b.composite,
-            "composite_stderr": made.b.composite_stderr,
-            "seed": str(made.b.seed),
-        },
+        "a": _run_json(made.a_id, made.a),
+        "b": _run_json(made.b_id, made.b),
         "paired": r.paired,
         "why": made.why,
         "wins": r.wins,

@@ -53,6 +53,8 @@ blockquote{border-left:4px solid var(--line)}
 .skip{position:absolute;left:-999px}.skip:focus{left:.5rem;top:.5rem;background:#fff;
 padding:.3rem;z-index:9}
 .tied{background:#fff8e1}
+ul.verdicts{margin:0;padding-left:1.1rem}
+#nuance{border-style:dashed}
 code{font-size:.92em}
 """
 

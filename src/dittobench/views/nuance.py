@@ -85,14 +85,14 @@ def said(nuance: NuanceScore, bench_version: str, digits: int = 4) -> Said:
 
 
 def nuance_text(nuance: NuanceScore, bench_version: str, hint: str = "") -> str:
-    """One line of plain text: ``0.6120 ± 0.0710 (8 of 8 open questions judged by
+    """One line of plain text: ``0.6120 ± 0.0710 (8 of 8 open questions judged; judge
     dittobench-judge-1 · gemma-…, official)``, or ``not judged (8 open questions; HINT)``."""
     shown = said(nuance, bench_version)
     if not shown.judged:
         tail = f"; {hint}" if hint else ""
         return f"not judged ({_plural(nuance.total, 'open question')}{tail})"
     mark = f"UNOFFICIAL: {shown.unofficial}" if shown.unofficial else "official"
-    return f"{shown.value} ({shown.counts} by {shown.judge}, {mark})"
+    return f"{shown.value} ({shown.counts}; judge {shown.judge}, {mark})"
 
 
 def nuance_cell(nuance: NuanceScore | None, bench_version: str) -> str:
@@ -173,6 +173,16 @@ def _item_order(item_id: str) -> tuple[int, int, str]:
     return (prefix != STATE_PREFIX, int(number) if number.isdigit() else 0, item_id)
 
 
+NOTE_WORDS = {
+    "current": "in force now",
+    "superseded": "superseded",
+    "look_alike": "a look-alike nobody holds",
+    "someone_else": "someone else's",
+    "not_answer": "not the answer",
+}
+"""A rubric item's ``note`` in words."""
+
+
 def _verdict_line(item_id: str, verdict: str, item: RubricItem | None) -> str:
     yes = verdict == "YES"
     if item_id.startswith(NOT_PREFIX):
@@ -181,7 +191,7 @@ def _verdict_line(item_id: str, verdict: str, item: RubricItem | None) -> str:
         css, words = ("ok", "stated") if yes else ("bad", "not stated")
     line = f"<code>{esc(item_id)}</code> <span class={css}>{esc(verdict)}: {words}</span>"
     if item is not None:
-        note = f" ({esc(item.note)})" if item.note else ""
+        note = f" ({esc(NOTE_WORDS.get(item.note, item.note))})" if item.note else ""
         line += f" · {esc(item.about)}: {esc(item.value)}{note}"
     return f"<li>{line}</li>"
 
@@ -226,13 +236,15 @@ def open_section(nuance: NuanceScore | None, texts: Mapping[str, OpenText]) -> s
         f"<h2 id=open>Open questions ({len(nuance.per_case)}): the nuance score</h2>"
         "<p class=muted>Each answer is read by a judge model against a rubric of facts it must "
         "state (S) and values it must not assert (N); its score is a fixed rule over those "
-        "verdicts. The nuance score is the mean over the open questions judged or unanswered: "
-        f"{NOT_IN_COMPOSITE}.</p>"
+        "verdicts. The nuance score is the mean of those scores over the open questions judged "
+        "or left unanswered (a judge error counts neither way); it is judged after the run and "
+        "stands beside the composite, never in it.</p>"
         + table(headers, rows, numeric=frozenset({4}), table_id="open-table")
     )
 
 
 __all__ = [
+    "NOTE_WORDS",
     "NOT_IN_COMPOSITE",
     "OpenText",
     "Said",

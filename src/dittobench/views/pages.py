@@ -111,48 +111,40 @@ def runs_page(
     )
     # A column for the nuance score only when a run shown has open questions (bench 8.0).
     judged = any(row.nuance is not None for row in rows)
-    headers = [
-        "Run",
-        "Status",
-        "Composite ± SE",
-        *(["Nuance ± SE (judged)"] if judged else []),
-        "Tool",
-        "Memory",
-        "Bench",
-        "Pack",
-        "Size",
-        "Harness",
-        "Seed",
-        "Trust tier",
-        "Started",
-        "Duration",
-    ]
-    body_rows = []
-    for row in rows:
-        item = row.run
-        body_rows.append(
-            [
-                f'<a href="{run_link(item.run_id)}">{esc(item.run_id)}</a>',
-                _status(item.status),
-                plus_minus(item.composite, item.composite_stderr, 4),
-                *([nuance_cell(row.nuance, item.bench_version)] if judged else []),
-                score(row.tool_mean),
-                score(row.memory_mean),
-                esc(item.bench_version),
-                esc(item.pack_id or "–"),
-                esc(item.run_size),
-                esc(item.harness),
-                _seed_cell(item),
-                esc(row.tier),
-                esc(item.created_at),
-                _duration(item),
-            ]
-        )
+    headers = [*RUN_HEADERS[:3], *(["Nuance ± SE (judged)"] if judged else []), *RUN_HEADERS[3:]]
+    body_rows = [_run_cells(row, judged) for row in rows]
     shown = f"{offset + 1}–{offset + len(rows)} of {total} runs" if rows else "no runs"
     numeric = frozenset({2, 3, 4, 5} if judged else {2, 3, 4})
     listing = table(headers, body_rows, numeric=numeric, caption=shown, table_id="runs")
     return page("Runs", f"<h1>Runs</h1>{form}{listing}{_pager(chosen, offset, page_size, total)}",
                 chrome)  # fmt: skip
+
+
+RUN_HEADERS = (
+    "Run", "Status", "Composite ± SE", "Tool", "Memory", "Bench", "Pack", "Size", "Harness",
+    "Seed", "Trust tier", "Started", "Duration",
+)  # fmt: skip
+
+
+def _run_cells(row: ListedRow, judged: bool) -> list[str]:
+    """One run's cells; ``judged``: with its nuance score beside the composite."""
+    item = row.run
+    return [
+        f'<a href="{run_link(item.run_id)}">{esc(item.run_id)}</a>',
+        _status(item.status),
+        plus_minus(item.composite, item.composite_stderr, 4),
+        *([nuance_cell(row.nuance, item.bench_version)] if judged else []),
+        score(row.tool_mean),
+        score(row.memory_mean),
+        esc(item.bench_version),
+        esc(item.pack_id or "–"),
+        esc(item.run_size),
+        esc(item.harness),
+        _seed_cell(item),
+        esc(row.tier),
+        esc(item.created_at),
+        _duration(item),
+    ]
 
 
 def _pager(chosen: RunFilter, offset: int, size: int, total: int) -> str:

@@ -10,6 +10,7 @@ from dittobench.store.listing import Listed
 from dittobench.views.comparing import RunComparison
 from dittobench.views.frame import Chrome, page
 from dittobench.views.html import esc, plus_minus, table
+from dittobench.views.nuance import NOT_IN_COMPOSITE, nuance_cell
 from dittobench.views.pages import run_link
 
 
@@ -41,23 +42,26 @@ def compare_page(
         verdict = (
             "B is higher" if d.low > 0 else "B is lower" if d.high < 0 else "no clear difference"
         )
+        # The nuance score stands beside each composite, never in it or in the delta below.
+        judged = made.a.nuance is not None or made.b.nuance is not None
+        sides = [
+            [
+                name,
+                f'<a href="{run_link(run_id)}">{esc(run_id)}</a>',
+                plus_minus(report.composite, report.composite_stderr, 4),
+                *(
+                    [nuance_cell(report.nuance, report.bench_version) or "not judged"]
+                    if judged
+                    else []
+                ),
+            ]
+            for name, run_id, report in (("A", made.a_id, made.a), ("B", made.b_id, made.b))
+        ]
+        headers = ["", "Run", "Composite ± SE", *(["Nuance ± SE (judged)"] if judged else [])]
         parts += [
             f'<p id=pairing class="{"ok" if r.paired else "warn"}">{esc(made.why)}</p>',
-            table(
-                ["", "Run", "Composite ± SE"],
-                [
-                    [
-                        "A",
-                        f'<a href="{run_link(made.a_id)}">{esc(made.a_id)}</a>',
-                        plus_minus(made.a.composite, made.a.composite_stderr, 4),
-                    ],
-                    [
-                        "B",
-                        f'<a href="{run_link(made.b_id)}">{esc(made.b_id)}</a>',
-                        plus_minus(made.b.composite, made.b.composite_stderr, 4),
-                    ],
-                ],
-            ),
+            table(headers, sides, table_id="sides"),
+            f"<p class=muted>The nuance score: {NOT_IN_COMPOSITE}.</p>" if judged else "",
             f"<p id=delta>Composite delta (B − A): <strong>{d.value:+.4f}</strong> ± "
             f"{d.std_err:.4f}, 95% CI [{d.low:+.4f}, {d.high:+.4f}]: {verdict}.</p>",
         ]

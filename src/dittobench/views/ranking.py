@@ -10,10 +10,11 @@ Pure: lists of ``store.listing.Listed`` in, lists out."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from dittobench.spec.judging import NuanceScore
 from dittobench.spec.seeds import OPERATOR
 from dittobench.store.listing import Listed
 from dittobench.store.windows import WindowRow
@@ -157,17 +158,57 @@ def gap_stderr(a: float | None, b: float | None) -> float:
     return math.sqrt((a or 0.0) ** 2 + (b or 0.0) ** 2)
 
 
-def standing(harness: str, runs: Sequence[Listed]) -> Standing:
-    """The mean of ``runs``' composites (one or more) and its standard error."""
-    values = [item.composite or 0.0 for item in runs]
+def mean_of_runs(values: Sequence[float], errors: Sequence[float]) -> tuple[float, float, bool]:
+    """The mean of runs' scores (one or more), its standard error and whether that error is
+    the spread between the runs: the larger of sd / sqrt(n) and the runs' own errors carried to
+    the mean, sqrt(sum se^2) / n (with one run, its own)."""
     mean = math.fsum(values) / len(values)
-    within = math.sqrt(math.fsum((item.composite_stderr or 0.0) ** 2 for item in runs))
-    within /= len(values)
+    within = math.sqrt(math.fsum(err**2 for err in errors)) / len(values)
     if len(values) == 1:
-        return Standing(harness, tuple(runs), mean, within, False)
+        return mean, within, False
     spread = math.fsum((value - mean) ** 2 for value in values) / (len(values) - 1)
     between = math.sqrt(spread / len(values))
-    return Standing(harness, tuple(runs), mean, max(between, within), between >= within)
+    return mean, max(between, within), between >= within
+
+
+def standing(harness: str, runs: Sequence[Listed]) -> Standing:
+    """The mean of ``runs``' composites (one or more) and its standard error."""
+    mean, stderr, between = mean_of_runs(
+        [item.composite or 0.0 for item in runs], [item.composite_stderr or 0.0 for item in runs]
+    )
+    return Standing(harness, tuple(runs), mean, stderr, between)
+
+
+@dataclass(frozen=True, slots=True)
+class NuanceStanding:
+    """A harness's nuance score on a board, beside its mean composite and never in it (the
+    board ranks by the composite alone): the mean over its ranked runs that have a nuance score,
+    with its standard error (``mean_of_runs``)."""
+
+    mean: float
+    stderr: float
+    judged: int
+    """How many of its ranked runs have a nuance score."""
+    runs: int
+    """How many ranked runs it has."""
+    official: bool
+    """Every judged run was judged by its version's locked judge."""
+
+
+def nuance_standing(
+    runs: Sequence[Listed], nuances: Mapping[str, NuanceScore]
+) -> NuanceStanding | None:
+    """The nuance score of a row's ranked ``runs`` (``nuances``: run id -> its report's nuance
+    score); None when none of them was judged."""
+    scored = [
+        found
+        for item in runs
+        if (found := nuances.get(item.run_id)) is not None and found.score is not None
+    ]
+    if not scored:
+        return None
+    mean, stderr, _ = mean_of_runs([n.score or 0.0 for n in scored], [n.stderr for n in scored])
+    return NuanceStanding(mean, stderr, len(scored), len(runs), all(n.official for n in scored))
 
 
 def leaderboard(
@@ -235,6 +276,7 @@ def board_sizes(items: Sequence[Listed], bench_version: str) -> list[str]:
 __all__ = [
     "RUN_SIZES",
     "SORTS",
+    "NuanceStanding",
     "Ranked",
     "RunFilter",
     "Standing",
@@ -243,6 +285,8 @@ __all__ = [
     "filtered",
     "gap_stderr",
     "leaderboard",
+    "mean_of_runs",
+    "nuance_standing",
     "practice",
     "practice_count",
     "ranked_run",

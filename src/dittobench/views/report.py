@@ -1,7 +1,9 @@
-"""A run rendered: the summary, the per-category chart, the weakest categories and the per-case
-table with the rule that decided each case. ``standalone_report`` is the whole file of
-``dittobench report RUN_ID --html``: inline CSS and SVG, no script, no external reference, so it
-opens from disk and can be attached to an issue. The service's run page reuses the parts."""
+"""A run rendered: the summary (with the nuance score beside the composite when the run has open
+questions, never in it), the per-category chart, the weakest categories, the open questions as
+judged, and the per-case table with the rule that decided each case. ``standalone_report`` is
+the whole file of ``dittobench report RUN_ID --html``: inline CSS and SVG, no script, no external
+reference, so it opens from disk and can be attached to an issue. The service's run page reuses
+the parts."""
 
 from __future__ import annotations
 

@@ -29,7 +29,8 @@ from dittobench.generate.persona.weave import weave_person
 from dittobench.generate.texts import Texts
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.open import OpenCase
-from dittobench.spec.versions import CONTENT_1, ContentPolicy, RunSize
+from dittobench.spec.sizes import RunSize
+from dittobench.spec.versions import CONTENT_1, ContentPolicy
 from dittobench.spec.wire import DEFAULT_USER_ID, ISOLATION_USER_ID, SeedRequest
 
 Generator = Callable[[Context, int], list[Draft]]

@@ -32,6 +32,15 @@ from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.model import NOBODY, SELF, TWIN, Fact
 from dittobench.spec.open import NOT_PREFIX, STATE_PREFIX, RubricItem
 
+OPEN_FAMILIES = (
+    "open_summary",
+    "open_summary_all",
+    "open_change",
+    "open_task",
+    "open_multi_hop",
+    "open_multi_hop_two",
+)
+"""The ``asking`` families open questions are worded from."""
 MUST_NOT_MOST = 4
 """Values not to assert, at most, per rubric (the nearest ones: the attribute's own)."""
 TASTES = 3
