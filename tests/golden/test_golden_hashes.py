@@ -18,6 +18,11 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RELEASED_VERSION
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "8.0.0": {
+        "small": "84dda623af7143c4dec2a390a8cca076d21d7f212773499f5b0602ef8f8a3992",
+        "medium": "21a13a7d68819a4f461d897b75b1c9f45d7fca5e4f6822bb4fd277b51912ea45",
+        "full": "abe9c67fe1f6323918df547a95fbb585576d8d01944023fe6396e1eb5e811856",
+    },
     "7.1.0": {
         "small": "39768fd474773d8937aeddeedf00b4d3979a31fbd6839878d897a6e621fa25fe",
         "medium": "e3d9d2128eddce78ddae7e7dd288a53dba07d364737a1038d42fa87b553ea397",

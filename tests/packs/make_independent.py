@@ -2034,8 +2034,57 @@ WRITE = {
 }
 
 
+OPEN_ASKING = {
+    "open_summary": [
+        "#lead#which {things} have come up since {date}, and when?",
+        "#lead#run through my {things} from {date} onwards.",
+        "#lead#since {date}, what {things} have I had?",
+        "#lead#list what I've told you of my {things} after {date}.",
+    ],
+    "open_summary_all": [
+        "#lead#run through all my {things}, with dates.",
+        "#lead#which {things} have I had, all told?",
+        "#lead#everything about my {things}, please, from the start.",
+    ],
+    "open_change": [
+        "#lead#what became of {subject} after {date}?",
+        "#lead#trace {subject} from {date} to now.",
+        "#lead#from {date} on, what did {subject} go through?",
+        "#lead#what were the changes to {subject} after {date}, with dates?",
+    ],
+    "open_task": [
+        "#lead#for #open_occasion#, what matters about {subject_a}, {subject_b} and {subject_c}?",
+        "#lead##open_occasion# is coming up; what do I prefer for {subject_a}, {subject_b} and "
+        "{subject_c}?",
+        "#lead#sorting #open_occasion#, so tell me my preferences on {subject_a}, {subject_b} and "
+        "{subject_c}.",
+    ],
+    "open_occasion": [
+        "a family lunch",
+        "my anniversary",
+        "a work offsite",
+        "a long weekend",
+        "a housewarming",
+        "a birthday treat",
+    ],
+    "open_multi_hop": [
+        "#lead#{event}: which day, with whom, and what was {subject} then?",
+        "#lead#for {event}, give me the date, my company and {subject} as it stood.",
+        "#lead#date of {event}, who joined me, and {subject} at that time?",
+    ],
+    "open_multi_hop_two": [
+        "#lead#{event}: which day, and what was {subject} then?",
+        "#lead#for {event}, give me the date and {subject} as it stood.",
+        "#lead#date of {event}, and {subject} at that time?",
+    ],
+}
+"""Bench 8.0's open-question families, in this pack's own words."""
+
+
 def subjects() -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
+    for record in PREFERENCES:
+        out[record["name"]] = [f"what I like for {np}" for np in record["grammar"]["pnp"]]
     for record in FIXED + CHANGING:
         grammar = record["grammar"]
         out[record["name"]] = [f"my {np}" for np in grammar["np"]] + list(grammar["qnp"])
@@ -2532,6 +2581,8 @@ QUESTIONS = {
     "overlap_stop_words": ["please", "remind", "tell", "quick"],
     "asking": ASKING,
     "subjects": None,  # filled below
+    # Bench 8.0's open questions: the day of an event and who came, as a rubric names them.
+    "rubric": {"when": "Date of {event}", "with": "Company on {event}"},
 }
 
 
@@ -3544,6 +3595,7 @@ PACK = {
 
 def build() -> dict[str, dict[str, Any]]:
     questions = dict(QUESTIONS)
+    questions["asking"] = {**ASKING, **OPEN_ASKING}
     questions["subjects"] = subjects()
     values = json.loads(json.dumps(VALUES))
     values["pools"]["scenes"] = [

@@ -46,13 +46,15 @@ RELEASED_PACKS = {
     "public-3.0": "7c50a1b613444252432da299cc427ea5471ac1c64a604521cdf9a999e2d9fccc",
     "public-6.1": "00ca8f93bc576714317e0f7c0da7d3fee97b5ba8257eea9a63c19e94af689d51",
     "public-7.1": "5dad751dfdb312443aa38c60a0956348150295dedf94a0c684619ba054081951",
+    "public-8.0": "1179db3d98666853f940a0a011be3133406b6caa157edefe62cce1b660bf6a54",
 }
 """The packs of released bench versions: frozen, like their datasets' golden hashes."""
 LAST_VERSION = {
     "public-1.1": "2.0.0",
     "public-3.0": "6.0.0",
     "public-6.1": "7.0.0",
-    "public-7.1": CURRENT_VERSION,
+    "public-7.1": "7.1.0",
+    "public-8.0": CURRENT_VERSION,
 }
 """The last version each pack is the public pack of: its rules are the ones it passes."""
 

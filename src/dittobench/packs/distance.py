@@ -164,6 +164,8 @@ def _wording(pack: Pack) -> dict[str, list[str]]:
         if key == "subjects":
             for _symbol, phrases in _grammar(pack, "questions", key, value):
                 out["questions"].extend(phrases)
+        elif key == "rubric" and isinstance(value, dict):  # labels, one string each
+            out["questions"].extend(v for _k, v in sorted(value.items()) if isinstance(v, str))
         elif isinstance(value, dict) and key not in ("second_person", "special_titles"):
             out["questions"].extend(_alternatives(pack, "questions", key, value))
     tools = _object(pack, "tools")

@@ -501,13 +501,12 @@ POLICIES: Final = MappingProxyType(
             CONTENT_8,
             pack_id="public-8.0",
             judge=JUDGE_1,
-            draft=True,
         ),
     }
 )
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
-CURRENT_VERSION: Final = "7.1.0"
+CURRENT_VERSION: Final = "8.0.0"
 
 
 def content_of(content_version: str) -> ContentPolicy:
