@@ -137,14 +137,14 @@ def _check_receipts(
     pinned: dict[str, Any],
     drawn: dict[str, Any],
 ) -> None:
-    """Format 4 binds who chose the seed: verify reports it, and a practice receipt edited to
-    say the operator drew the seed no longer verifies."""
+    """Formats 4 and 5 (a run with open questions) bind who chose the seed: verify reports it,
+    and a practice receipt edited to say the operator drew the seed no longer verifies."""
     key = load_public_key(folder / "keys" / "dittobench-ed25519.pub.pem")
     trusted = TrustedKeys((trusted_entry(key, "2000-01-01T00:00:00Z"),))
     (tmp / "trusted.json").write_text(json.dumps(trusted.to_json()), encoding="utf-8")
     for job, said in ((pinned, "chosen by the submitter"), (drawn, "drawn by the operator")):
         receipt = json.loads(service.call("GET", f"/v1/runs/{job['run_id']}/receipt", ALICE)[2])
-        assert receipt["manifest"]["format"] == "dittobench-receipt-4"
+        assert receipt["manifest"]["format"] == "dittobench-receipt-5"
         assert receipt["manifest"]["seed_source"] == job["seed_source"]
         path = tmp / f"{job['run_id']}.json"
         path.write_text(json.dumps(receipt), encoding="utf-8")

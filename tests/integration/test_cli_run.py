@@ -97,7 +97,7 @@ def test_bad_run_size_exits_2(tmp_path: Path) -> None:
 
 def test_who_chose_the_seed_is_kept_and_signed(tmp_path: Path) -> None:
     """A --seed makes the run practice (the submitter chose it); a seed the command draws is
-    the operator's. The store keeps it and the receipt (format 4) signs it."""
+    the operator's. The store keeps it and the receipt (format 5, open questions) signs it."""
     db, out = tmp_path / "runs.db", tmp_path / "out"
     with harness("nothing") as url:
         for seed in (["--seed", "4"], []):
@@ -110,7 +110,7 @@ def test_who_chose_the_seed_is_kept_and_signed(tmp_path: Path) -> None:
     sources = {}
     for run_id, row in runs.items():
         manifest = json.loads((out / run_id / "receipt.json").read_text("utf-8"))["manifest"]
-        assert manifest["format"] == "dittobench-receipt-4"
+        assert manifest["format"] == "dittobench-receipt-5"
         assert manifest["seed_source"] == row.seed_source
         sources[manifest["seed"] == "4"] = manifest["seed_source"]
     assert sources == {True: "submitter", False: "operator"}

@@ -36,7 +36,7 @@ SPKI_ED25519_PREFIX = bytes.fromhex("302a300506032b6570032100")
 
 @pytest.fixture(scope="module")
 def receipt() -> dict[str, Any]:
-    dataset = build_dataset(7, run_size="small")
+    dataset = build_dataset(7, "7.1.0", "small")  # a run without open questions: format 3
     transcript = T.build(dataset)
     report = grade_run(dataset, transcript).report
     prompts = {c.id: c.prompt for c in dataset.tool_cases} | {

@@ -105,7 +105,8 @@ def prompts_of(dataset: Dataset) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def run() -> Run:
-    dataset = build_dataset(7, run_size="small")
+    # Formats 1 to 4 sign runs without open questions (format 5: test_receipt_judged.py).
+    dataset = build_dataset(7, "7.1.0", "small")
     transcript = T.build(dataset)
     report = grade_run(dataset, transcript).report
     prompts = prompts_of(dataset)

@@ -193,6 +193,18 @@ def verify(
     log_failed = _log_failures(log, receipt_data, trusted, old_head, save_head, chosen_pack)
     regraded = _regrade(receipt_data, transcript_data, chosen_pack) if regrade else None
     rejudged = _rejudge(receipt_data, transcript_data, chosen_pack, judge_url) if rejudge else True
+    _verdict(receipt, result, log_failed, regraded, rejudged, pinned=trusted is not None)
+
+
+def _verdict(
+    receipt: Path,
+    result: Verification,
+    log_failed: list[str],
+    regraded: Regrade | None,
+    rejudged: bool,
+    pinned: bool,
+) -> None:
+    """Print the verdict; exit 1 unless every check, the regrade and the rejudge held."""
     if not result.ok or log_failed:
         names = ", ".join([*(c.name for c in result.failed), *log_failed])
         names += ", regrade" if regraded is not None and not regraded.ok else ""
@@ -204,7 +216,7 @@ def verify(
     if not rejudged:
         typer.echo("verdict: NOT VERIFIED (signed, but it could not be judged again)")
         raise typer.Exit(1)
-    typer.echo("verdict: VERIFIED" + ("" if trusted is not None else _UNPINNED))
+    typer.echo("verdict: VERIFIED" + ("" if pinned else _UNPINNED))
 
 
 _UNPINNED = " (self-consistent; the signer was not pinned: pass --trusted-keys to check who signed)"
