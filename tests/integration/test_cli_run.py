@@ -157,7 +157,7 @@ def test_a_database_url_keeps_runs_in_postgresql(tmp_path: Path, postgres_databa
     assert (tmp_path / "data" / "dittobench" / "baseline" / f"{run_id}.db").exists()
     with RunStore(postgres_database) as store:
         assert store.get_run(run_id).status == "done"
-        assert len(store.recorded_cases(run_id)) == 12
+        assert len(store.recorded_cases(run_id)) == 14  # 12 graded, 2 open questions
     listed = cli("runs", "--db", postgres_database)
     assert listed.returncode == 0 and run_id in listed.stdout
     shown = cli("show", run_id, "--db", postgres_database)

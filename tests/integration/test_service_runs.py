@@ -57,7 +57,8 @@ def test_a_submitted_run_reports_what_dittobench_run_reports(tmp_path: Path) -> 
         assert job["status"] == "done", job
         assert scores(job["report"]) == scores(expected)
         assert job["report"]["composite"] == expected["composite"]
-        assert job["progress"] == {"stage": "done", "done": 12, "total": 12}
+        # 6 tool and 6 memory cases graded, 2 open questions asked for the nuance score
+        assert job["progress"] == {"stage": "done", "done": 14, "total": 14}
         _check_files(service, tmp_path, run_id, job)
         _, events_headers, events = service.call("GET", f"/v1/runs/{run_id}/events", ALICE)
         assert events_headers["content-type"].startswith("text/event-stream")

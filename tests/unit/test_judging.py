@@ -248,3 +248,18 @@ def test_a_transcript_with_a_judge_record_reads_back_the_same() -> None:
     back = Transcript.from_json(judged.to_json())
     assert back.judge == judged.judge and back.sha256 == judged.sha256
     assert "judge" not in plain.to_json()
+
+
+def test_a_service_judges_with_the_endpoint_its_settings_name() -> None:
+    from pydantic import SecretStr
+
+    from dittobench.service.settings import ServiceSettings, SettingsError, judge_of
+
+    assert judge_of(ServiceSettings()) is None
+    made = judge_of(ServiceSettings(judge_url="http://127.0.0.1:8765/v1", judge_key=SecretStr("k")))
+    assert made is not None and (made.url, made.api_key) == (
+        "http://127.0.0.1:8765/v1/chat/completions",
+        "k",
+    )
+    with pytest.raises(SettingsError, match="judge_url must be an http"):
+        judge_of(ServiceSettings(judge_url="file:///etc/passwd"))

@@ -404,15 +404,15 @@ def run(
     _print_outcome(outcome, json_out)
 
 
-def judge_endpoint(url: str | None, bench_version: str) -> JudgeEndpoint | None:
+def judge_endpoint(url: str | None, bench_version: str = "") -> JudgeEndpoint | None:
     """``--judge-url`` as an endpoint (its key from $DITTOBENCH_JUDGE_KEY), after checking the
-    version has a judge; None without the option."""
+    version (when given) has a judge; None without the option."""
     from dittobench.engine.judging import JudgeEndpoint
     from dittobench.spec.versions import get_policy
 
     if url is None:
         return None
-    if get_policy(bench_version).judge is None:
+    if bench_version and get_policy(bench_version).judge is None:
         raise fail(f"--judge-url: bench version {bench_version} has no open questions to judge")
     if not url.startswith(("http://", "https://")):
         raise fail(f"--judge-url must be an http(s) URL, got {url!r}")

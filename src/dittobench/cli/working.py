@@ -73,6 +73,17 @@ WaitOpt = Annotated[float, typer.Option(help="Seconds to wait for a harness's /h
 NameOpt = Annotated[
     str, typer.Option(help="The worker's name in logs and the store [default: host:pid].")
 ]
+WorkerJudgeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--judge-url",
+        envvar="DITTOBENCH_JUDGE_URL",
+        help="An OpenAI-compatible endpoint that judges open questions (key from "
+        "$DITTOBENCH_JUDGE_KEY); runs are left unjudged without one. Give every worker and the "
+        "service the same.",
+        show_default=False,
+    ),
+]
 
 
 @app.command()
@@ -88,12 +99,14 @@ def worker(
     case_timeout: CaseTimeoutOpt = 120.0,
     wait: WaitOpt = 180.0,
     name: NameOpt = "",
+    judge_url: WorkerJudgeOpt = None,
 ) -> None:
     """Drive runs handed out by the broker (`serve --queue celery`, `run --queue celery`).
 
     Logs one JSON line per event on stderr (run id included). A worker killed mid-run leaves its
     run to another, which resumes it from the store; SIGTERM stops runs at their next report.
     """
+    from dittobench.cli.running import judge_endpoint
     from dittobench.core.errors import DittobenchError
     from dittobench.receipts.keys import KeyFileError
     from dittobench.service.ssrf import check_url, system_resolver
@@ -125,7 +138,7 @@ def worker(
 
     driver = JobDriver(
         store,
-        DriveSettings(run_concurrency, case_timeout, wait),
+        DriveSettings(run_concurrency, case_timeout, wait, judge_endpoint(judge_url)),
         signing_key,
         folder / "service-runs",
         check_url=guard,

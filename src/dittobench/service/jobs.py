@@ -35,7 +35,7 @@ from dittobench.engine.orchestrate import Progress
 from dittobench.engine.runner import LeaseLost, RunError
 from dittobench.service.events import ProgressHub, Snapshot
 from dittobench.service.sandbox_settings import sandbox_config
-from dittobench.service.settings import ServiceSettings
+from dittobench.service.settings import ServiceSettings, judge_of
 from dittobench.service.ssrf import (
     GuardedTransport,
     Resolver,
@@ -86,7 +86,10 @@ class JobQueue:
         self.driver = JobDriver(
             store,
             DriveSettings(
-                settings.run_concurrency, settings.case_timeout_s, settings.health_wait_s
+                settings.run_concurrency,
+                settings.case_timeout_s,
+                settings.health_wait_s,
+                judge_of(settings),
             ),
             key,
             runs_dir,

@@ -20,6 +20,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from dittobench.core.errors import DittobenchError
+from dittobench.engine.judging import JudgeEndpoint
 from dittobench.spec.versions import CURRENT_VERSION
 
 
@@ -56,6 +57,14 @@ class ServiceSettings(BaseSettings):
         False, description="Dial harnesses on loopback and private addresses (local use only)."
     )
     allow_drafts: bool = Field(False, description="Accept runs of draft bench versions.")
+    judge_url: str = Field(
+        "",
+        description="An OpenAI-compatible endpoint that judges open questions for the nuance "
+        "score (docs/judge.md); runs are left unjudged without one.",
+    )
+    judge_key: SecretStr | None = Field(
+        None, description="The judge endpoint's bearer key (env DITTOBENCH_JUDGE_KEY)."
+    )
     max_active_runs: int = Field(1, ge=1, le=64, description="Runs driven at once.")
     run_concurrency: int = Field(8, ge=1, le=64, description="Cases in flight per run.")
     case_timeout_s: float = Field(120.0, gt=0, le=86400, description="Seconds per case.")
@@ -191,3 +200,13 @@ def _read_file(file: Path) -> dict[str, Any]:
 
 
 __all__ = ["ServiceSettings", "SettingsError", "load_settings"]
+
+
+def judge_of(settings: ServiceSettings) -> JudgeEndpoint | None:
+    """The judge runs are judged by (``judge_url``, ``judge_key``), or None."""
+    if not settings.judge_url:
+        return None
+    if not settings.judge_url.startswith(("http://", "https://")):
+        raise SettingsError(f"judge_url must be an http(s) URL, got {settings.judge_url!r}")
+    key = settings.judge_key.get_secret_value() if settings.judge_key else ""
+    return JudgeEndpoint(settings.judge_url, key)

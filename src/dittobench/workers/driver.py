@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from dittobench.core.errors import DittobenchError
 from dittobench.engine.client import ClientLimits, HarnessError
+from dittobench.engine.judging import JudgeEndpoint
 from dittobench.engine.orchestrate import Progress
 from dittobench.engine.runner import (
     LeaseLost,
@@ -44,6 +45,7 @@ from dittobench.sandbox.archive import read_archive
 from dittobench.sandbox.harness import SandboxConfig, sandboxed_harness
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
+from dittobench.spec.versions import get_policy
 from dittobench.store import StoreError
 from dittobench.store.jobs import ACTIVE, JobRow, ServiceStore
 
@@ -96,6 +98,8 @@ class DriveSettings:
     run_concurrency: int = 8
     case_timeout_s: float = 120.0
     health_wait_s: float = 180.0
+    judge: JudgeEndpoint | None = None
+    """The judge of open questions (docs/judge.md); runs are left unjudged without one."""
 
 
 URLCheck = Callable[[str], None]
@@ -169,6 +173,7 @@ class JobDriver:
             tool_route=tool_route,
             seed_source=job.seed_source,
             pack=job_pack(self.store, job),
+            judge=self.settings.judge if get_policy(job.bench_version).judge else None,
         )
 
     def _drive_archive(self, job: JobRow, reporter: Callable[[Progress], None]) -> dict[str, Any]:
