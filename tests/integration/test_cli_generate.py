@@ -32,8 +32,10 @@ def test_out_file_bytes_hash_to_the_printed_sha(tmp_path: Path) -> None:
         "run_size",
         "telemetry",
         "pack",  # bench 3.0.0 names its own pack
+        "open_cases",  # bench 8.0.0's open questions
     } == set(data)
-    assert data["pack"]["id"] == "public-7.1"
+    assert data["pack"]["id"] == "public-8.0"
+    assert len(data["open_cases"]) == 8
     assert len(data["tool_cases"]) == 40
     assert len(data["memory_cases"]) == 52 + 4
     assert [w["wave"] for w in data["memory_waves"]] == [0, 0, 1, 2, 3]

@@ -67,8 +67,12 @@ def test_public_routes_need_no_token(client: TestClient) -> None:
         "6.1.0",
         "7.0.0",
         "7.1.0",
+        "8.0.0",
     ]
-    assert {"version": "7.1.0", "released": True, "current": True, "pack_id": "public-7.1"} in (
+    assert {"version": "8.0.0", "released": True, "current": True, "pack_id": "public-8.0"} in (
+        caps["bench_versions"]
+    )
+    assert {"version": "7.1.0", "released": True, "current": False, "pack_id": "public-7.1"} in (
         caps["bench_versions"]
     )
     assert {"version": "7.0.0", "released": True, "current": False, "pack_id": "public-6.1"} in (
@@ -193,7 +197,8 @@ def test_dataset_shows_what_a_harness_sees_and_no_answer_key(client: TestClient)
     view = client.get("/v1/dataset?seed=7&run_size=small", headers=AS_ADMIN).json()
     again = client.get("/v1/dataset?seed=7&run_size=small", headers=AS_ADMIN).json()
     assert view == again and view["seed"] == "7" and len(view["dataset_sha256"]) == 64
-    assert len(view["tool_cases"]) == 6 and len(view["memory_cases"]) == 6
+    # memory questions and the open ones, which are asked the same way (6 + 2 on a small run)
+    assert len(view["tool_cases"]) == 6 and len(view["memory_cases"]) == 6 + 2
     assert set(view["tool_cases"][0]) == {"case_id", "user_input"}
     assert set(view["memory_cases"][0]) == {"case_id", "user_id", "user_input", "run_after_wave"}
     from dittobench.generate.assemble import build_dataset
@@ -203,6 +208,9 @@ def test_dataset_shows_what_a_harness_sees_and_no_answer_key(client: TestClient)
     for case in full.memory_cases:
         assert case.question in text
         assert f'"{case.expected_answer}"' not in text  # never an answer as a value
+    for open_case in full.open_cases:
+        assert open_case.question in text
+        assert '"must_state"' not in text and '"must_not"' not in text  # no rubric
     for key in ("expected_answer", "expected_tools", "needle", "distractors", "category"):
         assert f'"{key}"' not in text
     cut = client.get("/v1/dataset?seed=7&run_size=medium&n=3", headers=AS_ADMIN).json()

@@ -54,7 +54,7 @@ def judge_request(
         .replace("{facts}", _items(protocol, case.must_state) or prompt.none)
         .replace("{not_facts}", _items(protocol, case.must_not) or prompt.none)
         .replace("{ids}", ", ".join(case.item_ids))
-        .replace("{answer}", answer.strip() or prompt.none)
+        .replace("{answer}", _fenced(answer) or prompt.none)
     )
     body: dict[str, Any] = {
         "model": protocol.model,
@@ -78,6 +78,15 @@ def judge_request(
             },
         }
     return body
+
+
+_MARKERS = re.compile(r"<<<\s*ANSWER|ANSWER\s*>>>", re.I)
+
+
+def _fenced(answer: str) -> str:
+    """The answer as the judge reads it, between the markers: any marker it writes itself is
+    broken up, so an answer cannot close its own block and speak as the rubric."""
+    return _MARKERS.sub(lambda m: m.group(0).replace("<", "‹").replace(">", "›"), answer.strip())
 
 
 def request_sha256(body: dict[str, Any]) -> str:
