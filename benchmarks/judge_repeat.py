@@ -20,8 +20,7 @@ import time
 from pathlib import Path
 
 from dittobench.engine.judging import JudgeEndpoint, judge_transcript
-from dittobench.grade.judging import nuance_score
-from dittobench.grade.run import grade_run
+from dittobench.grade.judging import answer_text, nuance_score
 from dittobench.spec.dataset import dataset_from_json
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import get_policy
@@ -41,8 +40,11 @@ def main() -> None:
         raise SystemExit(f"bench {dataset.bench_version} has no judge")
     protocol = official.with_model(args.judge_model) if args.judge_model else official
     endpoint = JudgeEndpoint(args.judge_url)
-    graded = grade_run(dataset, transcript).report.nuance
-    answered = {v.case_id: v.status != "no_answer" for v in graded.per_case} if graded else {}
+    records = {c.case_id: c for c in transcript.cases}
+    answers = {
+        c.id: answer_text(records[c.id].response if c.id in records else None)
+        for c in dataset.open_cases
+    }
     verdicts: list[dict[tuple[str, str], str]] = []
     scores = []
     print(f"judge {protocol.model}, panel {protocol.panel}, {len(dataset.open_cases)} open cases")
@@ -51,7 +53,7 @@ def main() -> None:
         record = judge_transcript(endpoint, protocol, dataset, transcript)
         seconds = time.perf_counter() - started
         calls = sum(len(j.calls) for j in record.judgements)
-        nuance = nuance_score(dataset.open_cases, answered, record, official)
+        nuance = nuance_score(dataset.open_cases, answers, record, official)
         scores.append(nuance.score)
         verdicts.append(
             {

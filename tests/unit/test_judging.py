@@ -17,8 +17,9 @@ from dittobench.grade.judging import (
     judged_case,
     nuance_score,
     parse_reply,
+    request_sha256,
 )
-from dittobench.grade.run import GradeInputError, grade_run
+from dittobench.grade.run import grade_run
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.judging import (
     JUDGE_1,
@@ -104,13 +105,17 @@ def test_the_rubric_score_counts_facts_stated_less_values_asserted() -> None:
     assert rubric_score(CASE, {"S1": False, "S2": False, "N1": True}) == 0.0
 
 
-def _calls(*replies: str, model: str = JUDGE_1.model) -> CaseJudgement:
+ANSWER = "You drove a Lumo, then an Orin Kade."
+
+
+def _calls(*replies: str, model: str = JUDGE_1.model, case: OpenCase = CASE) -> CaseJudgement:
     calls = []
     for panel_call, reply in enumerate(replies):
-        read = parse_reply(reply, CASE)
+        read = parse_reply(reply, case)
         outcome = "ok" if read is not None else "unparsed"
-        calls.append(JudgeCall(panel_call, 1, "0" * 64, outcome, model, reply, read))
-    return CaseJudgement(CASE.id, tuple(calls))
+        sent = request_sha256(judge_request(JUDGE_1, case, ANSWER, panel_call))
+        calls.append(JudgeCall(panel_call, 1, sent, outcome, model, reply, read))
+    return CaseJudgement(case.id, tuple(calls))
 
 
 def test_a_case_is_judged_only_when_every_panel_call_parsed() -> None:
@@ -126,16 +131,17 @@ def test_a_case_is_judged_only_when_every_panel_call_parsed() -> None:
 
 def test_the_nuance_score_is_official_only_with_the_locked_protocol_and_model() -> None:
     good = "S1: YES\nS2: NO\nN1: NO"
+    answers = {CASE.id: ANSWER}
     record = JudgeRecord(JUDGE_1, (_calls(good, good, good),))
-    nuance = nuance_score([CASE], {CASE.id: True}, record, JUDGE_1)
+    nuance = nuance_score([CASE], answers, record, JUDGE_1)
     assert (nuance.score, nuance.scored, nuance.official) == (0.5, 1, True)
     other = JudgeRecord(JUDGE_1.with_model("some-other-model"), record.judgements)
-    assert not nuance_score([CASE], {CASE.id: True}, other, JUDGE_1).official
+    assert not nuance_score([CASE], answers, other, JUDGE_1).official
     renamed = JudgeRecord(JUDGE_1, (_calls(good, good, good, model="impostor"),))
-    assert not nuance_score([CASE], {CASE.id: True}, renamed, JUDGE_1).official
+    assert not nuance_score([CASE], answers, renamed, JUDGE_1).official
     unnamed = JudgeRecord(JUDGE_1, (_calls(good, good, good, model=""),))
-    assert not nuance_score([CASE], {CASE.id: True}, unnamed, JUDGE_1).official
-    unjudged = nuance_score([CASE], {CASE.id: True}, None, JUDGE_1)
+    assert not nuance_score([CASE], answers, unnamed, JUDGE_1).official
+    unjudged = nuance_score([CASE], answers, None, JUDGE_1)
     assert (unjudged.score, unjudged.official, unjudged.per_case[0].status) == (
         None,
         False,
@@ -143,15 +149,55 @@ def test_the_nuance_score_is_official_only_with_the_locked_protocol_and_model() 
     )
 
 
-def test_judge_errors_count_neither_as_pass_nor_fail() -> None:
+def test_judge_errors_count_neither_as_pass_nor_fail_and_leave_the_score_unofficial() -> None:
     good = "S1: YES\nS2: YES\nN1: NO"
     second = replace(CASE, id="c2")
-    record = JudgeRecord(
-        JUDGE_1,
-        (_calls(good, good, good), replace(_calls("?", "?", "?"), case_id="c2")),
-    )
-    nuance = nuance_score([CASE, second], {"c1": True, "c2": True}, record, JUDGE_1)
+    record = JudgeRecord(JUDGE_1, (_calls(good, good, good), _calls("?", "?", "?", case=second)))
+    answers = {"c1": ANSWER, "c2": ANSWER}
+    nuance = nuance_score([CASE, second], answers, record, JUDGE_1)
     assert (nuance.score, nuance.scored, nuance.judge_errors, nuance.total) == (1.0, 1, 1, 2)
+    assert not nuance.official  # an incomplete judging is not the official score
+
+
+@pytest.mark.parametrize("flaw", ["missing", "doubled", "request", "verdicts", "stray"])
+def test_a_judge_record_that_does_not_hold_together_makes_judge_errors(flaw: str) -> None:
+    """Never an exception (the verified report must still come out), never official."""
+    good = "S1: YES\nS2: YES\nN1: NO"
+    judgement = _calls(good, good, good)
+    judgements = {
+        "missing": (),
+        "doubled": (judgement, judgement),
+        "request": (
+            replace(
+                judgement, calls=tuple(replace(c, request_sha256="0" * 64) for c in judgement.calls)
+            ),
+        ),
+        "verdicts": (
+            replace(
+                judgement,
+                calls=(
+                    replace(judgement.calls[0], verdicts={"S1": "NO", "S2": "NO", "N1": "NO"}),
+                    *judgement.calls[1:],
+                ),
+            ),
+        ),
+        "stray": (judgement, replace(judgement, case_id="c-not-open")),
+    }[flaw]
+    nuance = nuance_score([CASE], {CASE.id: ANSWER}, JudgeRecord(JUDGE_1, judgements), JUDGE_1)
+    assert not nuance.official
+    if flaw != "stray":
+        assert (nuance.per_case[0].status, nuance.judge_errors, nuance.score) == (
+            "judge_error",
+            1,
+            None,
+        )
+
+
+def test_a_long_answer_is_cut_for_the_judge_not_turned_into_an_error() -> None:
+    body = judge_request(JUDGE_1, CASE, "Orin Kade. " + "padding " * 20000, 0)
+    user = body["messages"][1]["content"]
+    assert len(user) < JUDGE_1.answer_chars + 2000
+    assert "Orin Kade." in user and "[…]" in user
 
 
 def test_a_changed_prompt_file_is_refused() -> None:
@@ -196,12 +242,19 @@ def _run(answers: dict[str, str]) -> tuple[Dataset, Transcript]:
     )
 
 
+def _sent(case: OpenCase, panel_call: int) -> str:
+    """The request hash of a call about the answer every case of ``_run`` gets."""
+    return request_sha256(judge_request(JUDGE_1, case, "no idea", panel_call))
+
+
 def _judged(data: Dataset, transcript: Transcript, reply_for: dict[str, str]) -> Transcript:
     judgements = []
     for case in data.open_cases:
         reply = reply_for[case.id]
         read = parse_reply(reply, case)
-        calls = tuple(JudgeCall(k, 1, "0" * 64, "ok", JUDGE_1.model, reply, read) for k in range(3))
+        calls = tuple(
+            JudgeCall(k, 1, _sent(case, k), "ok", JUDGE_1.model, reply, read) for k in range(3)
+        )
         judgements.append(CaseJudgement(case.id, calls))
     judgements.sort(key=lambda j: j.case_id)
     return replace(transcript, judge=JudgeRecord(JUDGE_1, tuple(judgements)))
@@ -228,7 +281,9 @@ def test_verdicts_move_the_nuance_score_and_never_the_composite() -> None:
     assert get_policy("8.0.0").judge == JUDGE_1
 
 
-def test_the_grader_refuses_verdicts_that_are_not_what_the_reply_says() -> None:
+def test_verdicts_that_are_not_what_the_reply_says_are_judge_errors_and_the_rules_still_score() -> (
+    None
+):
     data, plain = _run({})
     replies = {c.id: "\n".join(f"{i}: NO" for i in c.item_ids) for c in data.open_cases}
     judged = _judged(data, plain, replies)
@@ -237,8 +292,11 @@ def test_the_grader_refuses_verdicts_that_are_not_what_the_reply_says() -> None:
     forged = replace(first.calls[0], verdicts={k: "YES" for k in (first.calls[0].verdicts or {})})
     edited = replace(first, calls=(forged, *first.calls[1:]))
     record = replace(judged.judge, judgements=(edited, *judged.judge.judgements[1:]))
-    with pytest.raises(GradeInputError, match="not what its reply says"):
-        grade_run(data, replace(judged, judge=record))
+    report = grade_run(data, replace(judged, judge=record)).report
+    assert report.composite == grade_run(data, plain).report.composite
+    assert report.nuance is not None and not report.nuance.official
+    by_case = {v.case_id: v.status for v in report.nuance.per_case}
+    assert by_case[first.case_id] == "judge_error"
 
 
 def test_a_transcript_with_a_judge_record_reads_back_the_same() -> None:

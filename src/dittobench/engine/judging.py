@@ -20,12 +20,18 @@ import httpx
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.errors import DittobenchError
-from dittobench.engine.client import IDENTITY, BodyTooLarge, BodyUnreadable, read_body
+from dittobench.engine.client import (
+    IDENTITY,
+    OVERALL_SLACK_S,
+    BodyTooLarge,
+    BodyUnreadable,
+    read_body,
+)
 from dittobench.grade.judging import answer_text, judge_request, parse_reply, request_sha256
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.judging import CaseJudgement, JudgeCall, JudgeProtocol, JudgeRecord
 from dittobench.spec.open import OpenCase
-from dittobench.spec.transcript import Transcript
+from dittobench.spec.transcript import Transcript, safe_text
 
 REPLY_BYTES = 256 * 1024
 """The most of a judge reply read."""
@@ -146,7 +152,19 @@ async def _panel_call(
 async def _post(
     client: httpx.AsyncClient, endpoint: JudgeEndpoint, body: dict[str, Any]
 ) -> tuple[str, str, str, str]:
-    """(outcome, model named, reply text, detail) of one chat completion request."""
+    """(outcome, model named, reply text, detail) of one chat completion request, within the
+    endpoint's timeout overall (a reply dripped a byte at a time resets every read timeout)."""
+    try:
+        async with asyncio.timeout(endpoint.timeout_s + OVERALL_SLACK_S):
+            outcome, model, text, detail = await _send(client, endpoint, body)
+    except TimeoutError:
+        return "timeout", "", "", f"no reply within {endpoint.timeout_s:g} s"
+    return outcome, safe_text(model), safe_text(text), detail
+
+
+async def _send(
+    client: httpx.AsyncClient, endpoint: JudgeEndpoint, body: dict[str, Any]
+) -> tuple[str, str, str, str]:
     headers = {**IDENTITY, "content-type": "application/json"}
     if endpoint.api_key:
         headers["authorization"] = f"Bearer {endpoint.api_key}"
@@ -172,7 +190,7 @@ async def _post(
         data = json.loads(raw)
         text = data["choices"][0]["message"]["content"]
         model = data.get("model", "")
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
         return "bad_json", "", raw.decode("utf-8", "replace")[:500], "not a chat completion"
     if not isinstance(text, str):
         return "bad_json", "", "", "the message content is not text"

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dittobench.core.hashing import canonical_sha256
 from dittobench.grade.stats import mean, std_err
 from dittobench.spec.judging import (
     CaseJudgement,
+    JudgeConfigError,
     JudgeProtocol,
     JudgeRecord,
     NuanceScore,
@@ -54,7 +55,7 @@ def judge_request(
         .replace("{facts}", _items(protocol, case.must_state) or prompt.none)
         .replace("{not_facts}", _items(protocol, case.must_not) or prompt.none)
         .replace("{ids}", ", ".join(case.item_ids))
-        .replace("{answer}", _fenced(answer) or prompt.none)
+        .replace("{answer}", _fenced(answer, protocol.answer_chars) or prompt.none)
     )
     body: dict[str, Any] = {
         "model": protocol.model,
@@ -83,10 +84,14 @@ def judge_request(
 _MARKERS = re.compile(r"<<<\s*ANSWER|ANSWER\s*>>>", re.I)
 
 
-def _fenced(answer: str) -> str:
-    """The answer as the judge reads it, between the markers: any marker it writes itself is
-    broken up, so an answer cannot close its own block and speak as the rubric."""
-    return _MARKERS.sub(lambda m: m.group(0).replace("<", "‹").replace(">", "›"), answer.strip())
+def _fenced(answer: str, most: int) -> str:
+    """The answer as the judge reads it, between the markers: at most ``most`` characters (a
+    longer one is cut and marked), and any marker it writes itself broken up, so an answer
+    cannot close its own block and speak as the rubric."""
+    text = answer.strip()
+    if len(text) > most:
+        text = text[:most] + " […]"
+    return _MARKERS.sub(lambda m: m.group(0).replace("<", "‹").replace(">", "›"), text)
 
 
 def request_sha256(body: dict[str, Any]) -> str:
@@ -132,7 +137,7 @@ def parse_reply(reply: str, case: OpenCase) -> dict[str, str] | None:
     if 0 <= start < end:
         try:
             data = json.loads(reply[start : end + 1])
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
         if isinstance(data, dict):
             lines = [f"{k}: {v}" for k, v in data.items() if isinstance(v, str)]
@@ -189,38 +194,94 @@ def judged_case(
     return OpenVerdict(case.id, case.open_kind, "judged", score, verdicts, calls)
 
 
+def official_mark(
+    locked: JudgeProtocol | None, protocol_sha256: str, models: set[str], judge_errors: int
+) -> bool:
+    """Whether a judging is the official one: the bench version's locked protocol, every reply
+    naming its model (the endpoint's word: a server can be told to answer under any name), and
+    every answered open case judged (a judge error, which an answer can provoke, leaves the
+    score incomplete)."""
+    return (
+        locked is not None
+        and protocol_sha256 == locked.sha256
+        and models <= {locked.model}
+        and judge_errors == 0
+    )
+
+
 def nuance_score(
     cases: Sequence[OpenCase],
-    answered: dict[str, bool],
+    answers: Mapping[str, str],
     record: JudgeRecord | None,
     official_protocol: JudgeProtocol | None,
 ) -> NuanceScore:
-    """The nuance score of a run's open cases. ``answered``: per case, whether the harness gave
-    an answer; ``record``: the transcript's judging, if any; ``official_protocol``: the bench
-    version's own judge (None: no judge is official for it)."""
-    by_case = {j.case_id: j for j in record.judgements} if record else {}
+    """The nuance score of a run's open cases. ``answers``: per case, the text the judge was to
+    read ("" when the harness gave none); ``record``: the transcript's judging, if any;
+    ``official_protocol``: the bench version's own judge (None: no judge is official for it).
+
+    Never raises on a judge record that does not hold together: a case whose judgement is
+    doubled, missing while the case was answered, or has a call whose recorded verdicts are not
+    what its reply says or whose request is not the one its answer makes, is a judge error."""
+    by_case: dict[str, CaseJudgement] = {}
+    doubled: set[str] = set()
+    for judgement in record.judgements if record else ():
+        if judgement.case_id in by_case:
+            doubled.add(judgement.case_id)
+        by_case.setdefault(judgement.case_id, judgement)
+    known = {c.id for c in cases}
+    stray = bool(set(by_case) - known)
     panel = record.protocol.panel if record else 0
-    verdicts = tuple(
-        judged_case(c, by_case.get(c.id), answered.get(c.id, False), panel) for c in cases
-    )
+    verdicts = []
+    for case in cases:
+        answer = answers.get(case.id, "")
+        found = by_case.get(case.id)
+        sound = (
+            record is not None
+            and case.id not in doubled
+            and found is not None
+            and _holds(record.protocol, case, answer, found)
+        )
+        if record is not None and answer and not sound:
+            verdicts.append(OpenVerdict(case.id, case.open_kind, "judge_error"))
+        else:
+            verdicts.append(judged_case(case, found, bool(answer), panel))
     scores = [v.score for v in verdicts if v.score is not None]
     judged = [v for v in verdicts if v.status == "judged"]
+    errors = sum(1 for v in verdicts if v.status == "judge_error")
     models = {call.model for j in by_case.values() for call in j.calls if call.outcome == "ok"}
-    official = (
-        record is not None
-        and official_protocol is not None
-        and record.protocol == official_protocol
-        and models <= {official_protocol.model}
-    )
+    protocol_sha = record.protocol.sha256 if record else ""
+    official = not stray and official_mark(official_protocol, protocol_sha, models, errors)
     return NuanceScore(
         score=round(mean(scores), 6) if judged else None,
         stderr=round(std_err(scores), 6) if judged else 0.0,
         scored=len(scores) if judged else 0,
-        judge_errors=sum(1 for v in verdicts if v.status == "judge_error"),
+        judge_errors=errors,
         total=len(cases),
-        official=official,
+        official=official and record is not None,
         judge_id=record.protocol.id if record else "",
         judge_model=record.protocol.model if record else "",
-        protocol_sha256=record.protocol.sha256 if record else "",
-        per_case=verdicts,
+        protocol_sha256=protocol_sha,
+        per_case=tuple(verdicts),
     )
+
+
+def _holds(protocol: JudgeProtocol, case: OpenCase, answer: str, judgement: CaseJudgement) -> bool:
+    """Every call of ``judgement`` is what it says: its verdicts are what its reply says, and its
+    request hash is that of the request ``answer`` makes under ``protocol`` (when the protocol's
+    prompt is one this build has; another prompt cannot be official anyway)."""
+    if protocol.panel < 1:
+        return False
+    try:
+        expected = {
+            k: request_sha256(judge_request(protocol, case, answer, k))
+            for k in range(protocol.panel)
+        }
+    except JudgeConfigError:
+        expected = {}
+    for call in judgement.calls:
+        read = parse_reply(call.reply, case) if call.outcome == "ok" else None
+        if (call.outcome == "ok" and read is None) or (read or {}) != (call.verdicts or {}):
+            return False
+        if expected and expected.get(call.panel_call) != call.request_sha256:
+            return False
+    return True

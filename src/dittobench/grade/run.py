@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
 from dittobench.grade import composite
-from dittobench.grade.judging import answer_text, nuance_score, parse_reply
+from dittobench.grade.judging import answer_text, nuance_score
 from dittobench.grade.match import hit, prepare
 from dittobench.grade.memory import HistoryKeys, MemoryVerdict, grade_memory
 from dittobench.grade.people import people_in
@@ -74,27 +74,11 @@ def grade_run(
 def _nuance(
     dataset: Dataset, transcript: Transcript, records: dict[str, CaseRecord]
 ) -> NuanceScore:
-    """The open cases' nuance score, from the judge's raw replies in the transcript (each
-    reply's recorded verdicts must be what the rubric parser reads from it)."""
-    cases = {c.id: c for c in dataset.open_cases}
-    record = transcript.judge
-    for judgement in record.judgements if record else ():
-        case = cases.get(judgement.case_id)
-        if case is None:
-            raise GradeInputError(
-                f"the judge record names a case that is not open: {judgement.case_id}"
-            )
-        for call in judgement.calls:
-            read = parse_reply(call.reply, case) if call.outcome == "ok" else None
-            if (call.outcome == "ok" and read is None) or (read or {}) != (call.verdicts or {}):
-                raise GradeInputError(
-                    f"judge call {call.panel_call}.{call.attempt} of {case.id}: the recorded "
-                    "verdicts are not what its reply says"
-                )
-    answered = {c.id: bool(answer_text(_response(records.get(c.id)))) for c in dataset.open_cases}
-    return nuance_score(
-        dataset.open_cases, answered, record, get_policy(dataset.bench_version).judge
-    )
+    """The open cases' nuance score, recomputed from the judge's raw replies in the transcript;
+    a judge record that does not hold together makes judge errors, never a missing report."""
+    answers = {c.id: answer_text(_response(records.get(c.id))) for c in dataset.open_cases}
+    locked = get_policy(dataset.bench_version).judge
+    return nuance_score(dataset.open_cases, answers, transcript.judge, locked)
 
 
 def history_keys(dataset: Dataset) -> dict[str, HistoryKeys]:
@@ -238,7 +222,12 @@ def _report(
         stderr = math.sqrt(sum((w * std_err(s)) ** 2 for w, s in present))
     else:
         stderr = std_err(present[0][1]) if present else 0.0
-    latencies = [r.execution.total_duration_ms for r in records.values() if r.response]
+    graded = {s.case_id for s in scores}  # open questions' latencies are not the run's
+    latencies = [
+        r.execution.total_duration_ms
+        for r in records.values()
+        if r.response and r.case_id in graded
+    ]
     return ScoreReport(
         benchmark=dataset.benchmark,
         bench_version=dataset.bench_version,

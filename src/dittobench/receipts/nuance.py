@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dittobench.grade.judging import NO, YES
+from dittobench.grade.judging import NO, YES, official_mark
 from dittobench.grade.stats import mean, std_err
 from dittobench.receipts.judged import JUDGE_ASKED, is_open_leaf, judged_object
 from dittobench.receipts.manifest import Manifest, Nuance
@@ -123,7 +123,10 @@ def _nuance_of(
             scored=len(scores) if judged else 0,
             judge_errors=sum(1 for v in verdicts if v.status == "judge_error"),
             total=len(verdicts),
-            official=is_locked and models <= {judge[1]},
+            official=is_locked
+            and official_mark(
+                locked, protocol, models, sum(v.status == "judge_error" for v in verdicts)
+            ),
             judge_id=judge[0],
             judge_model=judge[1],
             protocol_sha256=protocol,

@@ -56,6 +56,9 @@ class JudgeProtocol:
     combine: str = "majority"
     retries: int = 2
     constrained: bool = True
+    answer_chars: int = 6000
+    """The most of an answer the judge reads (more is cut, marked "[…]"): an answer padded past
+    the judge's context cannot turn its case into a judge error."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -71,6 +74,7 @@ class JudgeProtocol:
             "combine": self.combine,
             "retries": self.retries,
             "constrained": self.constrained,
+            "answer_chars": self.answer_chars,
         }
 
     @property
