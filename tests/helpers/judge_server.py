@@ -9,7 +9,9 @@ or one of its forms (a containment rule: crude, which is why the real judge is a
 - ``lines``: the same verdicts as ``ID: YES`` lines;
 - ``garbage``: a reply with no verdict lines (every call unparsed);
 - ``flaky``: the first reply to each request body is garbage, the next ones follow the rule;
-- ``refuse``: HTTP 500 for everything.
+- ``refuse``: HTTP 500 for everything;
+- ``deep``: a reply nested thousands of brackets deep; ``surrogate``: the right verdicts from a
+  model whose name holds a lone surrogate; ``drip``: the right reply, one byte every 0.3 s.
 
 ``model`` is the model id it names in replies (the locked one by default). ``requests`` keeps
 every request body received.
@@ -20,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -46,6 +49,8 @@ class JudgeScript:
         self._seen.add(key)
         if self.mode == "garbage" or (self.mode == "flaky" and first):
             return "I think the answer is quite good overall."
+        if self.mode == "deep":
+            return '{"S1": ' + "[" * 7000 + "}"
         lines = verdict_lines(user)
         if self.mode == "lines":
             return lines
@@ -87,7 +92,7 @@ class _Handler(BaseHTTPRequestHandler):
             {
                 "id": "chatcmpl-scripted",
                 "object": "chat.completion",
-                "model": script.model,
+                "model": "judge\ud800" if script.mode == "surrogate" else script.model,
                 "choices": [
                     {
                         "index": 0,
@@ -104,7 +109,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
         self.end_headers()
-        self.wfile.write(data)
+        if self.server.script.mode != "drip":
+            self.wfile.write(data)
+            return
+        for byte in data:
+            self.wfile.write(bytes([byte]))
+            self.wfile.flush()
+            time.sleep(0.3)
 
 
 class _Server(ThreadingHTTPServer):

@@ -11,7 +11,7 @@ from dittobench.core.canonical import canonical_bytes
 from dittobench.core.hashing import canonical_sha256
 from dittobench.engine.judging import JudgeEndpoint, judge_cases
 from dittobench.generate.assemble import build_dataset
-from dittobench.grade.judging import judge_request, judged_case, request_sha256
+from dittobench.grade.judging import judge_request, judged_case, nuance_score, request_sha256
 from dittobench.spec.judging import JUDGE_1, JudgeRecord
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.wire import RunResponse
@@ -30,9 +30,10 @@ def _answers() -> list[tuple[object, str]]:
     return pairs
 
 
-def _judge(mode: str) -> tuple[JudgeRecord, int]:
+def _judge(mode: str, timeout_s: float = 120.0) -> tuple[JudgeRecord, int]:
     with scripted_judge(mode) as (url, script):
-        record = asyncio.run(judge_cases(JudgeEndpoint(url), JUDGE_1, _answers()))  # type: ignore[arg-type]
+        endpoint = JudgeEndpoint(url, timeout_s=timeout_s)
+        record = asyncio.run(judge_cases(endpoint, JUDGE_1, _answers()))  # type: ignore[arg-type]
         return record, len(script.requests)
 
 
@@ -79,6 +80,24 @@ def test_an_endpoint_that_refuses_is_recorded_as_http_errors() -> None:
     record, _sent = _judge("refuse")
     outcomes = {c.outcome for j in record.judgements for c in j.calls}
     assert outcomes == {"http_error"}
+
+
+def test_a_hostile_judge_leaves_a_record_that_hashes_and_grades() -> None:
+    """Replies nested past any parser, a model name no UTF-8 can carry, a reply dripped past
+    the deadline: each call is recorded with an outcome, the record hashes, and the grader makes
+    judge errors or scores of it, never an exception."""
+    for mode, outcome in (("deep", "unparsed"), ("surrogate", "ok")):
+        record, _sent = _judge(mode)
+        assert {c.outcome for j in record.judgements for c in j.calls} == {outcome}
+        canonical_sha256(record.to_json())
+        answers = {c.id: a for c, a in _answers()}  # type: ignore[attr-defined]
+        nuance = nuance_score(DATA.open_cases, answers, record, JUDGE_1)
+        assert not nuance.official
+    with scripted_judge("drip") as (url, _script):
+        dripped = asyncio.run(
+            judge_cases(JudgeEndpoint(url, timeout_s=1.0), JUDGE_1, _answers()[:1])  # type: ignore[arg-type]
+        )
+    assert {c.outcome for j in dripped.judgements for c in j.calls} == {"timeout"}
 
 
 def test_audit_with_a_judge_lists_where_judge_and_rules_disagree(tmp_path: Path) -> None:
