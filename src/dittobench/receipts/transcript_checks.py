@@ -8,7 +8,8 @@ question's leaf: its response), with no transcript case left without a leaf. For
 open questions (format 5) the transcript's judge record must be the one the receipt binds
 (``transcript judge``): the manifest's protocol, every judge call of each open question (its
 request hash, the hash of its raw reply, the model named, the outcome) and each question's
-verdicts, the panel's majority of what the rubric parser read of each reply.
+verdicts, the panel's majority of the verdicts recorded for each reply (that those are what the
+reply says is the regrade's check, ``receipts.regrade``).
 """
 
 from __future__ import annotations
