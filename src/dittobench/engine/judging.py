@@ -11,6 +11,7 @@ The key is passed in by the caller (the command line reads it from the environme
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -86,7 +87,10 @@ async def judge_cases(
             progress(done, len(asked))
         return CaseJudgement(case.id, tuple(calls))
 
-    async with _client(http) as client:
+    async with contextlib.AsyncExitStack() as stack:  # the caller's client, or a fresh one
+        client = http
+        if client is None:
+            client = await stack.enter_async_context(httpx.AsyncClient(follow_redirects=False))
         judgements = await asyncio.gather(*(one(client, c, a) for c, a in asked))
     return JudgeRecord(protocol, tuple(sorted(judgements, key=lambda j: j.case_id)))
 
@@ -105,24 +109,6 @@ def judge_transcript(
         for case in dataset.open_cases
     ]
     return asyncio.run(judge_cases(endpoint, protocol, pairs, progress))
-
-
-class _client:
-    """The caller's client, or a fresh one closed on exit."""
-
-    def __init__(self, http: httpx.AsyncClient | None) -> None:
-        self._given = http
-        self._own: httpx.AsyncClient | None = None
-
-    async def __aenter__(self) -> httpx.AsyncClient:
-        if self._given is not None:
-            return self._given
-        self._own = httpx.AsyncClient(follow_redirects=False)
-        return self._own
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._own is not None:
-            await self._own.aclose()
 
 
 async def _panel_call(

@@ -257,7 +257,7 @@ def nuance_score(
         scored=len(scores) if judged else 0,
         judge_errors=errors,
         total=len(cases),
-        official=official and record is not None,
+        official=official,
         judge_id=record.protocol.id if record else "",
         judge_model=record.protocol.model if record else "",
         protocol_sha256=protocol_sha,
