@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from dittobench.spec.wire import MEMORY_TOOLS, RunRequest, RunResponse
-from dittobench_baseline.intent import Action, decide
+from dittobench_baseline.intent import Action, WriteIntent, decide
 from dittobench_baseline.recall import recall
 from dittobench_baseline.router import Router
 from dittobench_baseline.store import MemoryStore, user_key
@@ -69,11 +69,11 @@ class OfflineAgent:
         router = Router(request.tools)
         decision = decide(text, router)
         if decision.action is Action.WRITE and decision.write is not None:
-            return write_memory(self.store, user, decision.write, trace)
+            return self.write(user, decision.write, trace)
         if decision.action is Action.SMALL_TALK:
             return _small_talk()
         if decision.action is Action.RECALL:
-            return recall(self.store, user, text, trace)
+            return self.recall(user, text, trace)
         if decision.action is Action.TOOLS and decision.tool is not None:
             return use_tools(
                 request, text, router, decision.ranked, decision.tool, trace, call_tool
@@ -82,6 +82,14 @@ class OfflineAgent:
             final_text="I don't have a tool that fits this, so I'll leave it there. "
             "Tell me if there's something specific you'd like me to do."
         )
+
+    def recall(self, user: str, question: str, trace: CallTrace) -> RunResponse:
+        """Answer a memory question (an adapter harness answers from what its system recalls)."""
+        return recall(self.store, user, question, trace)
+
+    def write(self, user: str, intent: WriteIntent, trace: CallTrace) -> RunResponse:
+        """Carry out a request to remember, change or forget something."""
+        return write_memory(self.store, user, intent, trace)
 
 
 def _small_talk() -> RunResponse:

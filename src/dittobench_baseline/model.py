@@ -43,7 +43,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -114,15 +114,22 @@ class _Completion:
     output_tokens: int
 
 
-class ModelAgent:
-    """Answers with an OpenAI-compatible chat model, memory tools served from ``store``.
+class MemoryRunner(Protocol):
+    """Runs the memory tools for one user (``MemoryTools`` over the store, or an adapter's)."""
 
-    Thread-safe: each ``answer`` keeps its conversation to itself and the httpx client is shared.
-    Call ``close()`` when done (the server does)."""
+    def execute(self, name: str, args: Any) -> ToolExecResponse: ...
+
+
+class ChatLoop:
+    """The bounded tool-calling loop with an OpenAI-compatible chat model (module docstring),
+    the memory tools run by a ``MemoryRunner`` the caller gives. ``seed`` and ``max_tokens`` are
+    sent when set.
+
+    Thread-safe: each ``converse`` keeps its conversation to itself and the httpx client is
+    shared. Call ``close()`` when done (the server does)."""
 
     def __init__(
         self,
-        store: MemoryStore,
         base_url: str,
         model: str,
         api_key: str | None = None,
@@ -130,6 +137,8 @@ class ModelAgent:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         *,
         temperature: float | None = 0.0,
+        seed: int | None = None,
+        max_tokens: int | None = None,
     ) -> None:
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
@@ -137,11 +146,12 @@ class ModelAgent:
             raise ValueError("base_url is empty")
         if not model.strip():
             raise ValueError("model is empty")
-        self.store = store
         self.url = base_url.strip().rstrip("/") + "/chat/completions"
         self.model = model
         self.max_steps = max_steps
         self.temperature = temperature
+        self.seed = seed
+        self.max_tokens = max_tokens
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(timeout=timeout_s, trust_env=False, headers=headers)
         self._timeout_s = timeout_s
@@ -149,12 +159,12 @@ class ModelAgent:
     def close(self) -> None:
         self._client.close()
 
-    # Entry point --------------------------------------------------------------------------------
-
-    def answer(self, request: RunRequest, call_tool: ToolCaller) -> RunResponse:
-        memory = MemoryTools(self.store, request.user_id)
+    def converse(
+        self, request: RunRequest, call_tool: ToolCaller, system: str, memory: MemoryRunner
+    ) -> RunResponse:
+        """Answer ``request`` with ``system`` as the system message."""
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": self.system_prompt(request)},
+            {"role": "system", "content": system},
             {"role": "user", "content": request.user_input},
         ]
         tools = openai_tools(request.tools)
@@ -185,18 +195,6 @@ class ModelAgent:
             abstain=True if is_decline(text) else None,
         )
 
-    def system_prompt(self, request: RunRequest) -> str:
-        """The request's system prompt plus the reference-date and memory-tool lines."""
-        lines = [request.system_prompt.strip()] if request.system_prompt.strip() else []
-        lines.append(reference_date_line(self.store.newest_moment(request.user_id)))
-        lines.append(
-            "The memory tools (search_memories, fetch_memories, search_subjects, "
-            "search_memories_in_subjects, save_memory, update_memory, delete_memory) search and "
-            "change this user's stored past conversations with you: use them for anything the "
-            "user may have told you before, and answer from what they return."
-        )
-        return "\n\n".join(lines)
-
     # One completion ---------------------------------------------------------------------------
 
     def _complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> _Completion:
@@ -206,6 +204,10 @@ class ModelAgent:
             body["tool_choice"] = "auto"
         if self.temperature is not None:
             body["temperature"] = self.temperature
+        if self.seed is not None:
+            body["seed"] = self.seed
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
         try:
             reply = self._client.post(self.url, json=body)
         except httpx.TimeoutException:
@@ -225,7 +227,7 @@ class ModelAgent:
     def _execute(
         self,
         request: RunRequest,
-        memory: MemoryTools,
+        memory: MemoryRunner,
         wanted: _Request,
         hop: int,
         call_tool: ToolCaller,
@@ -253,6 +255,40 @@ class ModelAgent:
         except Exception as exc:
             log.warning("tool call %s failed: %s", wanted.name, exc)
             return ToolExecResponse(error=f"tool call failed: {type(exc).__name__}")
+
+
+class ModelAgent(ChatLoop):
+    """Answers with an OpenAI-compatible chat model, memory tools served from ``store``."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        *,
+        temperature: float | None = 0.0,
+    ) -> None:
+        super().__init__(base_url, model, api_key, max_steps, timeout_s, temperature=temperature)
+        self.store = store
+
+    def answer(self, request: RunRequest, call_tool: ToolCaller) -> RunResponse:
+        memory = MemoryTools(self.store, request.user_id)
+        return self.converse(request, call_tool, self.system_prompt(request), memory)
+
+    def system_prompt(self, request: RunRequest) -> str:
+        """The request's system prompt plus the reference-date and memory-tool lines."""
+        lines = [request.system_prompt.strip()] if request.system_prompt.strip() else []
+        lines.append(reference_date_line(self.store.newest_moment(request.user_id)))
+        lines.append(
+            "The memory tools (search_memories, fetch_memories, search_subjects, "
+            "search_memories_in_subjects, save_memory, update_memory, delete_memory) search and "
+            "change this user's stored past conversations with you: use them for anything the "
+            "user may have told you before, and answer from what they return."
+        )
+        return "\n\n".join(lines)
 
 
 # Helpers --------------------------------------------------------------------------------------

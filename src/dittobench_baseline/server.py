@@ -19,9 +19,9 @@ import ipaddress
 import logging
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 import uvicorn
@@ -33,7 +33,7 @@ from starlette.routing import Route
 
 from dittobench.spec.codec import DecodeError, decode, loads
 from dittobench.spec.repair import MAX_DEPTH, repair_text, too_deep
-from dittobench.spec.wire import RunRequest, SeedRequest, to_wire
+from dittobench.spec.wire import RunRequest, SeedRequest, SeedResponse, to_wire
 from dittobench_baseline.agent import Agent, HttpToolCaller, OfflineAgent, ToolCaller, UpstreamError
 from dittobench_baseline.store import MemoryStore
 
@@ -46,6 +46,13 @@ T = TypeVar("T")
 
 AgentFactory = Callable[[MemoryStore], Agent]
 """Builds the agent that answers ``/run`` over the server's store."""
+
+
+class Seeder(Protocol):
+    """What ``/seed`` loads a wave into: the baseline's ``MemoryStore``, or an adapter harness's
+    ledger in front of a memory system. Loading the same wave twice must change nothing."""
+
+    def upsert(self, request: SeedRequest) -> SeedResponse: ...
 
 
 class BodyTooLarge(Exception):
@@ -110,21 +117,26 @@ def loopback_http(url: str) -> bool:
 
 
 def create_app(
-    store: MemoryStore,
+    store: Seeder,
     agent: Agent,
     tool_caller: ToolCaller | None = None,
     *,
     max_body_bytes: int = MAX_BODY_BYTES,
     allow_remote_tools: bool = False,
+    identity: Mapping[str, str] | None = None,
 ) -> Starlette:
     """The harness app. ``tool_caller`` defaults to an httpx client (closed on shutdown).
     Without ``allow_remote_tools`` a ``/run`` whose ``tool_endpoint`` is not a loopback http
-    URL is refused (400), so a request cannot make the harness call out to any address."""
+    URL is refused (400), so a request cannot make the harness call out to any address.
+    ``identity``: what ``/health`` declares is being measured (``spec.identity``)."""
     owned = HttpToolCaller() if tool_caller is None else None
     caller: ToolCaller = tool_caller if tool_caller is not None else owned  # type: ignore[assignment]
+    health_body: dict[str, Any] = {"status": "ok"}
+    if identity:
+        health_body["identity"] = dict(identity)
 
     async def health(request: Request) -> JSONResponse:
-        return JSONResponse({"status": "ok"})
+        return JSONResponse(health_body)
 
     async def seed(request: Request) -> JSONResponse:
         parsed = await _decode(request, SeedRequest, "seed request", max_body_bytes)
@@ -132,6 +144,9 @@ def create_app(
             return parsed
         try:
             loaded = await run_in_threadpool(store.upsert, parsed)
+        except UpstreamError as exc:  # an adapter's memory system failed: retryable
+            log.warning("seed failed: %s", exc)
+            return _error(502, " ".join(str(exc).split())[:500])
         except Exception:
             log.exception("seed failed")
             return _error(500, "internal error while seeding")
@@ -239,32 +254,39 @@ def serve(
     agent: Agent | None = None
     try:
         agent = (agent_factory or OfflineAgent)(store)
-        sock = bind(host, port)
-        try:
-            real_port = sock.getsockname()[1]
-            shown = f"[{host}]" if ":" in host else host
-
-            def ready() -> None:
-                print(f"listening on http://{shown}:{real_port}", flush=True)
-
-            app = create_app(store, agent, allow_remote_tools=allow_remote_tools)
-            make_server(app, sock, ready).run(sockets=[sock])
-        finally:
-            sock.close()
+        serve_app(host, port, create_app(store, agent, allow_remote_tools=allow_remote_tools))
     finally:
         close = getattr(agent, "close", None)
         if callable(close):
             close()
         store.close()
+
+
+def serve_app(host: str, port: int, app: Any) -> None:
+    """Serve a harness app until interrupted, printing ``listening on http://HOST:PORT`` (the
+    real port when ``port`` is 0) once it accepts connections."""
+    sock = bind(host, port)
+    try:
+        real_port = sock.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+
+        def ready() -> None:
+            print(f"listening on http://{shown}:{real_port}", flush=True)
+
+        make_server(app, sock, ready).run(sockets=[sock])
+    finally:
+        sock.close()
         sys.stdout.flush()
 
 
 __all__ = [
     "MAX_BODY_BYTES",
     "AgentFactory",
+    "Seeder",
     "bind",
     "create_app",
     "loopback_http",
     "make_server",
     "serve",
+    "serve_app",
 ]

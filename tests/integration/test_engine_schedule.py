@@ -21,7 +21,7 @@ import pytest
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ClientLimits, HarnessError
-from dittobench.engine.orchestrate import declared_capabilities
+from dittobench.engine.orchestrate import declared_health
 from dittobench.engine.runner import RunOptions, RunOutcome, resume_run, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.versions import CURRENT_VERSION
@@ -253,7 +253,7 @@ def test_capabilities_are_read_liberally_and_safely(body: bytes, declared: set[s
     thread.start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}"
-        assert asyncio.run(declared_capabilities(url, 5.0)) == declared
+        assert asyncio.run(declared_health(url, 5.0)).capabilities == declared
     finally:
         server.shutdown()
         server.server_close()

@@ -1,12 +1,15 @@
-"""The reference baseline harness from the command line: `dittobench harness serve`. The
-`builtin` harness `dittobench run` starts by itself is launched by ``engine.launcher``."""
+"""The harnesses dittobench ships, from the command line: `dittobench harness serve` serves the
+reference baseline, or with ``--adapter`` any memory system behind an adapter
+(``dittobench_adapters``). The `builtin` harness `dittobench run` starts by itself is launched by
+``engine.launcher``."""
 
 from __future__ import annotations
 
+import json
 import os
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -15,8 +18,12 @@ from dittobench.cli.common import command_group, fail
 BUILTIN = "builtin"
 
 harness_app = command_group(
-    "harness", "The reference baseline harness: a real memory store, no model needed."
+    "harness",
+    "The reference baseline harness (a real memory store, no model needed), or a memory system "
+    "behind an adapter.",
 )
+
+READER_KEY_VARIABLES = ("DITTOBENCH_READER_API_KEY", "DITTOBENCH_MODEL_API_KEY", "OPENAI_API_KEY")
 
 
 class HarnessMode(StrEnum):
@@ -51,6 +58,31 @@ def harness_serve(
             help="Call a tool_endpoint on another host (by default only loopback http ones).",
         ),
     ] = False,
+    adapter: Annotated[
+        str | None,
+        typer.Option(
+            help="Serve a memory system instead: a built-in adapter (lexical, embedding, mcp, "
+            "mem0) or module:Class (docs/adapters.md).",
+        ),
+    ] = None,
+    adapter_config: Annotated[
+        str | None,
+        typer.Option(help="The adapter's configuration: a JSON object, or a file holding one."),
+    ] = None,
+    reader_url: Annotated[
+        str | None,
+        typer.Option(
+            help="With --adapter: the locked model reader at this OpenAI-compatible base URL "
+            "(default: the offline extractive reader).",
+        ),
+    ] = None,
+    reader_model: Annotated[
+        str | None,
+        typer.Option(
+            help="With --reader-url: the model name to request (default: the locked reader's; "
+            "any other is reported as not a locked reader).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the baseline harness (GET /health, POST /seed, POST /run) until Ctrl-C.
 
@@ -61,7 +93,28 @@ def harness_serve(
     LLM (--mode llm --base-url URL --model NAME): a tool-calling loop with any OpenAI-compatible
     chat model, the memory tools served from its own store. The API key, if the endpoint needs
     one, comes from $DITTOBENCH_MODEL_API_KEY or else $OPENAI_API_KEY.
+
+    Adapter (--adapter NAME [--adapter-config JSON|FILE] [--reader-url URL]): waves go into the
+    memory system, and a reader answers from what it recalls: offline and deterministic by
+    default, or the locked model reader (key from $DITTOBENCH_READER_API_KEY). /health declares
+    the adapter, the system and the reader, and the report, the receipt and the pages name them.
     """
+    if adapter is not None:
+        if mode is not HarnessMode.offline or base_url or model or db is not None:
+            raise fail("--adapter takes no --mode, --base-url, --model or --db (see --help)")
+        _serve_adapter(
+            host,
+            port,
+            adapter,
+            adapter_config,
+            reader_url,
+            reader_model,
+            timeout,
+            allow_remote_tools,
+        )
+        return
+    if adapter_config is not None or reader_url is not None or reader_model is not None:
+        raise fail("--adapter-config, --reader-url and --reader-model need --adapter")
     from dittobench_baseline.server import AgentFactory, serve
 
     factory: AgentFactory | None = None
@@ -83,3 +136,58 @@ def harness_serve(
         raise fail(f"cannot listen on {host}:{port}: {exc}") from None
     except KeyboardInterrupt:
         pass
+
+
+def _serve_adapter(
+    host: str,
+    port: int,
+    name: str,
+    config_text: str | None,
+    reader_url: str | None,
+    reader_model: str | None,
+    timeout: float,
+    allow_remote_tools: bool,
+) -> None:
+    from dittobench.spec.reading import ReaderConfigError
+    from dittobench_adapters.contract import AdapterConfigError, AdapterError
+    from dittobench_adapters.harness import ReaderChoice, build
+    from dittobench_baseline.server import serve_app
+
+    if reader_model and not reader_url:
+        raise fail("--reader-model needs --reader-url")
+    config = adapter_config_of(config_text)
+    api_key = next((os.environ[v] for v in READER_KEY_VARIABLES if os.environ.get(v)), None)
+    reader = ReaderChoice(reader_url or "", reader_model or "", api_key, timeout)
+    try:
+        harness = build(name, config, reader)
+    except (AdapterConfigError, AdapterError, ReaderConfigError) as exc:
+        raise fail(f"adapter {name}: {exc}") from None
+    try:
+        serve_app(host, port, harness.app(allow_remote_tools))
+    except OSError as exc:
+        raise fail(f"cannot listen on {host}:{port}: {exc}") from None
+    except KeyboardInterrupt:
+        pass
+    finally:
+        harness.close()
+
+
+def adapter_config_of(text: str | None) -> dict[str, Any]:
+    """``--adapter-config``: JSON given inline (it starts with ``{`` or ``[``) or in a file."""
+    if text is None:
+        return {}
+    source = "--adapter-config"
+    if not text.lstrip().startswith(("{", "[")):
+        path = Path(text)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise fail(f"--adapter-config {path}: cannot read it ({exc})") from None
+        source = str(path)
+    try:
+        config = json.loads(text)
+    except ValueError as exc:
+        raise fail(f"{source}: not JSON ({exc})") from None
+    if not isinstance(config, dict):
+        raise fail(f"{source}: an adapter's configuration is a JSON object")
+    return config

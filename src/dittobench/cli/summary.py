@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.report import ScoreReport
+from dittobench.views.identity import DECLARED, identity_text
 from dittobench.views.nuance import NOT_IN_COMPOSITE, nuance_text
 
 WEAKEST = 8
@@ -17,6 +18,7 @@ def report_lines(report: ScoreReport) -> list[str]:
     lines = [
         f"{report.benchmark} {report.bench_version} · {report.run_size} · seed {report.seed}",
         f"dataset {report.dataset_sha256[:16]}…  transcript {report.transcript_sha256[:16]}…",
+        *_measured(report),
         "",
         f"composite    {report.composite:.4f} ± {report.composite_stderr:.4f}"
         f"   (base {d.base:.4f} × efficiency {d.efficiency:.3f}"
@@ -41,6 +43,12 @@ def report_lines(report: ScoreReport) -> list[str]:
                 f"mean {c.mean:.3f} ± {c.std_err:.3f}"
             )
     return lines
+
+
+def _measured(report: ScoreReport) -> list[str]:
+    if not report.identity:
+        return []
+    return [f"measured     {identity_text(report.identity)} ({DECLARED})"]
 
 
 def nuance_lines(nuance: NuanceScore, bench_version: str) -> list[str]:

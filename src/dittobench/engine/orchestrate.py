@@ -41,6 +41,7 @@ from dittobench.engine.client import (
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.spec.codec import decode
 from dittobench.spec.dataset import Dataset, PackRef
+from dittobench.spec.identity import identity_of
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest, ToolDefinition
 from dittobench.spec.wireids import WireIds
@@ -92,6 +93,8 @@ class RunContext:
     """The ids the harness is shown (the endpoint must be keyed by the same mapping)."""
     holder: str = ""
     """The run's lease owner: a case is recorded only while it still holds the run."""
+    identity: dict[str, str] = field(default_factory=dict)
+    """What the harness declared it is in ``/health`` (read when the run starts)."""
 
 
 @dataclass
@@ -118,11 +121,12 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
         ctx.run_id, updated_at=ctx.now(), cases_total=tally.total, stage="starting"
     )
     await ctx.client.wait_healthy()
+    declared = await declared_health(
+        ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http
+    )
+    ctx.identity = declared.identity
     if ctx.schedule not in SCHEDULES:
-        declared = await declared_capabilities(
-            ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http
-        )
-        ctx.schedule = OVERLAP if SEED_WHILE_RUNNING in declared else SAFE
+        ctx.schedule = OVERLAP if SEED_WHILE_RUNNING in declared.capabilities else SAFE
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running", schedule=ctx.schedule)
     slots = _Slots(ctx.concurrency)
     tool_jobs = [(c.id, "tool", "", c.prompt) for c in data.tool_cases]
@@ -191,12 +195,21 @@ async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running")
 
 
-async def declared_capabilities(
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What a harness declares in its ``GET /health`` body: the strings it lists under
+    ``capabilities`` and its ``identity`` (``spec.identity``)."""
+
+    capabilities: frozenset[str] = frozenset()
+    identity: dict[str, str] = field(default_factory=dict)
+
+
+async def declared_health(
     base_url: str, timeout_s: float, http: httpx.AsyncClient | None = None
-) -> frozenset[str]:
-    """The strings a harness lists under ``capabilities`` in its ``GET /health`` body; none when
-    the body is not a JSON object with such a list, or does not come within ``timeout_s``.
-    ``http``: the run's client (so the same connection rules apply); a fresh one when absent."""
+) -> Declared:
+    """What the harness declares in its ``GET /health`` body; nothing when the body is not a JSON
+    object, or does not come within ``timeout_s``. ``http``: the run's client (so the same
+    connection rules apply); a fresh one when absent."""
 
     async def fetch() -> bytes:
         async with contextlib.AsyncExitStack() as stack:
@@ -216,14 +229,20 @@ async def declared_capabilities(
 
     try:
         body = await asyncio.wait_for(fetch(), timeout_s)
-        listed = json.loads(body).get("capabilities") if body else None
-    except (TimeoutError, httpx.HTTPError, ValueError, AttributeError, RecursionError):
-        return frozenset()
-    except (BodyTooLarge, BodyUnreadable):  # too big or unreadable: no capabilities declared
-        return frozenset()
-    if not isinstance(listed, list):
-        return frozenset()
-    return frozenset(item for item in listed if isinstance(item, str))
+        health = json.loads(body) if body else None
+    except (TimeoutError, httpx.HTTPError, ValueError, RecursionError):
+        return Declared()
+    except (BodyTooLarge, BodyUnreadable):  # too big or unreadable: nothing declared
+        return Declared()
+    if not isinstance(health, dict):
+        return Declared()
+    listed = health.get("capabilities")
+    capabilities = (
+        frozenset(item for item in listed if isinstance(item, str))
+        if isinstance(listed, list)
+        else frozenset()
+    )
+    return Declared(capabilities, identity_of(health))
 
 
 async def _together(jobs: Iterable[Coroutine[Any, Any, None]]) -> None:
@@ -383,6 +402,7 @@ def transcript_of(
     records: dict[str, CaseRecord],
     pack: PackRef | None = None,
     wire_nonce: str = "",
+    identity: dict[str, str] | None = None,
 ) -> Transcript:
     return Transcript(
         dataset.benchmark,
@@ -394,4 +414,5 @@ def transcript_of(
         tuple(records.values()),
         pack,
         wire_nonce,
+        identity=dict(identity or {}),
     )

@@ -72,6 +72,9 @@ LEASE_S = 60
 """How long a claim on a run lasts unless renewed."""
 RENEW_EVERY_S = 15.0
 
+Executed = tuple[dict[str, CaseRecord], dict[str, str]]
+"""A driven run: every case's record, and what the harness declared it is (``spec.identity``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class RunOptions:
@@ -293,12 +296,12 @@ def _drive(
             lambda: _run(store, run_id, dataset, ids, options, now, report, lease.owner)
         )
         lease.on_lost = cases.cancel
-        records = cases.result()
+        records, declared = cases.result()
         if lease.lost:
             raise LeaseLost(f"run {run_id} was taken over by another process; this one stopped")
         report(Progress("scoring", len(records), len(records), 0))
         store.update_run(run_id, updated_at=now(), stage="scoring")
-        return _finish(store, run_id, made, options, now, records, report)
+        return _finish(store, run_id, made, options, now, (records, declared), report)
     except LeaseLost:
         raise  # the run is another process's now: leave its row alone
     except RunTakenError:  # a case finished after the takeover: it was not recorded
@@ -321,13 +324,16 @@ def _finish(
     made: tuple[Dataset, bytes, WireIds],
     options: RunOptions,
     now: Callable[[], str],
-    records: dict[str, CaseRecord],
+    executed: Executed,
     report: Reporter,
 ) -> RunOutcome:
     dataset, data, ids = made
+    records, declared = executed
     identity = options.harness_name or options.harness_url
     pack = run_pack(dataset.bench_version, options.pack).ref()
-    transcript = transcript_of(dataset, sha256_hex(data), identity, records, pack, ids.nonce)
+    transcript = transcript_of(
+        dataset, sha256_hex(data), identity, records, pack, ids.nonce, declared
+    )
     if options.judge is not None and dataset.open_cases:
         protocol = judge_protocol(dataset.bench_version, options.judge_model)
         record = judge_transcript(
@@ -379,7 +385,7 @@ async def _run(
     now: Callable[[], str],
     report: Reporter,
     holder: str = "",
-) -> dict[str, CaseRecord]:
+) -> Executed:
     shown = shown_by(run_pack(dataset.bench_version, options.pack))
     version = get_policy(dataset.bench_version).content_version
     endpoint = ToolEndpoint(dataset, version, ids=ids)
@@ -406,7 +412,7 @@ async def _run(
                 ids,
                 holder,
             )
-            return await execute_run(ctx)
+            return await execute_run(ctx), ctx.identity
     finally:
         await endpoint.stop()
 
@@ -416,13 +422,13 @@ class _LoopThread(threading.Thread):
     main thread, where a Ctrl-C cancels it (the endpoint then stops after its cases) and is
     raised once it has stopped."""
 
-    def __init__(self, make: Callable[[], Coroutine[Any, Any, dict[str, CaseRecord]]]) -> None:
+    def __init__(self, make: Callable[[], Coroutine[Any, Any, Executed]]) -> None:
         super().__init__(name="dittobench-run", daemon=True)
         self._make = make
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[Any] | None = None
         self._cancelled = False
-        self._value: dict[str, CaseRecord] = {}
+        self._value: Executed = ({}, {})
         self._error: BaseException | None = None
 
     def run(self) -> None:
@@ -431,7 +437,7 @@ class _LoopThread(threading.Thread):
         except BaseException as exc:  # handed to the waiting thread as is
             self._error = exc
 
-    async def _main(self) -> dict[str, CaseRecord]:
+    async def _main(self) -> Executed:
         self._loop, self._task = asyncio.get_running_loop(), asyncio.current_task()
         if self._cancelled:
             raise asyncio.CancelledError
@@ -444,7 +450,7 @@ class _LoopThread(threading.Thread):
             with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to cancel
                 loop.call_soon_threadsafe(task.cancel)
 
-    def result(self) -> dict[str, CaseRecord]:
+    def result(self) -> Executed:
         self.start()
         try:
             self.join()

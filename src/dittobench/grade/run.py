@@ -247,6 +247,7 @@ def _report(
         dimensions=_dimensions(scores, policy),
         details=_details(dataset, scores, tool, memory, factors, base),
         pack=transcript.pack,
+        identity=dict(transcript.identity),
     )
 
 

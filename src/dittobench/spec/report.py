@@ -138,6 +138,9 @@ class ScoreReport:
     nuance: NuanceScore | None = None
     """The judged score of the open cases (bench 8.0), beside the composite and never in it;
     absent when the dataset has no open cases."""
+    identity: dict[str, str] = field(default_factory=dict)
+    """What the harness declared it is (from the transcript, ``spec.identity``); unchecked, and
+    absent when it declared nothing."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -160,6 +163,7 @@ class ScoreReport:
             "per_category": [to_wire(c) for c in self.per_category],
             "details": self.details.to_json(),
             **({"nuance": self.nuance.to_json()} if self.nuance else {}),
+            **({"identity": dict(sorted(self.identity.items()))} if self.identity else {}),
         }
 
     @classmethod

@@ -10,7 +10,7 @@ was shown, ``spec.wireids``); ``transcript_sha256`` is the SHA-256 of the RFC 87
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dittobench.core.canonical import MAX_SAFE_INTEGER
@@ -18,6 +18,7 @@ from dittobench.core.hashing import canonical_sha256
 from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import PackRef
+from dittobench.spec.identity import identity_of
 from dittobench.spec.judging import JudgeRecord
 from dittobench.spec.wire import RunResponse, ToolCall, to_wire
 from dittobench.spec.wireids import WireIdError, check_nonce
@@ -88,6 +89,9 @@ class Transcript:
     the JSON) in transcripts made before nonces: the harness was shown the dataset's own ids."""
     judge: JudgeRecord | None = None
     """How the run's open cases were judged (``spec.judging``); absent when nobody judged them."""
+    identity: dict[str, str] = field(default_factory=dict)
+    """What the harness declared it is in ``/health`` (``spec.identity``): unchecked, and absent
+    from the JSON when it declared nothing."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +105,7 @@ class Transcript:
             **({"pack": self.pack.to_json()} if self.pack else {}),
             **({"wire_nonce": self.wire_nonce} if self.wire_nonce else {}),
             **({"judge": self.judge.to_json()} if self.judge else {}),
+            **({"identity": dict(sorted(self.identity.items()))} if self.identity else {}),
         }
 
     @property
@@ -126,6 +131,8 @@ class Transcript:
                 raise DecodeError(
                     f"$.cases[{index}].kind: {case.kind!r} is not tool, memory or open"
                 )
+        if identity_of({"identity": transcript.identity}) != transcript.identity:
+            raise DecodeError("$.identity: not a harness identity (spec.identity)")
         ids = [c.case_id for c in transcript.cases]
         if len(set(ids)) != len(ids):
             raise DecodeError("$.cases: a case id appears twice")

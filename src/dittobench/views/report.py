@@ -17,6 +17,7 @@ from dittobench.store import RunRow
 from dittobench.views.chart import category_chart
 from dittobench.views.explain import Why, explain
 from dittobench.views.html import document, esc, facts, plus_minus, score, table
+from dittobench.views.identity import DECLARED, identity_text
 from dittobench.views.nuance import OpenText, nuance_card, open_section
 
 WEAKEST = 8
@@ -93,6 +94,7 @@ def run_facts(row: RunRow, report: ScoreReport | None, tier: str) -> str:
             ("Run", f"<code>{esc(row.run_id)}</code>"),
             ("Status", esc(row.status)),
             ("Harness", esc(row.harness)),
+            *_declared(report),
             ("Bench version", esc(row.bench_version)),
             ("Pack", esc(pack or "the version's own")),
             ("Run size", esc(row.run_size)),
@@ -107,6 +109,14 @@ def run_facts(row: RunRow, report: ScoreReport | None, tier: str) -> str:
         ],
         two=True,
     )
+
+
+def _declared(report: ScoreReport | None) -> list[tuple[str, str]]:
+    if report is None or not report.identity:
+        return []
+    return [
+        ("Measured", f"{esc(identity_text(report.identity))} <span class=muted>({DECLARED})</span>")
+    ]
 
 
 def weakest(report: ScoreReport, count: int = WEAKEST) -> str:
