@@ -239,7 +239,7 @@ def test_the_locked_reader_prompt_is_checked_against_its_hash() -> None:
         (
             {"identity": {f"k{i:02d}": "v" for i in range(40)}},
             {f"k{i:02d}": "v" for i in range(24)},
-        ),  # noqa: E501
+        ),
         ("not an object", {}),
     ],
 )

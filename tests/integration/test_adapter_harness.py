@@ -60,3 +60,21 @@ def test_a_bad_adapter_config_stops_the_server_with_a_clear_error(tmp_path: Path
     assert result.returncode != 0 and "configuration is a JSON object" in result.stderr
     result = dittobench("harness", "serve", "--reader-url", "http://127.0.0.1:9/v1")
     assert result.returncode != 0 and "need --adapter" in result.stderr
+
+
+def test_the_documented_example_adapter_runs_by_module_path(tmp_path: Path) -> None:
+    with serving("--adapter", "tests.adapters.example_notes:NotesAdapter") as url:
+        with OPENER.open(f"{url}/health", timeout=5) as reply:
+            identity = json.loads(reply.read())["identity"]
+        result = dittobench(
+            "run", "--harness", url, "--seed", "12", "--run-size", "small",
+            "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "out"),
+            timeout=300,
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert identity["adapter"] == "notes" and identity["adapter_capabilities"] == "delete,save"
+    assert "measured     adapter notes 1" in result.stdout
+    documented = (Path(__file__).parents[2] / "docs" / "adapters.md").read_text(encoding="utf-8")
+    example = (Path(__file__).parents[1] / "adapters" / "example_notes.py").read_text("utf-8")
+    body = example[example.index("class NotesAdapter") :]
+    assert body.strip() in documented  # the docs show the tested code, word for word
