@@ -40,6 +40,7 @@ def test_a_served_adapter_is_scored_and_named_in_the_signed_receipt(tmp_path: Pa
         "verify", str(folder / "receipt.json"), "--transcript", str(folder / "transcript.json")
     )
     assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "measured: adapter lexical 1 · system sqlite-fts5-bm25" in verified.stdout
     # The declaration is bound: a transcript naming another adapter no longer verifies.
     transcript["identity"]["adapter"] = "mem0"
     forged = tmp_path / "forged.json"

@@ -190,6 +190,7 @@ def verify(
     transcript_data = read_json(transcript, "transcript") if transcript is not None else None
     result = verify_receipt(receipt_data, trusted, transcript_data, proof)
     _print_checks(result)
+    _print_identity(transcript_data)
     log_failed = _log_failures(log, receipt_data, trusted, old_head, save_head, chosen_pack)
     regraded = _regrade(receipt_data, transcript_data, chosen_pack) if regrade else None
     rejudged = _rejudge(receipt_data, transcript_data, chosen_pack, judge_url) if rejudge else True
@@ -286,6 +287,20 @@ def _print_checks(result: Verification) -> None:
         for side, sibling in p.steps:
             typer.echo(f"  {side:<6} {sibling}")
         typer.echo(f"  root   {p.root}")
+
+
+def _print_identity(transcript_data: Any) -> None:
+    """What the harness declared it measured, when the transcript says (bound by its hash)."""
+    from dittobench.spec.identity import identity_of
+    from dittobench.views.identity import DECLARED, identity_text
+
+    identity = (
+        identity_of({"identity": transcript_data.get("identity")})
+        if isinstance(transcript_data, dict)
+        else {}
+    )
+    if identity:
+        typer.echo(f"measured: {identity_text(identity)} ({DECLARED}; bound by the transcript)")
 
 
 def _score_lines(manifest: dict[str, Any]) -> list[str]:

@@ -33,11 +33,12 @@ from dittobench.service.pagekit import (
 )
 from dittobench.service.sessions import Viewer
 from dittobench.service.windows import sealed_until, window_view
+from dittobench.spec.identity import identity_of
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.versions import POLICIES, UnknownVersionError, get_policy
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL
-from dittobench.store.listing import Listed, list_all, nuance_of, reports_of
+from dittobench.store.listing import Listed, identity_of_runs, list_all, nuance_of, reports_of
 from dittobench.views.board import Board, board_row, leaderboard_page
 from dittobench.views.comparing import compare_reports
 from dittobench.views.model import ViewError, case_detail, dataset_of, load_run
@@ -294,8 +295,19 @@ def board(service: Service, pages: Pages, who: Looker, bench_version: str = "") 
     for size in board_sizes(everything, version):
         standings = leaderboard(everything, version, size, windows)
         nuances = _nuances(service, standings) if judged else {}
+        newest = [ranked.standing.runs[0].run_id for ranked in standings if ranked.standing.runs]
+        identities = {
+            run_id: identity_of({"identity": data})
+            for run_id, data in identity_of_runs(service.store, newest).items()
+        }
         rows = tuple(
-            board_row(ranked, lambda item: tier(item.job, check_of(item)), check_of, nuances)
+            board_row(
+                ranked,
+                lambda item: tier(item.job, check_of(item)),
+                check_of,
+                nuances,
+                identities,
+            )
             for ranked in standings
         )
         practice = practice_count(everything, version, size, windows)

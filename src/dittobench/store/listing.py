@@ -160,18 +160,32 @@ def reports_of(store: RunStore, run_ids: Sequence[str]) -> dict[str, dict[str, A
 
 def nuance_of(store: RunStore, run_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
     """run id -> its report's ``nuance`` object (the judged score of its open questions), for
-    the runs of ``run_ids`` whose report has one. SQLite and PostgreSQL pick it out of the
-    report themselves, so a leaderboard of hundreds of runs never parses their whole reports;
-    another database hands back the reports."""
+    the runs of ``run_ids`` whose report has one."""
+    return report_field_of(store, run_ids, "nuance")
+
+
+def identity_of_runs(store: RunStore, run_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """run id -> what its harness declared it is (the report's ``identity``), for the runs of
+    ``run_ids`` whose harness declared something."""
+    return report_field_of(store, run_ids, "identity")
+
+
+def report_field_of(
+    store: RunStore, run_ids: Sequence[str], name: str
+) -> dict[str, dict[str, Any]]:
+    """run id -> the object under ``name`` in its report, for the runs of ``run_ids`` whose
+    report has one. SQLite and PostgreSQL pick it out of the report themselves, so a leaderboard
+    of hundreds of runs never parses their whole reports; another database hands back the
+    reports."""
     if not run_ids:
         return {}
     column = reports_table.c.report_json
     with store._reading() as conn:
         dialect = conn.dialect.name
         if dialect == "sqlite":
-            picked: sa.ColumnElement[Any] = sa.func.json_extract(column, "$.nuance")
+            picked: sa.ColumnElement[Any] = sa.func.json_extract(column, f"$.{name}")
         elif dialect == "postgresql":
-            picked = sa.cast(column, postgresql.JSON)["nuance"].astext
+            picked = sa.cast(column, postgresql.JSON)[name].astext
         else:
             picked = column
         query = sa.select(reports_table.c.run_id, picked).where(
@@ -182,12 +196,12 @@ def nuance_of(store: RunStore, run_ids: Sequence[str]) -> dict[str, dict[str, An
     for run_id, text in rows:
         if text is None:
             continue
-        what = f"run {run_id!r}: the nuance of column report_json"
+        what = f"run {run_id!r}: the {name} of column report_json"
         found = loads_object(text, what)
         if picked is column:
-            if not isinstance(found.get("nuance"), dict):
+            if not isinstance(found.get(name), dict):
                 continue
-            found = found["nuance"]
+            found = found[name]
         out[str(run_id)] = found
     return out
 
@@ -204,4 +218,12 @@ def job_receipt(store: RunStore, run_id: str) -> str | None:
     return None if found is None else str(found[0])
 
 
-__all__ = ["Listed", "job_receipt", "list_all", "nuance_of", "reports_of"]
+__all__ = [
+    "Listed",
+    "identity_of_runs",
+    "job_receipt",
+    "list_all",
+    "nuance_of",
+    "report_field_of",
+    "reports_of",
+]

@@ -13,6 +13,7 @@ from dittobench.spec.judging import NuanceScore
 from dittobench.store.listing import Listed
 from dittobench.views.frame import Chrome, page
 from dittobench.views.html import esc, plus_minus, table
+from dittobench.views.identity import DECLARED, identity_text
 from dittobench.views.nuance import unofficial_mark
 from dittobench.views.pages import run_link
 from dittobench.views.ranking import NuanceStanding, Ranked, nuance_standing
@@ -40,6 +41,8 @@ class BoardRow:
     nuance: NuanceStanding | None = None
     """The mean nuance score of its judged ranked runs, shown beside the mean composite and
     never in it (None: none was judged)."""
+    measured: str = ""
+    """What its newest run's harness declared it is (adapter, system, reader), in words."""
 
 
 def board_row(
@@ -47,9 +50,11 @@ def board_row(
     tier_of: Callable[[Listed], str],
     check_of: Callable[[Listed], ReceiptCheck | None],
     nuances: Mapping[str, NuanceScore] | None = None,
+    identities: Mapping[str, Mapping[str, str]] | None = None,
 ) -> BoardRow:
-    """``ranked`` with its runs' tiers and receipt checks gathered, and the nuance score of its
-    runs (``nuances``: run id -> its report's nuance score)."""
+    """``ranked`` with its runs' tiers and receipt checks gathered, the nuance score of its
+    runs (``nuances``: run id -> its report's nuance score) and what its newest run's harness
+    declared it is (``identities``: run id -> the report's identity)."""
     runs = ranked.standing.runs
     checks = [(run, check_of(run)) for run in runs]
     verified = sum(1 for _, check in checks if check is not None and check.ok)
@@ -57,7 +62,9 @@ def board_row(
         (f"{run.run_id}: {check.summary}" for run, check in checks if check and not check.ok), ""
     )
     nuance = nuance_standing(runs, nuances or {})
-    return BoardRow(ranked, weakest_tier(tier_of(run) for run in runs), verified, problem, nuance)
+    measured = identity_text((identities or {}).get(runs[0].run_id, {})) if runs else ""
+    tier = weakest_tier(tier_of(run) for run in runs)
+    return BoardRow(ranked, tier, verified, problem, nuance, measured)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +120,12 @@ def _nuance(row: BoardRow) -> str:
     return cell
 
 
+def _harness(name: str, measured: str) -> str:
+    if not measured:
+        return esc(name)
+    return f"{esc(name)}<br><span class=muted>{esc(measured)} ({DECLARED})</span>"
+
+
 def _runs_link(version: str, size: str, harness: str, count: int) -> str:
     query = urlencode(
         {"bench_version": version, "run_size": size, "harness": harness, "status": "done"}
@@ -129,7 +142,7 @@ def _table(version: str, board: Board) -> str:
         rows.append(
             [
                 str(entry.rank),
-                esc(standing.harness),
+                _harness(standing.harness, row.measured),
                 plus_minus(standing.mean, standing.stderr, 4),
                 *([_nuance(row)] if judged else []),
                 _interval(row),
