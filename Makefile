@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The real MCP memory server the mcp adapter's contract suite starts (npm, never committed).
+MCP_SERVER := .cache/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js
 
 .DEFAULT_GOAL := help
 .PHONY: help setup run test lint typecheck imports unit bench format clean
@@ -17,6 +19,10 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 setup: $(STAMP) ## Create .venv and install dittobench with its dev tools
+
+$(MCP_SERVER):
+	@bash tests/adapters/install_mcp_memory_server.sh \
+	  || echo "server-memory could not be installed from npm; the mcp adapter's suite will be skipped"
 
 run: $(STAMP) ## The main job: score the built-in baseline harness on a small run
 	$(BIN)/dittobench run --run-size small
@@ -33,7 +39,7 @@ typecheck: $(STAMP) ## mypy, strict on every package
 imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section 3)
 	$(BIN)/lint-imports
 
-unit: $(STAMP) ## pytest: tests without servers on every core, then those with servers one at a time
+unit: $(STAMP) $(MCP_SERVER) ## pytest: tests without servers on every core, then those with servers one at a time
 	$(BIN)/pytest -q -n auto --dist worksteal --ignore=tests/integration --ignore=tests/browser
 	$(BIN)/pytest -q tests/integration tests/browser
 
