@@ -5,13 +5,18 @@ signed receipt and `show`."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tests.helpers.cli import dittobench
 from tests.integration.test_cli_harness_serve import OPENER, serving
 
 
-def _run(url: str, tmp_path: Path, seed: str) -> tuple[str, Path]:
+def _run(url: str, tmp_path: Path, seed: str, adapter: str = "lexical") -> tuple[str, Path]:
     out = tmp_path / "out"
     result = dittobench(
         "run", "--harness", url, "--seed", seed, "--run-size", "small",
@@ -19,7 +24,7 @@ def _run(url: str, tmp_path: Path, seed: str) -> tuple[str, Path]:
         timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "measured     adapter lexical 1 · system sqlite-fts5-bm25" in result.stdout
+    assert f"measured     adapter {adapter} 1 · system " in result.stdout
     assert "reader dittobench-extractive-1, locked (declared by the harness" in result.stdout
     lines = result.stdout.splitlines()
     run_id = next(line.split()[-1] for line in lines if line.startswith("run id"))
@@ -79,3 +84,40 @@ def test_the_documented_example_adapter_runs_by_module_path(tmp_path: Path) -> N
     example = (Path(__file__).parents[1] / "adapters" / "example_notes.py").read_text("utf-8")
     body = example[example.index("class NotesAdapter") :]
     assert body.strip() in documented  # the docs show the tested code, word for word
+
+
+@contextmanager
+def _config(adapter: str, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """The adapter's configuration against its real system (skipped, saying why, when the
+    system is not installed here)."""
+    if adapter == "embedding":
+        pytest.importorskip("wordllama", reason="the embedding extra is not installed")
+        yield {"db": str(tmp_path / "vectors.db")}
+    elif adapter == "mcp":
+        pytest.importorskip("mcp", reason="the mcp extra is not installed")
+        from tests.adapters.test_mcp_adapter import memory_config
+
+        yield memory_config(tmp_path / "memory.jsonl")
+    else:
+        pytest.importorskip("mem0", reason="the mem0 extra is not installed")
+        from tests.adapters.test_mem0_adapter import mem0_settings
+        from tests.helpers.scripted_llm import scripted_llm
+
+        with scripted_llm() as (url, _script):
+            yield {"mem0": mem0_settings(url, tmp_path)}
+
+
+@pytest.mark.parametrize("adapter", ["mcp", "embedding", "mem0"])
+def test_each_real_adapter_completes_a_signed_run(adapter: str, tmp_path: Path) -> None:
+    with _config(adapter, tmp_path) as config:
+        flags = ("--adapter", adapter, "--adapter-config", json.dumps(config))
+        with serving(*flags) as url:
+            _run_id, folder = _run(url, tmp_path, "13", adapter)
+    report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    assert report["identity"]["adapter"] == adapter
+    assert report["identity"]["reader"] == "dittobench-extractive-1"
+    verified = dittobench(
+        "verify", str(folder / "receipt.json"), "--transcript", str(folder / "transcript.json")
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert f"measured: adapter {adapter} 1" in verified.stdout
