@@ -9,13 +9,16 @@ Run from the repository root:
     python benchmarks/adapter_runs.py [--seeds 101,202,303] [--adapters lexical,mcp,embedding]
 
 `mcp` needs `make unit` to have installed server-memory (.cache/npm) and the `mcp` extra;
-`embedding` the `embedding` extra; `mem0` the `mem0` extra and a chat + embeddings endpoint named
-by `--mem0-config FILE` (docs/adapters.md).
+`embedding` the `embedding` extra; `mem0` the `mem0` extra and a configuration naming its model
+and embeddings endpoints (`--mem0-config FILE`, the adapter's config); without one, mem0 runs on
+the test suite's scripted model server (each statement of the user as a fact, wordllama
+embeddings), which measures mem0's storage and search, not a model's extraction.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import subprocess
@@ -29,7 +32,20 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVER_MEMORY = ROOT / ".cache/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
 
 
-def configs(work: Path, mem0_config: Path | None) -> dict[str, dict[str, object]]:
+@contextmanager
+def mem0_of(work: Path, mem0_config: Path | None) -> Iterator[dict[str, object]]:
+    if mem0_config is not None:
+        yield json.loads(mem0_config.read_text(encoding="utf-8"))
+        return
+    sys.path.insert(0, str(ROOT))
+    from tests.adapters.test_mem0_adapter import mem0_settings
+    from tests.helpers.scripted_llm import scripted_llm
+
+    with scripted_llm() as (url, _script):
+        yield {"mem0": mem0_settings(url, work / "mem0")}
+
+
+def configs(work: Path) -> dict[str, dict[str, object]]:
     return {
         "lexical": {},
         "mcp": {
@@ -37,7 +53,6 @@ def configs(work: Path, mem0_config: Path | None) -> dict[str, dict[str, object]
             "env": {"MEMORY_FILE_PATH": str(work / "mcp-memory.jsonl")},
         },
         "embedding": {},
-        "mem0": json.loads(mem0_config.read_text(encoding="utf-8")) if mem0_config else {},
     }
 
 
@@ -84,10 +99,15 @@ def main() -> None:
     seeds = [int(s) for s in args.seeds.split(",")]
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        known = configs(work, args.mem0_config)
+        known = configs(work)
         rows = [("builtin", [run("builtin", "builtin", seed, work) for seed in seeds])]
         for adapter in args.adapters.split(","):
-            with served(adapter, known[adapter]) as url:
+            with contextlib.ExitStack() as stack:
+                if adapter == "mem0":
+                    config = stack.enter_context(mem0_of(work, args.mem0_config))
+                else:
+                    config = known[adapter]
+                url = stack.enter_context(served(adapter, config))
                 rows.append((adapter, [run(adapter, url, seed, work) for seed in seeds]))
     print(f"full runs, seeds {args.seeds}, offline extractive reader (mean ± SE over seeds)")
     print(f"{'harness':<10} {'composite':<17} {'tool mean':<17} {'memory mean':<17} measured")
