@@ -31,6 +31,33 @@ class HarnessMode(StrEnum):
     llm = "llm"
 
 
+AdapterOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Serve a memory system instead: a built-in adapter (lexical, embedding, mcp, mem0) "
+        "or module:Class (docs/adapters.md).",
+    ),
+]
+AdapterConfigOpt = Annotated[
+    str | None,
+    typer.Option(help="The adapter's configuration: a JSON object, or a file holding one."),
+]
+ReaderUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="With --adapter: the locked model reader at this OpenAI-compatible base URL "
+        "(default: the offline extractive reader).",
+    ),
+]
+ReaderModelOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="With --reader-url: the model name to request (default: the locked reader's; any "
+        "other is reported as not a locked reader).",
+    ),
+]
+
+
 @harness_app.command("serve")
 def harness_serve(
     port: Annotated[int, typer.Option(help="Port to listen on; 0 picks a free one.")] = 8080,
@@ -58,51 +85,27 @@ def harness_serve(
             help="Call a tool_endpoint on another host (by default only loopback http ones).",
         ),
     ] = False,
-    adapter: Annotated[
-        str | None,
-        typer.Option(
-            help="Serve a memory system instead: a built-in adapter (lexical, embedding, mcp, "
-            "mem0) or module:Class (docs/adapters.md).",
-        ),
-    ] = None,
-    adapter_config: Annotated[
-        str | None,
-        typer.Option(help="The adapter's configuration: a JSON object, or a file holding one."),
-    ] = None,
-    reader_url: Annotated[
-        str | None,
-        typer.Option(
-            help="With --adapter: the locked model reader at this OpenAI-compatible base URL "
-            "(default: the offline extractive reader).",
-        ),
-    ] = None,
-    reader_model: Annotated[
-        str | None,
-        typer.Option(
-            help="With --reader-url: the model name to request (default: the locked reader's; "
-            "any other is reported as not a locked reader).",
-        ),
-    ] = None,
+    adapter: AdapterOpt = None,
+    adapter_config: AdapterConfigOpt = None,
+    reader_url: ReaderUrlOpt = None,
+    reader_model: ReaderModelOpt = None,
 ) -> None:
     """Serve the baseline harness (GET /health, POST /seed, POST /run) until Ctrl-C.
 
-    Offline (the default): it routes requests to tools by similarity to their descriptions,
-    answers memory questions from the best-supported stored evidence, and declines when the
-    evidence is weak.
+    Offline (the default): requests routed to tools by similarity to their descriptions, memory
+    questions answered from the best-supported stored evidence, declines when it is weak.
+    LLM (--mode llm --base-url URL --model NAME): a tool loop with any OpenAI-compatible chat
+    model, memory tools on its own store; key from $DITTOBENCH_MODEL_API_KEY or $OPENAI_API_KEY.
 
-    LLM (--mode llm --base-url URL --model NAME): a tool-calling loop with any OpenAI-compatible
-    chat model, the memory tools served from its own store. The API key, if the endpoint needs
-    one, comes from $DITTOBENCH_MODEL_API_KEY or else $OPENAI_API_KEY.
-
-    Adapter (--adapter NAME [--adapter-config JSON|FILE] [--reader-url URL]): waves go into the
-    memory system, and a reader answers from what it recalls: offline and deterministic by
-    default, or the locked model reader (key from $DITTOBENCH_READER_API_KEY). /health declares
-    the adapter, the system and the reader, and the report, the receipt and the pages name them.
+    Adapter (--adapter NAME [--adapter-config JSON|FILE] [--reader-url URL]): waves go into a
+    memory system and a reader answers from what it recalls, offline by default or the locked
+    model reader (key from $DITTOBENCH_READER_API_KEY). /health declares adapter, system and
+    reader; the report, the receipt and the pages name them.
     """
     if adapter is not None:
         if mode is not HarnessMode.offline or base_url or model or db is not None:
             raise fail("--adapter takes no --mode, --base-url, --model or --db (see --help)")
-        _serve_adapter(
+        serve_adapter(
             host,
             port,
             adapter,
@@ -138,7 +141,7 @@ def harness_serve(
         pass
 
 
-def _serve_adapter(
+def serve_adapter(
     host: str,
     port: int,
     name: str,
