@@ -289,6 +289,7 @@ from dittobench.cli import (  # noqa: E402, F401
     baseline,
     blinding,
     database,
+    external,
     packing,
     receipting,
     running,

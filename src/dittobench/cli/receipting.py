@@ -185,7 +185,7 @@ def verify(
     _check_options(pack is not None, regrade or rejudge, log is not None, old_head or save_head)
     _check_rejudge(rejudge, transcript is not None, judge_url)
     chosen_pack = open_pack_option(pack)
-    receipt_data = read_json(receipt, "receipt")
+    receipt_data = _not_external(receipt, read_json(receipt, "receipt"))
     trusted = read_trusted_keys(trusted_keys)
     transcript_data = read_json(transcript, "transcript") if transcript is not None else None
     result = verify_receipt(receipt_data, trusted, transcript_data, proof)
@@ -195,6 +195,15 @@ def verify(
     regraded = _regrade(receipt_data, transcript_data, chosen_pack) if regrade else None
     rejudged = _rejudge(receipt_data, transcript_data, chosen_pack, judge_url) if rejudge else True
     _verdict(receipt, result, log_failed, regraded, rejudged, pinned=trusted is not None)
+
+
+def _not_external(receipt: Path, data: Any) -> Any:
+    """``data``, unless it is an external suite's receipt: exit 2 pointing at its verifier."""
+    from dittobench.receipts.external import is_external_receipt
+
+    if is_external_receipt(data):
+        raise fail(f"{receipt} is an external suite's receipt: dittobench external verify it")
+    return data
 
 
 def _verdict(
