@@ -223,7 +223,7 @@ def test_a_module_class_adapter_loads_by_path() -> None:
 
 def test_the_locked_reader_prompt_is_checked_against_its_hash() -> None:
     assert "never guess" in reader_prompt(READER_1).system
-    with pytest.raises(ReaderConfigError, match="a changed prompt is a new reader"):
+    with pytest.raises(ReaderConfigError, match="a changed prompt is a new version"):
         reader_prompt(type(READER_1)(**{**READER_1.to_json(), "prompt_sha256": "0" * 64}))
     with pytest.raises(ReaderConfigError, match="has no prompt"):
         reader_prompt(EXTRACTIVE_1)

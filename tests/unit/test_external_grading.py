@@ -200,6 +200,24 @@ def test_a_decline_that_asserts_the_trap_fails() -> None:
     assert grade_decline(question, _said(asserted)) == (0.0, "asserted")
 
 
+@pytest.mark.parametrize(
+    ("text", "score"),
+    [
+        ("Nothing. Jon didn't lose anything at a bank. It was Gina who lost her job there.", 1.0),
+        ("Jon never lost anything at the bank; Gina lost her job there.", 1.0),
+        ("Nothing.", 0.0),  # ungrounded: says nothing of what was asked
+        ("Nothing, Jon lost his job.", 0.0),
+        ("Jon didn't do anything wrong, but he lost his job at the bank.", 0.0),
+        ("Jon didn't lose anything, maybe his job?", 0.0),
+    ],
+)
+def test_rejecting_a_false_premise_is_a_decline_unless_it_asserts_the_trap(
+    text: str, score: float
+) -> None:
+    question = _abstention("What did Jon lose at the bank?", ("his job",))
+    assert grade_decline(question, _said(text))[0] == score
+
+
 def test_the_abstain_flag_declines_with_grounded_words() -> None:
     question = _abstention("What is the name of my hamster?")
     flagged = _said("A hamster never came up.", abstain=True)
@@ -301,3 +319,16 @@ def test_a_transcript_of_another_suite_is_refused() -> None:
     suite, other = _suite("locomo", "locomo"), _suite("longmemeval", "longmemeval")
     with pytest.raises(ExternalGradeError, match="not this one"):
         grade_external(suite, _transcript(other, {}))
+
+
+@pytest.mark.parametrize(("name", "fmt"), [("longmemeval", "longmemeval"), ("locomo", "locomo")])
+def test_a_careful_readers_own_words_pass_the_rules(name: str, fmt: str) -> None:
+    """Answers a careful reader wrote from the histories alone (tests/data/external/
+    honest-answers.json: its words, a clause of context, premises rejected): every value and
+    abstention question passes."""
+    suite = _suite(name, fmt)
+    written = json.loads((DATA / "honest-answers.json").read_text(encoding="utf-8"))
+    answers = {q.id: written[q.question] for q in suite.questions}
+    report = grade_external(suite, _transcript(suite, answers), TYPES[fmt])
+    ruled = [v for v in report.per_question if v.graded_by != "open"]
+    assert ruled and [(v.question_id, v.reason) for v in ruled if v.score != 1.0] == []

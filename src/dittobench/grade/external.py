@@ -16,6 +16,7 @@ Pure: the same suite and transcript give the same report on every machine.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -59,6 +60,16 @@ EXTERNAL_DECLINE: Final = (
 """The decline phrases of an abstention question: grading-4's and the ones LoCoMo's own
 evaluation accepts (task_eval/evaluation.py: "not mentioned", "no information available")."""
 
+_REJECTS_PREMISE: Final = re.compile(
+    r"(?:^|[.!?]\s+)(?:nothing|no one|nobody|none)\b"
+    r"|\b(?:didn't|did not|never|wasn't|was not|hasn't|has not|hadn't|had not)\b[^.!?]{0,60}?"
+    r"\b(?:anything|anyone|anybody|any)\b",
+    re.IGNORECASE,
+)
+"""A reply that rejects the question's premise ("Nothing. Jon didn't lose anything at a bank."):
+LoCoMo's adversarial questions ask about what someone else did, so saying it did not happen is
+the right decline, as much as "that was never mentioned"."""
+
 STATE_WORDS: Final = 2
 """Content words of the question a decline states (all of them when it has fewer)."""
 
@@ -79,7 +90,8 @@ def grade_decline(question: ExternalQuestion, response: RunResponse | None) -> t
     if len(raw) > LONG_REPLY:
         return 0.0, "dump"
     full = mask_echo(prepare(lines_as_sentences(raw)), question.question)
-    if not (response.abstain is True or has_unnegated(full, EXTERNAL_DECLINE)):
+    declined = has_unnegated(full, EXTERNAL_DECLINE) or bool(_REJECTS_PREMISE.search(raw))
+    if not (response.abstain is True or declined):
         return 0.0, "answered"
     if offers_candidate(full, asked_only=True, places=True):
         return 0.0, "offered"

@@ -12,14 +12,13 @@ from a judge.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 from typing import Any, Final
 
 from dittobench.core.errors import DittobenchError
-from dittobench.core.hashing import canonical_sha256, sha256_hex
+from dittobench.core.hashing import canonical_sha256
+from dittobench.spec.locked_files import LockedFileError, locked_json
 
 JUDGE_OUTCOMES: Final = ("ok", "unparsed", "http_error", "timeout", "connection_error", "bad_json")
 """How one judge call went: a reply that parsed, one that did not, or a transport failure."""
@@ -120,21 +119,12 @@ class JudgePrompt:
 @cache
 def prompt_of(protocol: JudgeProtocol) -> JudgePrompt:
     """The prompt file ``protocol`` names, checked against its SHA-256."""
+    owner = f"protocol {protocol.id}"
     try:
-        raw = resources.files("dittobench.spec").joinpath("judge_prompts", protocol.prompt_file)
-        data = raw.read_bytes()
-    except (FileNotFoundError, OSError) as exc:
-        raise JudgeConfigError(f"judge prompt {protocol.prompt_file}: {exc}") from None
-    digest = sha256_hex(data)
-    if digest != protocol.prompt_sha256:
-        raise JudgeConfigError(
-            f"judge prompt {protocol.prompt_file} has SHA-256 {digest[:12]}…, but protocol "
-            f"{protocol.id} locks {protocol.prompt_sha256[:12]}…: a changed prompt is a new version"
-        )
-    try:
-        return JudgePrompt(**json.loads(data))
-    except (ValueError, TypeError) as exc:
-        raise JudgeConfigError(f"judge prompt {protocol.prompt_file}: {exc}") from None
+        data = locked_json("judge_prompts", protocol.prompt_file, protocol.prompt_sha256, owner)
+        return JudgePrompt(**data)
+    except (LockedFileError, TypeError) as exc:
+        raise JudgeConfigError(f"judge prompt {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,13 +14,11 @@ baseline harness's sentence-picking answerer run over the recalled memories only
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
 from dittobench.core.errors import DittobenchError
-from dittobench.core.hashing import sha256_hex
+from dittobench.spec.locked_files import LockedFileError, locked_json
 
 MODEL = "model"
 EXTRACTIVE = "extractive"
@@ -113,21 +111,12 @@ def reader_prompt(protocol: ReaderProtocol) -> ReaderPrompt:
     """The prompt file ``protocol`` names, checked against its SHA-256."""
     if not protocol.prompt_file:
         raise ReaderConfigError(f"reader {protocol.id} has no prompt")
+    owner = f"reader {protocol.id}"
     try:
-        raw = resources.files("dittobench.spec").joinpath("reader_prompts", protocol.prompt_file)
-        data = raw.read_bytes()
-    except OSError as exc:
-        raise ReaderConfigError(f"reader prompt {protocol.prompt_file}: {exc}") from None
-    digest = sha256_hex(data)
-    if digest != protocol.prompt_sha256:
-        raise ReaderConfigError(
-            f"reader prompt {protocol.prompt_file} has SHA-256 {digest[:12]}…, but reader "
-            f"{protocol.id} locks {protocol.prompt_sha256[:12]}…: a changed prompt is a new reader"
-        )
-    try:
-        return ReaderPrompt(**json.loads(data))
-    except (ValueError, TypeError) as exc:
-        raise ReaderConfigError(f"reader prompt {protocol.prompt_file}: {exc}") from None
+        data = locked_json("reader_prompts", protocol.prompt_file, protocol.prompt_sha256, owner)
+        return ReaderPrompt(**data)
+    except (LockedFileError, TypeError) as exc:
+        raise ReaderConfigError(f"reader prompt {exc}") from None
 
 
 def locked_reader(identity: dict[str, str]) -> ReaderProtocol | None:
