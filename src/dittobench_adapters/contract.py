@@ -11,8 +11,9 @@ a reader (``readers``) answers each question from what ``recall`` returns.
   is still scored: the reader says it cannot change what is stored instead of pretending it did.
 - ``reset(user)``: forget everything about ``user``. The harness calls it the first time it sees a
   user, so a persistent system starts each run clean.
-- ``describe()``: what is measured (the system's name and version), reported in ``/health`` and
-  from there in the report, the receipt and the pages.
+- ``describe()``: what is measured: ``system`` and ``system_version``, and any other short
+  string worth naming (a model, a store), reported in ``/health`` (as ``system_<key>``) and from
+  there in the report, the receipt and the pages.
 
 Every method may raise ``AdapterError`` when the system fails; the harness turns it into a 502, so
 the engine records a failed delivery, never a wrong answer. Methods are called from several

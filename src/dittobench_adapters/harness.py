@@ -9,6 +9,7 @@ settings.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,6 +25,9 @@ from dittobench_adapters.model_reader import ModelReader
 from dittobench_adapters.registry import load_adapter
 from dittobench_baseline.agent import Agent
 from dittobench_baseline.server import create_app
+
+MAX_DESCRIBED = 8
+"""The most of ``describe()`` declared (the identity keeps at most 24 keys in all)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,14 +66,22 @@ class AdapterHarness:
 
 
 def identity_of(adapter: MemoryAdapter, protocol: ReaderProtocol) -> dict[str, str]:
-    described = {k: v for k, v in adapter.describe().items() if k in ("system", "system_version")}
+    """What ``/health`` declares: the harness, the adapter, what ``describe()`` says of the
+    system (``system`` and ``system_version`` as given, any other key as ``system_<key>``) and
+    the reader's settings."""
+    described = {}
+    for key, value in list(adapter.describe().items())[:MAX_DESCRIBED]:
+        name = key if key in ("system", "system_version") else f"system_{key}"
+        name = re.sub(r"[^a-z0-9_]", "_", name.lower())[:40]
+        if value:
+            described[name] = value[:200]
     return {
         "name": "dittobench-adapter-harness",
         "harness_version": __version__,
         "adapter": adapter.name,
         "adapter_version": adapter.version,
         "adapter_capabilities": ",".join(sorted(adapter.capabilities)) or "none",
-        **{key: value[:200] for key, value in described.items() if value},
+        **described,
         **protocol.declared(),
     }
 

@@ -186,7 +186,7 @@ def test_describe_names_the_model_and_wordllama_version(adapter: EmbeddingAdapte
         "system": "wordllama-cosine",
         "model": model,
         "dim": str(bundled_models()[model]),
-        "wordllama": version("wordllama"),
+        "system_version": f"wordllama {version('wordllama')}",
     }
 
 

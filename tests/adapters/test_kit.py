@@ -30,6 +30,7 @@ from dittobench_adapters.contract import (
 )
 from dittobench_adapters.extractive import ExtractiveReader
 from dittobench_adapters.harness import ReaderChoice, build
+from dittobench_adapters.harness import identity_of as harness_identity
 from dittobench_adapters.ledger import Ledger
 from dittobench_adapters.model_reader import ModelReader
 from dittobench_adapters.registry import load_adapter
@@ -245,3 +246,14 @@ def test_the_locked_reader_prompt_is_checked_against_its_hash() -> None:
 )
 def test_only_a_flat_object_of_short_strings_is_kept(health: Any, identity: dict[str, str]) -> None:
     assert identity_of(json.loads(json.dumps(health))) == identity
+
+
+def test_what_an_adapter_describes_is_declared_under_system_keys() -> None:
+    class Described(Recording):
+        def describe(self) -> Mapping[str, str]:
+            return {"system": "x", "system_version": "2", "Model Name": "m" * 300, "empty": ""}
+
+    declared = harness_identity(Described({}), EXTRACTIVE_1)
+    assert (declared["system"], declared["system_version"]) == ("x", "2")
+    assert declared["system_model_name"] == "m" * 200 and "system_empty" not in declared
+    assert identity_of({"identity": declared}) == declared  # the engine keeps all of it

@@ -224,7 +224,7 @@ def test_save_keeps_the_note_as_is_and_update_rewrites_it(
 def test_describe_names_mem0_and_its_parts(build: Build) -> None:
     assert build().describe() == {
         "system": "mem0",
-        "mem0ai": importlib.metadata.version("mem0ai"),
+        "system_version": importlib.metadata.version("mem0ai"),
         "llm": "openai/scripted",
         "embedder": "openai/wordllama",
         "vector_store": "qdrant",

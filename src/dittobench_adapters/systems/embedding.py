@@ -166,7 +166,7 @@ class EmbeddingAdapter(BaseAdapter):
             "system": "wordllama-cosine",
             "model": self.encoder.model,
             "dim": str(self.encoder.dim),
-            "wordllama": self.encoder.version,
+            "system_version": f"wordllama {self.encoder.version}",
         }
 
     def ingest(self, turns: Sequence[Turn]) -> None:

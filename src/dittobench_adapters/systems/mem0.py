@@ -117,7 +117,7 @@ class Mem0Adapter(BaseAdapter):
         embedder = getattr(getattr(self.memory.embedding_model, "config", None), "model", None)
         return {
             "system": "mem0",
-            "mem0ai": importlib.metadata.version("mem0ai"),
+            "system_version": importlib.metadata.version("mem0ai"),
             "llm": f"{settings.llm.provider}/{llm or '?'}",
             "embedder": f"{settings.embedder.provider}/{embedder or '?'}",
             "vector_store": str(settings.vector_store.provider),
