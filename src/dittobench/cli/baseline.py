@@ -76,10 +76,7 @@ def harness_serve(
     model: Annotated[str | None, typer.Option(help="llm mode: the model name to request.")] = None,
     max_steps: Annotated[int, typer.Option(min=1, help="llm mode: most model calls per case.")] = 6,
     timeout: Annotated[
-        float,
-        typer.Option(
-            min=0.1, help="llm mode and the model reader: seconds to wait for each model reply."
-        ),
+        float, typer.Option(min=0.1, help="llm mode, model reader: seconds to wait for a reply.")
     ] = 60.0,
     allow_remote_tools: Annotated[
         bool,
