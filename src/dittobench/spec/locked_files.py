@@ -10,10 +10,11 @@ import json
 from importlib import resources
 from typing import Any
 
+from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import sha256_hex
 
 
-class LockedFileError(ValueError):
+class LockedFileError(DittobenchError, ValueError):
     """A locked file is missing, not JSON, or not the one its protocol locks."""
 
 
