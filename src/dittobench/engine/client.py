@@ -53,13 +53,15 @@ SEED_REPLY_BYTES = 1024 * 1024
 class HarnessError(DittobenchError, RuntimeError):
     """The harness cannot be used for this run (never healthy, or seeding failed).
     ``retryable`` is True when the same request may succeed later: a connection error, 429 or a
-    5xx (a busy or restarting harness), not a 4xx or a reply that never completed."""
+    5xx (a busy or restarting harness), not a 4xx or a reply that never completed.
+    ``unreachable`` is True when no reply came at all (the harness may have restarted)."""
 
     exit_code = 1  # the run failed; its input was fine
 
-    def __init__(self, message: str, *, retryable: bool = False) -> None:
+    def __init__(self, message: str, *, retryable: bool = False, unreachable: bool = False) -> None:
         super().__init__(message)
         self.retryable = retryable
+        self.unreachable = unreachable
 
 
 ERROR_EXCERPT_CHARS = 300
@@ -249,7 +251,9 @@ class HarnessClient:
         except (TimeoutError, httpx.TimeoutException):
             raise HarnessError(f"{what} got no complete reply within {limit:g} s") from None
         except httpx.HTTPError as exc:
-            raise HarnessError(f"{what} failed: {_reason(exc)}", retryable=True) from None
+            raise HarnessError(
+                f"{what} failed: {_reason(exc)}", retryable=True, unreachable=True
+            ) from None
         if not 200 <= status < 300:
             busy = status == 429 or status >= 500
             said = excerpt(content) or "(no body)"
