@@ -1,10 +1,11 @@
-"""The ids a harness is shown are keyed by a per-run nonce (``spec.wireids``), checked on real
-runs against harness processes that log every ``/seed`` and ``/run`` body they receive
+"""The ids a harness is shown are keyed by a per-run nonce (``spec.wireids``), checked on real runs
+against harness processes that log every ``/seed`` and ``/run`` body they receive
 (``harness_server.py --record``): no id the seed computes crosses the wire, two runs of one seed
 show different ids, a resume shows the same ones, every case carries a user (a tool case one of
-its own, never a memory user), the tool endpoint knows a case by the id the harness was shown,
-write instructions carried out by the ids the harness was given score as they did when it was
-given the dataset's, and a receipt regrades from its leaves through the nonce it signs."""
+a small pool, never a memory user, so a full run shows at most six user ids), the tool endpoint
+knows a case by the id the harness was shown, write instructions carried out by the ids the
+harness was given score as they did when it was given the dataset's, and a receipt regrades from
+its leaves through the nonce it signs."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ from dittobench.receipts.verify import verify_receipt
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import get_policy
-from dittobench.spec.wireids import WireIds
+from dittobench.spec.wireids import TOOL_USERS, WireIds
 from dittobench.store import RunStore
 from tests.helpers.harness_process import harness
 from tests.helpers.receipts import resign
@@ -138,7 +139,8 @@ def test_no_id_the_seed_computes_crosses_the_wire(tmp_path: Path, version: str) 
     tool_ids = {ids.case(c.id) for c in dataset.tool_cases}
     tool_users = [str(b["body"]["user_id"]) for b in runs if b["body"]["case_id"] in tool_ids]
     memory_users = {str(b["body"]["user_id"]) for b in runs if b["body"]["case_id"] not in tool_ids}
-    assert len(tool_users) == len(dataset.tool_cases) == len(set(tool_users))
+    assert len(tool_users) == len(dataset.tool_cases)
+    assert len(set(tool_users)) <= TOOL_USERS  # a small pool, not one user per case
     assert not set(tool_users) & (seeded | memory_users)
     assert memory_users <= seeded
     # The transcript and the report keep the dataset's ids; the oracle still earns full marks.
@@ -146,6 +148,27 @@ def test_no_id_the_seed_computes_crosses_the_wire(tmp_path: Path, version: str) 
     assert {c["case_id"] for c in transcript["cases"]} == cases
     assert outcome.report.composite >= 0.99, [c for c in outcome.report.per_case if c.score < 1]
     assert outcome.report.details.observed_tool_cases > 0  # the endpoint took the wire case ids
+
+
+def test_a_full_run_shows_the_harness_a_handful_of_user_ids(tmp_path: Path) -> None:
+    """A harness that keeps a few file handles per user id ran out of them within a few runs
+    when every tool case had a user of its own (86 user ids a full run). Through the real
+    engine, a full run now sends at most the tool users' pool and the two memory users."""
+    dataset = build_dataset(SEED, run_size="full")
+    record = tmp_path / "full.jsonl"
+    with (
+        RunStore(RunStore.sqlite_url(tmp_path / "runs.db")) as store,
+        harness("nothing", "--record", str(record)) as url,
+    ):
+        chosen = options(tmp_path, dataset, url, concurrency=8)
+        start_run(store, "r-full-users", chosen, clock, lambda p: None)
+    runs = [b for b in recorded(record) if b["path"] == "/run"]
+    assert len(runs) >= len(dataset.tool_cases) + len(dataset.memory_cases)
+    memory_users = {c.user_id for c in dataset.memory_cases}
+    assert memory_users == {"miner", "colleague"}
+    sent = set(user_ids(runs))
+    assert all(WIRE_USER.fullmatch(u) for u in sent)
+    assert len(sent) <= TOOL_USERS + len(memory_users) == 6
 
 
 def test_two_runs_of_one_seed_show_different_ids(tmp_path: Path) -> None:

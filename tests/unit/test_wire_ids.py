@@ -36,7 +36,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.wire import RunResponse, SeedRequest, ToolCall
-from dittobench.spec.wireids import WireIdError, WireIds
+from dittobench.spec.wireids import TOOL_USERS, WireIdError, WireIds, tool_user
 from dittobench.store import RunStore
 from dittobench.store.errors import BadContentError
 from tests.helpers.legacy_store import as_before_migrations
@@ -87,8 +87,28 @@ def test_every_id_of_a_wave_is_keyed_and_maps_back(dataset: Dataset) -> None:
             assert ids.dataset_id(theirs_s.id) == mine_s.id
         assert [ids.dataset_id(k.pair_id) for k in shown.links] == [k.pair_id for k in wave.links]
     tool = dataset.tool_cases[0]
-    assert ids.dataset_id(ids.run_user(tool.id, "")) == "tool:" + tool.id
+    assert ids.dataset_id(ids.run_user(tool.id, "")) == tool_user(ids.case(tool.id))
     assert ids.dataset_id("any other text") == "any other text"
+
+
+def test_tool_cases_share_a_small_pool_of_users_chosen_by_their_wire_ids() -> None:
+    """A harness keeps resources per user id, so a run shows at most ``TOOL_USERS`` tool users
+    (before, one per tool case: 84 on a full run, never freed), none of them a memory user.
+    The pool user is read from the case's wire id (``c`` + 16 hex digits, modulo the pool):
+    the same under one nonce, and nothing a harness could not compute from what it is shown."""
+    full = build_dataset(7, "2.0.0", "full")
+    ids = WireIds.of(full, NONCE)
+    tool_users = [ids.run_user(c.id, "") for c in full.tool_cases]
+    memory_users = {ids.run_user(c.id, c.user_id) for c in full.memory_cases}
+    assert len(full.tool_cases) > 80 and len(set(tool_users)) == TOOL_USERS == 4
+    assert not set(tool_users) & memory_users and len(memory_users) == 2
+    for case, user in zip(full.tool_cases, tool_users, strict=True):
+        k = int(ids.case(case.id)[1:], 16) % TOOL_USERS
+        assert user == wire_id(bytes.fromhex(NONCE), "user", f"tool:{k}")
+        assert ids.dataset_id(user) == f"tool:{k}" == tool_user(ids.case(case.id))
+    assert tool_users == [WireIds.of(full, NONCE).run_user(c.id, "") for c in full.tool_cases]
+    other = WireIds.of(full, "1e" * 32)
+    assert not set(tool_users) & {other.run_user(c.id, "") for c in full.tool_cases}
 
 
 def test_a_nonce_must_be_64_hex_digits_and_collisions_are_refused(

@@ -10,8 +10,11 @@ receipt's leaves keep the dataset's ids; only harness output that quotes an id i
 ``delete_memory`` naming a pair) is mapped back, through ``WireIds.dataset_id``.
 
 Users: the person under test and the isolation user are ``wire_id(nonce, "user", <dataset user
-id>)``; each tool case has a user of its own, ``wire_id(nonce, "user", "tool:" + <case id>)``, never
-the person under test, so what a tool case saves never lands in that person's memory.
+id>)``. Tool cases share a small pool of ``TOOL_USERS`` users, ``wire_id(nonce, "user", "tool:" +
+<k>)``, where ``k`` is the case's wire id (its 16 hex digits as a number) modulo ``TOOL_USERS``:
+never the person under test, so what a tool case saves never lands in that person's memory, and
+few enough that a harness holding resources per user id is not given one per case. ``k`` is
+read from the id the harness is shown, so it tells nothing the case id does not.
 
 An empty nonce is the identity mapping: the wire ids are the dataset's (and a tool case has no
 user), which is how every run was made before nonces and how a stored run without one resumes.
@@ -30,8 +33,10 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.wire import Link, Pair, SeedRequest, Subject
 
 TOOL_USER_PREFIX = "tool:"
-"""A tool case's user is named ``tool:<case id>`` before it is keyed (dataset user ids have no
-colon, so it is never one of theirs)."""
+"""A tool case's user is named ``tool:<k>`` before it is keyed (dataset user ids have no colon,
+so it is never one of theirs)."""
+TOOL_USERS = 4
+"""How many users the tool cases of a run share (a run shows at most this many tool users)."""
 
 _NONCE = re.compile(rf"[0-9a-f]{{{2 * WIRE_NONCE_BYTES}}}", re.ASCII)
 
@@ -86,10 +91,11 @@ class WireIds:
 
     def run_user(self, case_id: str, user_id: str) -> str:
         """``RunRequest.user_id`` for a case: its user's wire id, or for a tool case (no user in
-        the dataset) a user of its own; with no nonce, the dataset's (empty for a tool case)."""
+        the dataset) one of the ``TOOL_USERS`` tool users, chosen by its wire case id; with no
+        nonce, the dataset's (empty for a tool case)."""
         if not self.nonce:
             return user_id
-        return self.wire("user", user_id or TOOL_USER_PREFIX + case_id)
+        return self.wire("user", user_id or tool_user(self.case(case_id)))
 
     def seed_request(self, request: SeedRequest) -> SeedRequest:
         """A wave of the dataset as the harness is sent it: every id keyed, the texts as is."""
@@ -127,12 +133,19 @@ class WireIds:
         return "" if key in self._hidden else text
 
 
+def tool_user(wire_case_id: str) -> str:
+    """The pool user (before keying) of the tool case shown as ``wire_case_id`` (``c`` + 16 hex
+    digits): ``tool:<k>``, ``k`` = those digits as a number, modulo ``TOOL_USERS``."""
+    return f"{TOOL_USER_PREFIX}{int(wire_case_id[1:], 16) % TOOL_USERS}"
+
+
 def _dataset_ids(dataset: Dataset) -> list[tuple[str, str]]:
     """Every (kind, id) of the dataset a harness is shown a wire id for."""
     out = [("case", c.id) for c in dataset.tool_cases]
     out += [("case", c.id) for c in dataset.memory_cases]
     out += [("case", c.id) for c in dataset.open_cases]
-    out += [("user", TOOL_USER_PREFIX + c.id) for c in dataset.tool_cases]
+    if dataset.tool_cases:
+        out += [("user", f"{TOOL_USER_PREFIX}{k}") for k in range(TOOL_USERS)]
     out += [("user", c.user_id) for c in dataset.memory_cases if c.user_id]
     for wave in dataset.memory_waves:
         out.append(("user", wave.user_id))
@@ -149,4 +162,11 @@ def _wave_ids(
     return out
 
 
-__all__ = ["TOOL_USER_PREFIX", "WireIdError", "WireIds", "check_nonce"]
+__all__ = [
+    "TOOL_USERS",
+    "TOOL_USER_PREFIX",
+    "WireIdError",
+    "WireIds",
+    "check_nonce",
+    "tool_user",
+]
