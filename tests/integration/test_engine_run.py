@@ -18,7 +18,7 @@ import pytest
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ClientLimits, HarnessError
-from dittobench.engine.runner import RunOptions, resume_run, start_run
+from dittobench.engine.runner import RunError, RunOptions, resume_run, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.store import RunStore
 from tests.helpers.harness_process import harness
@@ -78,20 +78,11 @@ def test_do_nothing_harness_scores_zero(store: RunStore, tmp_path: Path) -> None
     assert report.tool_mean == 0 and report.memory_mean == 0
 
 
-@pytest.mark.parametrize(
-    ("mode", "outcome"),
-    [
-        ("error500", "http_error"),
-        ("malformed", "bad_json"),
-        ("huge", "too_large"),
-        ("drip", "timeout"),
-        ("reset", "connection_error"),
-        ("hang", "timeout"),
-    ],
-)
-def test_faults_are_recorded_per_case_and_the_run_finishes(
+@pytest.mark.parametrize(("mode", "outcome"), [("malformed", "bad_json"), ("huge", "too_large")])
+def test_broken_replies_are_recorded_per_case_and_the_run_finishes(
     store: RunStore, tmp_path: Path, mode: str, outcome: str
 ) -> None:
+    """A reply that arrived but is unusable is the harness's answer: graded 0, run scored."""
     limits = ClientLimits(
         health_wait_s=10, health_interval_s=0.1, run_deadline_s=1.0, backoff_s=(0.05, 0.1)
     )
@@ -105,6 +96,33 @@ def test_faults_are_recorded_per_case_and_the_run_finishes(
     }
     assert result.report.composite == 0
     assert result.report.details.undelivered_cases == 12
+
+
+@pytest.mark.parametrize(
+    ("mode", "outcome"),
+    [
+        ("error500", "http_error"),
+        ("drip", "timeout"),
+        ("reset", "connection_error"),
+        ("hang", "timeout"),
+    ],
+)
+def test_a_run_whose_answers_never_arrive_fails_and_keeps_every_case(
+    store: RunStore, tmp_path: Path, mode: str, outcome: str
+) -> None:
+    """No answer for want of the harness (timeouts, dropped connections, 5xx) on more than the
+    set share of cases: the run fails, saying how many and why, instead of scoring 0 with exit
+    0; every case is recorded with its outcome, and a resume asks them again."""
+    limits = ClientLimits(
+        health_wait_s=10, health_interval_s=0.1, run_deadline_s=1.0, backoff_s=(0.05, 0.1)
+    )
+    with harness(mode) as url, pytest.raises(RunError, match="12 of 12 cases got no answer"):
+        run(store, url, tmp_path, limits=limits, concurrency=1)
+    [row] = store.list_runs()
+    assert row.status == "failed" and f"12 {outcome}" in row.error
+    recorded = store.recorded_cases(row.run_id).values()
+    assert len(recorded) == 12
+    assert {r["execution"]["outcome"] for r in recorded} == {outcome}
 
 
 def test_retries_recover_from_transient_errors(store: RunStore, tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from contextlib import AbstractAsyncContextManager
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dittobench.engine.orchestrate import _Slots
+from dittobench.engine.slots import Slots as _Slots
 
 
 def hold(slots: _Slots, urgent: bool) -> AbstractAsyncContextManager[None]:

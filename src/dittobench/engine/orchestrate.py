@@ -12,6 +12,14 @@ flight and holds back new ones. ``overlap`` lets tool cases run through seeding,
 declares it takes that (``/health`` capability ``seed_while_running``) or when the operator says
 so. A ``/seed`` that fails is sent again with back-off: it is an idempotent upsert.
 
+A harness that restarts loses nothing silently (protocol.md, "Restarts"): a restart is noticed
+by a new ``instance`` in ``/health`` (checked after each wave's cases) or, for a harness that
+declares none, by a request that got no reply at all. The harness is then brought back to where
+an uninterrupted run would have it: every wave up to the one in progress is sent again, each
+followed by the run's own writes (the write instructions already answered, asked again with their
+answers discarded), and the memory cases answered since that wave began are asked again. A resume
+does the same, since the harness may have restarted while the run was stopped.
+
 The harness is shown the run's wire ids (``RunContext.ids``, ``spec.wireids``): every case id,
 user id and seeded pair, session and subject id is keyed by the run's nonce, and every case is
 sent a user (a tool case one of its own). Records, the store and progress keep the dataset's ids.
@@ -22,8 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections import deque
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,11 +45,12 @@ from dittobench.engine.client import (
     HarnessError,
     read_body,
 )
+from dittobench.engine.slots import Slots
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.spec.codec import decode
 from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.identity import identity_of
-from dittobench.spec.transcript import CaseRecord, Transcript
+from dittobench.spec.transcript import Attempt, CaseRecord, Execution, Transcript
 from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest, ToolDefinition
 from dittobench.spec.wireids import WireIds
 from dittobench.store import RunStorage
@@ -54,6 +62,11 @@ SEED_WHILE_RUNNING = "seed_while_running"
 SEED_BACKOFF_S = (1.0, 2.0, 4.0)
 """Pauses between ``/seed`` attempts: four attempts in all."""
 HEALTH_BODY_LIMIT = 64 * 1024
+MAX_RESTARTS = 3
+"""Restarts a run recovers from; past them it fails, saying the harness keeps restarting."""
+RESTARTED = "restarted"
+"""A case's outcome while it waits to be asked again after a restart (kept only if the run
+stops before it is)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +108,13 @@ class RunContext:
     """The run's lease owner: a case is recorded only while it still holds the run."""
     identity: dict[str, str] = field(default_factory=dict)
     """What the harness declared it is in ``/health`` (read when the run starts)."""
+    instance: str = ""
+    """The harness process's ``instance`` in ``/health``; empty when it declares none."""
+    phase: int = 0
+    """The index of the memory wave being seeded or answered (past the last: all done)."""
+    restart_at: int | None = None
+    """The phase in progress when a restart was first suspected, until it is recovered from."""
+    restarts: int = 0
 
 
 @dataclass
@@ -124,11 +144,11 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
     declared = await declared_health(
         ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http
     )
-    ctx.identity = declared.identity
+    ctx.identity, ctx.instance = declared.identity, declared.instance
     if ctx.schedule not in SCHEDULES:
         ctx.schedule = OVERLAP if SEED_WHILE_RUNNING in declared.capabilities else SAFE
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running", schedule=ctx.schedule)
-    slots = _Slots(ctx.concurrency)
+    slots = Slots(min(ctx.concurrency, declared.max_concurrency or ctx.concurrency))
     tool_jobs = [(c.id, "tool", "", c.prompt) for c in data.tool_cases]
     # The memory phases go first, so the first /seed is not kept waiting behind tool cases.
     await _together(
@@ -143,40 +163,140 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
         if case not in records
     ]  # only if the dataset's waves are inconsistent
     await _cases(ctx, slots, leftover, records, tally, urgent=True)
+    # Tool cases the harness could not be reached for (it was restarting): once more, now it is
+    # back. They depend on no wave; a memory case is asked again by the restart's recovery.
+    unreached = [job for job in tool_jobs if _outcome(records, job[0]) == "connection_error"]
+    if unreached:
+        await ctx.client.wait_healthy()
+        for job in unreached:
+            del records[job[0]]
+        tally.done -= len(unreached)
+        tally.failed -= len(unreached)
+        await _cases(ctx, slots, unreached, records, tally, urgent=False)
     return records
 
 
+def _outcome(records: dict[str, CaseRecord], case_id: str) -> str:
+    record = records.get(case_id)
+    return "" if record is None else record.execution.outcome
+
+
 async def _memory_phases(
-    ctx: RunContext, slots: _Slots, records: dict[str, CaseRecord], tally: _Tally
+    ctx: RunContext, slots: Slots, records: dict[str, CaseRecord], tally: _Tally
 ) -> None:
-    """Each wave in order, then the cases it unlocks. A resumed run sends again the waves it had
-    seeded, unless told the harness kept them (``reseed`` off)."""
+    """Each wave in order, then the cases it unlocks. The waves a resumed run had seeded are
+    sent again, each followed by its answered write instructions asked again, unless told the
+    harness kept them (``reseed`` off); after a restart, the same from the first wave."""
+    waves = ctx.dataset.memory_waves
     seeded = ctx.store.get_run(ctx.run_id).waves_seeded
-    for index, request in enumerate(ctx.dataset.memory_waves):
+    kept = 0 if ctx.reseed else seeded  # waves the harness is known to hold
+    restore = seeded if ctx.reseed else 0  # waves sent before: their writes are replayed
+    index = 0
+    while index < len(waves):
+        ctx.phase, request = index, waves[index]
         tally.wave = f"user {request.user_id}, wave {request.wave}"
-        unlocked = [
-            (case, kind, user, question)
-            for case, kind, user, question, wave in ctx.dataset.asked()
-            if request.user_id == DEFAULT_USER_ID and wave == request.wave
-        ]
-        if index >= seeded or ctx.reseed:
+        unlocked = _unlocked(ctx.dataset, request)
+        if index < kept:
+            tickets = slots.tickets(len(_pending(unlocked, records)), urgent=True)
+        else:
             exclusive = slots.exclusive() if ctx.schedule == SAFE else contextlib.nullcontext()
             async with exclusive:
                 await _seed(ctx, request, tally)
+                if index < restore:
+                    await _replay_writes(ctx, unlocked, records)
                 if index + 1 > seeded:
-                    ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), waves_seeded=index + 1)
+                    seeded = index + 1
+                    ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), waves_seeded=seeded)
                 # Queued while every place is still held, so the wave's own cases get the
                 # places before any waiting tool case does.
                 tickets = slots.tickets(len(_pending(unlocked, records)), urgent=True)
-        else:
-            tickets = slots.tickets(len(_pending(unlocked, records)), urgent=True)
         await _cases(ctx, slots, unlocked, records, tally, urgent=True, tickets=tickets)
+        await _check_instance(ctx)
+        if ctx.restart_at is None:
+            index += 1
+            continue
+        restore, index, kept = await _recover(ctx, records, tally), 0, 0
+    ctx.phase = len(waves)
+
+
+def _unlocked(dataset: Dataset, request: SeedRequest) -> list[tuple[str, str, str, str]]:
+    """The questions a wave unlocks (only the person under test is asked)."""
+    return [
+        (case, kind, user, question)
+        for case, kind, user, question, wave in dataset.asked()
+        if request.user_id == DEFAULT_USER_ID and wave == request.wave
+    ]
+
+
+def _suspect_restart(ctx: RunContext) -> None:
+    """A request got no reply at all: the harness may have restarted, losing what it held."""
+    if ctx.restart_at is None or ctx.phase < ctx.restart_at:
+        ctx.restart_at = ctx.phase
+
+
+async def _check_instance(ctx: RunContext) -> None:
+    """A harness that declared an ``instance`` and now declares another has restarted."""
+    if not ctx.instance:
+        return
+    now = await declared_health(
+        ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http
+    )
+    if now.instance and now.instance != ctx.instance:
+        _suspect_restart(ctx)
+
+
+async def _recover(ctx: RunContext, records: dict[str, CaseRecord], tally: _Tally) -> int:
+    """After a restart suspected in phase ``p``: the memory cases of waves ``p`` on are to be
+    asked again (their records are marked so in the store, should the run stop first); returns
+    ``p``, the waves before which are sent again with their writes replayed."""
+    phase, ctx.restart_at = ctx.restart_at or 0, None
+    ctx.restarts += 1
+    if ctx.restarts > MAX_RESTARTS:
+        raise HarnessError(
+            f"the harness restarted (or stopped answering) {ctx.restarts} times during the run; "
+            "each time it loses what it was seeded, so the run stops here: fix the harness, "
+            "then --resume"
+        )
+    note = f"the harness restarted; restoring its memory (restart {ctx.restarts})"
+    ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, note))
+    await ctx.client.wait_healthy()
+    declared = await declared_health(
+        ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http
+    )
+    ctx.instance = declared.instance
+    for request in ctx.dataset.memory_waves[phase:]:
+        for case, kind, user, _question in _unlocked(ctx.dataset, request):
+            earlier = records.pop(case, None)
+            if earlier is None:
+                continue
+            tally.done -= 1
+            tally.failed -= earlier.response is None
+            again = Execution(earlier.execution.attempts, 0, RESTARTED)
+            marked = CaseRecord(case, kind, user, None, (), again)
+            ctx.store.record_case(
+                ctx.run_id, case, kind, marked.to_json(), updated_at=ctx.now(), holder=ctx.holder
+            )
+    return phase
+
+
+async def _replay_writes(
+    ctx: RunContext, unlocked: list[tuple[str, str, str, str]], records: dict[str, CaseRecord]
+) -> None:
+    """The wave's write instructions already answered, asked again in order with their answers
+    discarded: the harness's memory then holds what the run's own writes left in it."""
+    writes = {case.id for case in ctx.dataset.memory_cases if case.write_op}
+    for case, kind, user, question in unlocked:
+        if case in writes and case in records and records[case].response is not None:
+            replayed = await _run_case(ctx, case, kind, user, question)
+            if replayed.execution.outcome == "connection_error":
+                _suspect_restart(ctx)
 
 
 async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
     """One ``/seed``, sent again after a connection error, 429 or 5xx (it is an idempotent
     upsert, and real harnesses answer 500 while busy) up to ``len(seed_backoff_s) + 1``
-    attempts; a 4xx or a reply that never completed stops at once."""
+    attempts; a 4xx or a reply that never completed stops at once. A connection error makes
+    the harness suspected of having restarted."""
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="seeding")
     shown = ctx.ids.seed_request(request)
     for attempt, pause in enumerate((*ctx.seed_backoff_s, None), start=1):
@@ -185,6 +305,8 @@ async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
             await ctx.client.seed(shown, request.user_id)
             break
         except HarnessError as exc:
+            if exc.unreachable:
+                _suspect_restart(ctx)
             if not exc.retryable:
                 raise
             if pause is None:
@@ -198,10 +320,14 @@ async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
 @dataclass(frozen=True, slots=True)
 class Declared:
     """What a harness declares in its ``GET /health`` body: the strings it lists under
-    ``capabilities`` and its ``identity`` (``spec.identity``)."""
+    ``capabilities``, its ``identity`` (``spec.identity``), the ``instance`` of its process (a
+    string that changes when it restarts) and ``max_concurrency``, the cases it answers at once
+    (0: not said)."""
 
     capabilities: frozenset[str] = frozenset()
     identity: dict[str, str] = field(default_factory=dict)
+    instance: str = ""
+    max_concurrency: int = 0
 
 
 async def declared_health(
@@ -242,7 +368,14 @@ async def declared_health(
         if isinstance(listed, list)
         else frozenset()
     )
-    return Declared(capabilities, identity_of(health))
+    instance = health.get("instance")
+    most = health.get("max_concurrency")
+    return Declared(
+        capabilities,
+        identity_of(health),
+        instance if isinstance(instance, str) and 0 < len(instance) <= 200 else "",
+        most if isinstance(most, int) and not isinstance(most, bool) and most > 0 else 0,
+    )
 
 
 async def _together(jobs: Iterable[Coroutine[Any, Any, None]]) -> None:
@@ -263,7 +396,7 @@ def _pending(
 
 async def _cases(
     ctx: RunContext,
-    slots: _Slots,
+    slots: Slots,
     jobs: Iterable[tuple[str, str, str, str]],
     records: dict[str, CaseRecord],
     tally: _Tally,
@@ -279,8 +412,21 @@ async def _cases(
     async def one(
         ticket: asyncio.Future[None], case_id: str, kind: str, user_id: str, text: str
     ) -> None:
-        async with slots.hold(ticket):
-            record = await _run_case(ctx, case_id, kind, user_id, text)
+        for chance in (1, 2):
+            async with slots.hold(ticket):
+                crowded = slots.busy > 1
+                record = await _run_case(ctx, case_id, kind, user_id, text)
+            if chance == 1 and crowded and _swamped(record):
+                # A harness that answers fewer cases at once than it is sent: fewer places,
+                # and this case asked again rather than charged for the engine's haste.
+                fewer = slots.shrink()
+                note = f"a case timed out with others in flight: {fewer} at once from now"
+                ctx.report(Progress("running", tally.done, tally.total, tally.failed, note))
+                ticket = slots.tickets(1, urgent)[0]
+                continue
+            break
+        if any(_refused(a) for a in record.execution.attempts):
+            _suspect_restart(ctx)
         ctx.store.record_case(
             ctx.run_id, case_id, kind, record.to_json(), updated_at=ctx.now(), holder=ctx.holder
         )
@@ -289,89 +435,50 @@ async def _cases(
         tally.failed += record.response is None
         ctx.report(Progress("running", tally.done, tally.total, tally.failed, tally.wave))
         if record.execution.outcome == "connection_error":
-            # A dead harness would otherwise fail every remaining case; stop instead, so the
-            # run can be resumed once it is back.
-            await ctx.client.check_alive()
+            try:
+                await ctx.client.check_alive()
+            except HarnessError as down:
+                # A restart (its memory lost) or a crash. Wait for it rather than fail every
+                # remaining case; if it never comes back the run stops, resumable.
+                _suspect_restart(ctx)
+                try:
+                    await ctx.client.wait_healthy()
+                except HarnessError:
+                    raise down from None
 
     await _together(one(ticket, *job) for ticket, job in zip(tickets, pending, strict=True))
 
 
-class _Slots:
-    """The places for cases in flight (``--concurrency``). A case queues for a place with a
-    ticket (a future resolved when the place is its); a freed place goes to a waiting urgent
-    (memory) case before a waiting tool case, so tool cases only take places the memory phases
-    leave idle. ``exclusive`` takes every place at once (the safe schedule's ``/seed``)."""
+def _refused(attempt: Attempt) -> bool:
+    """No connection could be made: nothing listened on the harness's port (it was down, or
+    restarting). A connection reset mid-reply alone says nothing of the harness's memory."""
+    return attempt.outcome == "connection_error" and (attempt.detail or "").startswith(
+        "ConnectError"
+    )
 
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._free = size
-        self._urgent: deque[asyncio.Future[None]] = deque()
-        self._other: deque[asyncio.Future[None]] = deque()
-        self._all: asyncio.Future[None] | None = None
-        """Set while ``exclusive`` waits for every place: freed places are kept for it."""
 
-    def tickets(self, count: int, urgent: bool) -> list[asyncio.Future[None]]:
-        """``count`` tickets, queued now in this order (granted at once while places are free)."""
-        loop = asyncio.get_running_loop()
-        made = []
-        for _ in range(count):
-            ticket = loop.create_future()
-            if self._free > 0 and self._all is None:
-                self._free -= 1
-                ticket.set_result(None)
-            else:
-                (self._urgent if urgent else self._other).append(ticket)
-            made.append(ticket)
-        return made
+UNAVAILABLE = ("timeout", "connection_error", RESTARTED)
+"""Outcomes of a case whose answer never arrived, which a resume may still get."""
+MAX_UNAVAILABLE_SHARE = 0.2
+"""A run in which more cases than this share got no answer for want of the harness (the
+outcomes above, and 429 or 5xx) fails, resumable, instead of being scored."""
 
-    @contextlib.asynccontextmanager
-    async def hold(self, ticket: asyncio.Future[None]) -> AsyncIterator[None]:
-        try:
-            await ticket
-        except asyncio.CancelledError:
-            if ticket.done() and not ticket.cancelled():
-                self._release()  # handed a place while being cancelled: pass it on
-            raise
-        try:
-            yield
-        finally:
-            self._release()
 
-    @contextlib.asynccontextmanager
-    async def exclusive(self) -> AsyncIterator[None]:
-        """Every place: waits for the cases in flight to finish while no new one starts."""
-        self._all = asyncio.get_running_loop().create_future()
-        if self._free == self._size:
-            self._all.set_result(None)
-        try:
-            await self._all
-        except asyncio.CancelledError:
-            self._all = None
-            free, self._free = self._free, 0
-            for _ in range(free):
-                self._release()  # the places it was keeping go to waiting cases
-            raise
-        self._all = None
-        self._free = 0
-        try:
-            yield
-        finally:
-            for _ in range(self._size):
-                self._release()
+def unavailable(records: Iterable[CaseRecord]) -> dict[str, int]:
+    """How many cases got no answer for want of the harness, by outcome (``http_error`` only for
+    429 and 5xx: a busy or broken harness; a reply that came malformed is an answer, graded)."""
+    counts: dict[str, int] = {}
+    for record in records:
+        outcome, last = record.execution.outcome, record.execution.attempts
+        status = last[-1].http_status if last else 0
+        if outcome in UNAVAILABLE or (outcome == "http_error" and (status == 429 or status >= 500)):
+            counts[outcome] = counts.get(outcome, 0) + 1
+    return dict(sorted(counts.items()))
 
-    def _release(self) -> None:
-        if self._all is not None:
-            self._free += 1
-            if self._free == self._size and not self._all.done():
-                self._all.set_result(None)
-            return
-        for queue in (self._urgent, self._other):
-            while queue:
-                waiter = queue.popleft()
-                if not waiter.done():
-                    waiter.set_result(None)
-                    return
-        self._free += 1
+
+def _swamped(record: CaseRecord) -> bool:
+    """A timeout with no tool call seen: asking again cannot let the harness explore twice."""
+    return record.execution.outcome == "timeout" and not record.observed
 
 
 async def _run_case(

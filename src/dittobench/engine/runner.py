@@ -43,6 +43,7 @@ from dittobench.core.ids import WIRE_NONCE_BYTES
 from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.engine.judging import JudgeEndpoint, judge_transcript
 from dittobench.engine.orchestrate import (
+    MAX_UNAVAILABLE_SHARE,
     OVERLAP,
     SAFE,
     SEED_BACKOFF_S,
@@ -51,6 +52,7 @@ from dittobench.engine.orchestrate import (
     RunContext,
     execute_run,
     transcript_of,
+    unavailable,
 )
 from dittobench.engine.packs import reopen, run_pack, stored_location
 from dittobench.engine.tool_endpoint import ToolEndpoint
@@ -299,6 +301,7 @@ def _drive(
         records, declared = cases.result()
         if lease.lost:
             raise LeaseLost(f"run {run_id} was taken over by another process; this one stopped")
+        _enough_delivered(records)
         report(Progress("scoring", len(records), len(records), 0))
         store.update_run(run_id, updated_at=now(), stage="scoring")
         return _finish(store, run_id, made, options, now, (records, declared), report)
@@ -316,6 +319,22 @@ def _drive(
             raise LeaseLost(f"run {run_id} was taken over by another process") from exc
         store.update_run(run_id, updated_at=now(), status="failed", error=str(exc))
         raise
+
+
+def _enough_delivered(records: dict[str, CaseRecord]) -> None:
+    """``RunError`` when too many cases got no answer for want of the harness to be scored
+    (``MAX_UNAVAILABLE_SHARE``); the run stays resumable and a resume asks them again."""
+    missing = unavailable(records.values())
+    count = sum(missing.values())
+    if count <= MAX_UNAVAILABLE_SHARE * len(records):
+        return
+    said = ", ".join(f"{n} {outcome}" for outcome, n in missing.items())
+    raise RunError(
+        f"{count} of {len(records)} cases got no answer ({said}), more than "
+        f"{MAX_UNAVAILABLE_SHARE:.0%}: the run is not scored. --resume asks them again once the "
+        "harness can answer (one that answers fewer cases at once may need a lower "
+        "--concurrency, or a longer --case-timeout)"
+    )
 
 
 def _finish(
