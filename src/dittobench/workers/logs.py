@@ -63,7 +63,8 @@ def event(log: logging.Logger, name: str, run_id: str = "", **fields: Any) -> No
     extra: dict[str, Any] = {"event": name, **fields}
     if run_id:
         extra["run_id"] = run_id
-    level = logging.WARNING if name.endswith(("failed", "lost", "error")) else logging.INFO
+    warns = name.endswith(("failed", "lost", "error", "dropped"))
+    level = logging.WARNING if warns else logging.INFO
     log.log(level, name, extra=extra)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from dittobench.store.jobs import ServiceStore
 from dittobench.workers.broker import QUEUE, TASK_NAME, check_reachable, make_app
 from dittobench.workers.driver import JobDriver
+from dittobench.workers.intake import install
 from dittobench.workers.logs import event
 from dittobench.workers.sweeper import Keeper
 from dittobench.workers.tasks import Runtime, run_job
@@ -50,6 +51,7 @@ def serve_worker(
         return run_job(rt, run_id)
 
     app.task(name=TASK_NAME, acks_late=True, reject_on_worker_lost=True)(task)
+    install(app, log)  # a malformed message is logged and dropped, never the worker's end
     keeper = Keeper(rt, (_sender(app), _waiting(app)), config.concurrency, config.sweep_s)
     _on_shutdown(rt)
     event(log, "worker_started", concurrency=config.concurrency, queue=QUEUE)
