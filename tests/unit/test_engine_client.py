@@ -14,7 +14,7 @@ import pytest
 
 from dittobench.catalog import CATALOG
 from dittobench.core.canonical import canonical_bytes
-from dittobench.engine.client import ClientLimits, HarnessClient
+from dittobench.engine.client import ERROR_EXCERPT_CHARS, ClientLimits, HarnessClient
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.wire import RunRequest, ToolDefinition, to_wire
 from tests.helpers.transport import streamed_transport
@@ -102,6 +102,29 @@ def test_a_reply_that_breaks_says_which_field_in_its_attempt() -> None:
     _, fine = run_with(lambda request: httpx.Response(200, json={"final_text": "ok"}))
     assert fine.attempts[0].detail is None  # absent from the JSON: older records keep bytes
     assert "detail" not in to_wire(fine.attempts[0])
+
+
+def test_an_error_reply_keeps_the_start_of_its_body_in_its_attempt() -> None:
+    """429, 5xx and 4xx alike: the first whole lines of the body (``excerpt``), read within
+    4 KiB, inflated when compressed; no body leaves no detail."""
+    lines = b"".join(b"reindex lock is held by case %d\n" % i for i in range(2000))  # 60 KB
+    for status, body, headers in [
+        (503, lines, {}),
+        (429, _gzip(lines), {"content-encoding": "gzip"}),
+        (404, b"no such route", {}),
+    ]:
+        reply = httpx.Response(status, content=body, headers=headers)
+        _, execution = run_with(lambda request, r=reply: r)
+        details = {a.detail for a in execution.attempts}
+        assert execution.outcome == "http_error" and len(details) == 1, status
+        detail = details.pop()
+        assert detail is not None and len(detail) <= ERROR_EXCERPT_CHARS + 2
+        assert detail.startswith(
+            "reindex lock is held by case 0 reindex" if status != 404 else "no"
+        )
+        assert detail.endswith(" …") == (status != 404)
+    _, bare = run_with(lambda request: httpx.Response(500))
+    assert bare.attempts[0].detail is None
 
 
 def _gzip(data: bytes, layers: int = 1) -> bytes:

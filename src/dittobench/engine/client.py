@@ -2,22 +2,25 @@
 
 Every request carries ``Content-Length`` (bodies are sent as bytes). ``run`` never raises for a
 harness fault: timeouts, resets, 5xx, 429, malformed or oversized bodies come back as an
-``Execution`` naming what happened, with no response to grade. Connection errors, 429 and 5xx
-are retried with back-off inside the case's deadline, and only while the tool endpoint has seen
-no call for the case; other failures are not. Bodies are read raw and inflated here within their
-limit, and no connection is reused (a harness that writes more than one reply per request cannot
-shift replies onto other cases). The transport is injectable so tests can drive an in-process
-app.
+``Execution`` naming what happened (an error status with the start of its body), with no
+response to grade. Connection errors, 429 and 5xx are retried with back-off inside the case's
+deadline, and only while the tool endpoint has seen no call for the case; other failures are
+not. The deadline is kept on a clock that leaves out the engine's own stalls (``stalls``), so a
+case is never given up because the engine's process could not run. Bodies are read raw and
+inflated here within their limit, and no connection is reused (a harness that writes more than
+one reply per request cannot shift replies onto other cases). The transport is injectable so
+tests can drive an in-process app.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,6 +28,7 @@ import httpx
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.errors import DittobenchError
+from dittobench.engine.stalls import StallWatch
 from dittobench.spec import repair
 from dittobench.spec.codec import DecodeError, loads
 from dittobench.spec.transcript import Attempt, Execution
@@ -48,6 +52,10 @@ OVERALL_SLACK_S = 0.5
 at a time resets every per-read timeout, so only the overall deadline ends it."""
 SEED_REPLY_BYTES = 1024 * 1024
 """The most of a ``/seed`` reply read; its counts are informative only."""
+ERROR_BODY_BYTES = 4 * 1024
+ERROR_BODY_WAIT_S = 1.0
+"""The most of a failed ``/run`` reply's body read for its attempt's ``detail``, and how long
+the engine waits for it (a body that drips cannot spend the case's deadline)."""
 
 
 class HarnessError(DittobenchError, RuntimeError):
@@ -109,9 +117,10 @@ async def read_body(reply: httpx.Response, limit: int) -> bytes:
     return inflate(bytes(raw), reply.headers.get("content-encoding", ""), limit)
 
 
-def inflate(raw: bytes, encoding: str, limit: int) -> bytes:
+def inflate(raw: bytes, encoding: str, limit: int, *, cut: bool = False) -> bytes:
     """``raw`` decoded by its ``Content-Encoding`` (identity, or one layer of gzip or deflate)
-    into at most ``limit`` bytes; ``BodyTooLarge`` past it, ``BodyUnreadable`` otherwise."""
+    into at most ``limit`` bytes; ``BodyTooLarge`` past it (with ``cut``, its first ``limit``
+    bytes instead), ``BodyUnreadable`` otherwise."""
     layers = [e.strip().lower() for e in encoding.split(",")]
     layers = [e for e in layers if e and e != "identity"]
     if not layers:
@@ -127,6 +136,8 @@ def inflate(raw: bytes, encoding: str, limit: int) -> bytes:
             failure = str(exc)
             continue
         if len(body) > limit or inflater.unconsumed_tail:
+            if cut:
+                return body[:limit]
             raise BodyTooLarge
         return body
     raise BodyUnreadable(f"a {layers[0]} body that does not inflate ({failure})")
@@ -146,13 +157,16 @@ class HarnessClient:
         base_url: str,
         limits: ClientLimits | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        """Without a ``clock``, deadlines are kept on a ``StallWatch``'s, which runs on the
+        event loop from ``async with`` (or the first case) until ``close``."""
         self.base_url = base_url.rstrip("/")
         self._tools_key: tuple[object, ...] | None = None
         self._tools_json = b""
         self.limits = limits or ClientLimits()
-        self._clock = clock
+        self._watch = StallWatch() if clock is None else None
+        self._clock = clock or (self._watch.clock if self._watch else time.monotonic)
         if transport is None:
             # Headers and body go out in separate writes; without TCP_NODELAY the body waits
             # for the server's delayed ACK (about 40 ms a request on Linux loopback).
@@ -178,10 +192,20 @@ class HarnessClient:
         reading the capabilities ``/health`` declares."""
         return self._http
 
+    @property
+    def stalled_s(self) -> float:
+        """Seconds the engine's process was seen stalled while this client ran (0 with a
+        ``clock`` of the caller's)."""
+        return self._watch.stalled_s if self._watch else 0.0
+
     async def close(self) -> None:
+        if self._watch is not None:
+            await self._watch.stop()
         await self._http.aclose()
 
     async def __aenter__(self) -> HarnessClient:
+        if self._watch is not None:
+            self._watch.start()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -285,17 +309,18 @@ class HarnessClient:
         retried only while ``calls_seen()`` is false: an attempt that made tool calls stands
         with them (a retry would let a harness explore on one attempt and answer clean on the
         next)."""
+        if self._watch is not None:
+            self._watch.start()  # a client used without ``async with``
         body = self._run_body(request)
         started = self._clock()
         deadline = started + self.limits.run_deadline_s
         attempts: list[Attempt] = []
         for number in range(1, self.limits.attempts + 1):
-            remaining = deadline - self._clock()
-            if remaining <= 0:
-                break
             begin = self._clock()
+            if begin >= deadline:
+                break
             try:
-                payload = await asyncio.wait_for(self._post_run(body), remaining)
+                payload = await self._by(deadline, self._post_run(body))
                 response, dropped = _response(payload)
                 took = _ms(self._clock() - begin)
                 attempts.append(Attempt(number, took, "ok", 200))
@@ -327,6 +352,25 @@ class HarnessClient:
         outcome = attempts[-1].outcome if attempts else "timeout"
         return None, Execution(tuple(attempts), _ms(self._clock() - started), outcome)
 
+    async def _by(self, deadline: float, work: Coroutine[Any, Any, Any]) -> Any:
+        """``work``'s result, or ``TimeoutError`` once ``deadline`` has passed on the client's
+        clock. It waits in steps and reads the clock again after each, so wall time the engine
+        spent stalled never runs a case out: a reply that is in by then is taken."""
+        task = asyncio.ensure_future(work)
+        try:
+            while not task.done():
+                remaining = deadline - self._clock()
+                if remaining <= 0:
+                    raise TimeoutError
+                await asyncio.wait((task,), timeout=remaining)
+            return task.result()
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.wait((task,))
+                if not task.cancelled():
+                    task.exception()  # given up on: whatever it ended with is not news
+
     def _run_body(self, request: RunRequest) -> bytes:
         """The request as JSON. The tool catalog is the same for every case, so it is encoded
         once and spliced in; everything in a request is generated text, so the C encoder is
@@ -339,17 +383,21 @@ class HarnessClient:
         return _json(fields)[:-1] + b',"tools":' + self._tools_json + b"}"
 
     async def _post_run(self, body: bytes) -> Any:
+        """One attempt. No httpx timeout applies: the case's deadline (``_by``) ends it, on a
+        clock that leaves out the engine's stalls, which httpx's own timeouts would not."""
         try:
             async with self._http.stream(
                 "POST",
                 f"{self.base_url}/run",
                 content=body,
                 headers={"content-type": "application/json"},
+                timeout=None,
             ) as reply:
-                if reply.status_code == 429 or reply.status_code >= 500:
-                    raise _Failure("http_error", reply.status_code, retry=True)
-                if not 200 <= reply.status_code < 300:
-                    raise _Failure("http_error", reply.status_code)
+                status = reply.status_code
+                if not 200 <= status < 300:
+                    said = await _error_body(reply)
+                    busy = status == 429 or status >= 500
+                    raise _Failure("http_error", status, retry=busy, detail=said)
                 try:
                     content = await read_body(reply, self.limits.max_response_bytes)
                 except BodyTooLarge:
@@ -364,6 +412,25 @@ class HarnessClient:
             return loads(content, "run reply")
         except DecodeError as exc:
             raise _Failure("bad_json", 200, detail=str(exc)) from None
+
+
+async def _error_body(reply: httpx.Response) -> str:
+    """The start of an error reply's body for its attempt's ``detail`` (``excerpt``): at most
+    ``ERROR_BODY_BYTES`` of it, whatever arrives within ``ERROR_BODY_WAIT_S``; "" when there is
+    none or it cannot be read."""
+    raw = bytearray()
+    with contextlib.suppress(TimeoutError, httpx.HTTPError):
+        async with asyncio.timeout(ERROR_BODY_WAIT_S):
+            async for chunk in reply.aiter_raw():
+                raw += chunk
+                if len(raw) >= ERROR_BODY_BYTES:
+                    break
+    encoding = reply.headers.get("content-encoding", "")
+    try:
+        content = inflate(bytes(raw[:ERROR_BODY_BYTES]), encoding, ERROR_BODY_BYTES, cut=True)
+    except BodyUnreadable:
+        return ""
+    return excerpt(content)
 
 
 def _json(value: Any) -> bytes:
