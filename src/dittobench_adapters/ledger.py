@@ -10,6 +10,7 @@ topic indexes) are not handed over: memory systems build their own.
 
 from __future__ import annotations
 
+import os
 import threading
 from datetime import datetime, timedelta
 
@@ -24,6 +25,8 @@ class Ledger:
 
     def __init__(self, adapter: MemoryAdapter) -> None:
         self.adapter = adapter
+        # What was handed over is known only to this process: a new one starts afresh.
+        self.instance = os.urandom(8).hex()
         self._lock = threading.Lock()
         self._stored: dict[str, set[str]] = {}
         self._newest: dict[str, datetime] = {}

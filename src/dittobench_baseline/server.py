@@ -50,7 +50,11 @@ AgentFactory = Callable[[MemoryStore], Agent]
 
 class Seeder(Protocol):
     """What ``/seed`` loads a wave into: the baseline's ``MemoryStore``, or an adapter harness's
-    ledger in front of a memory system. Loading the same wave twice must change nothing."""
+    ledger in front of a memory system. Loading the same wave twice must change nothing.
+    ``instance`` names the memory's lifetime: it changes whenever what was seeded may have
+    been lost (``/health`` declares it, protocol.md "Restarts")."""
+
+    instance: str
 
     def upsert(self, request: SeedRequest) -> SeedResponse: ...
 
@@ -131,7 +135,7 @@ def create_app(
     ``identity``: what ``/health`` declares is being measured (``spec.identity``)."""
     owned = HttpToolCaller() if tool_caller is None else None
     caller: ToolCaller = tool_caller if tool_caller is not None else owned  # type: ignore[assignment]
-    health_body: dict[str, Any] = {"status": "ok"}
+    health_body: dict[str, Any] = {"status": "ok", "instance": store.instance}
     if identity:
         health_body["identity"] = dict(identity)
 

@@ -13,6 +13,7 @@ retriever can be plugged in with ``MemoryStore(path, retriever=...)`` without to
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
@@ -37,6 +38,7 @@ SAVED_PREFIX = "mem-"
 """Pair ids minted by :meth:`MemoryStore.save` start with this."""
 
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS pairs (
     rid INTEGER PRIMARY KEY,
     user_id TEXT NOT NULL,
@@ -136,6 +138,14 @@ class MemoryStore:
             self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.executescript(_SCHEMA)
         self.retriever: Retriever = retriever or Bm25Retriever()
+        # Names this memory's lifetime for /health (protocol.md, "Restarts"): drawn once per
+        # store, so a store in RAM gets a new one with each process and a file keeps its own.
+        self._conn.execute(
+            "INSERT OR IGNORE INTO store_meta VALUES ('instance', ?)", (os.urandom(8).hex(),)
+        )
+        (self.instance,) = self._conn.execute(
+            "SELECT value FROM store_meta WHERE key = 'instance'"
+        ).fetchone()
 
     # Lifecycle ----------------------------------------------------------------------------------
 

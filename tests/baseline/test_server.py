@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -53,7 +55,19 @@ def test_health(live: LiveHarness) -> None:
     with client() as http:
         reply = http.get(f"{live.url}/health")
     assert reply.status_code == 200
-    assert reply.json() == {"status": "ok"}
+    body = reply.json()
+    assert body["status"] == "ok" and re.fullmatch(r"[0-9a-f]{16}", body["instance"])
+    assert set(body) == {"status", "instance"}
+
+
+def test_the_instance_is_the_memory_s_lifetime(tmp_path: Path) -> None:
+    """A store in RAM is new with each process; a store on disk keeps its instance."""
+    assert MemoryStore().instance != MemoryStore().instance
+    path = tmp_path / "memory.db"
+    first = MemoryStore(path)
+    kept = first.instance
+    first.close()
+    assert MemoryStore(path).instance == kept
 
 
 def test_seed_then_run_round_trip(live: LiveHarness) -> None:
@@ -303,7 +317,7 @@ def test_module_entry_point_prints_the_real_port(tmp_path: Any) -> None:
         port = int(line.rsplit(":", 1)[1])
         assert port > 0
         with client() as http:
-            assert http.get(f"http://127.0.0.1:{port}/health").json() == {"status": "ok"}
+            assert http.get(f"http://127.0.0.1:{port}/health").json()["status"] == "ok"
             seeded = http.post(
                 f"http://127.0.0.1:{port}/seed", json=seed_body("miner", 0, ("p-1", "I keep koi."))
             )

@@ -3,7 +3,7 @@ harness the engine must not break. A real HTTP process on loopback, stdlib only:
 
     python tests/helpers/stateful_harness.py --mode MODE --answers FILE [--delay-ms N]
         [--seed-ms N] [--seed-failures N] [--die-after N] [--capabilities A,B]
-        [--exit-on-stdin-eof]
+        [--exit-on-stdin-eof] [--port N]
 
 It prints exactly one line ``PORT <n>`` to stdout once listening. Every mode answers from the
 answer keys of ``--answers`` (a dataset written by ``dittobench generate --out``) as
@@ -16,7 +16,10 @@ undisturbed run earns full marks; each ``/run`` takes ``--delay-ms`` (default 30
                ``--seed-ms``, default 30): a ``/run`` in flight meanwhile loses its search and
                answers "Search failed" with no tool calls
 ``memory``     keeps what was seeded in process memory only: a memory question is answered only
-               when every evidence pair it rests on was seeded into this process, else declined
+               when every evidence pair it rests on was seeded into this process, else declined;
+               write instructions act on that memory (a delete or an update drops the old pair,
+               a save or an update keeps the new code), and a read-back is right only when the
+               memory shows the write: a deleted pair seeded again is read back as still there
 ``plain``      none of that (a reference for the same answers)
 
 ``--seed-failures N`` answers 500 to the first N ``/seed`` requests (then behaves);
@@ -62,6 +65,10 @@ class Stateful(base.State):
         self.broken = 0
         self.declined = 0
         self.known: set[str] = set()
+        self.carried_out: set[str] = set()
+        """Read-backs whose write instruction this process carried out."""
+        self.dropped: dict[str, set[str]] = {}
+        """Read-back case id -> the wire ids of the pairs its delete or update dropped."""
         self.report_memory_tools = args.report_memory_tools
 
 
@@ -154,18 +161,38 @@ class Handler(base.Handler):
         placed = state.placed(request)
         case = placed[1] if placed is not None and placed[0] == "memory" else None
         if case is not None and state.kind == "memory":
-            with state.lock:
-                # The evidence by the ids this process was seeded with (none after a restart).
-                evidence = {state.shown_pairs.get(str(p)) for p in case["evidence_pair_ids"]}
-                missing = evidence - state.known
-                state.declined += bool(missing)
-            if missing:
-                return {"final_text": "I have no record of that.", "abstain": True}
+            if case.get("write_op") or case.get("question_type") == "write_readback":
+                if not self.writes(case):
+                    return {"final_text": "It is still the old one, 0000-0000."}
+            else:
+                with state.lock:
+                    # The evidence by the ids this process was seeded with (none after a restart).
+                    evidence = {state.shown_pairs.get(str(p)) for p in case["evidence_pair_ids"]}
+                    missing = evidence - state.known
+                    state.declined += bool(missing)
+                if missing:
+                    return {"final_text": "I have no record of that.", "abstain": True}
         answer = self.oracle(request)
         if case is not None and state.report_memory_tools:
             search = {"name": "search_memories", "args": {"query": "the question"}, "hop": 0}
             answer["tool_calls"] = [search, *answer.get("tool_calls", [])]
         return answer
+
+    def writes(self, case: dict[str, Any]) -> bool:
+        """Carry out a write instruction on this process's memory; for a read-back, whether the
+        memory shows its write."""
+        state = self.state
+        readback = str(case.get("confirmed_by", ""))
+        with state.lock:
+            if case.get("write_op"):
+                if case["write_op"] in ("delete", "update"):
+                    old = {state.shown_pairs.get(str(p), "") for p in case["evidence_pair_ids"]}
+                    state.known -= old
+                    state.dropped[readback] = old
+                state.carried_out.add(readback)
+                return True
+            stale = state.dropped.get(case["id"], set()) & state.known
+            return case["id"] in state.carried_out and not stale
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
@@ -180,6 +207,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--capabilities", default="")
     parser.add_argument("--report-memory-tools", action="store_true")
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free one")
     return parser.parse_args(argv)
 
 
@@ -193,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
         signal.signal(signum, lambda *_: os._exit(0))
     if args.exit_on_stdin_eof:
         threading.Thread(target=base._watch_stdin, name="stdin-watch", daemon=True).start()
-    server = base._Server(("127.0.0.1", 0), handler)
+    server = base._Server(("127.0.0.1", args.port), handler)
     sys.stdout.write(f"PORT {server.server_address[1]}\n")
     sys.stdout.flush()
     server.serve_forever(poll_interval=0.1)
