@@ -3,7 +3,7 @@ harness the engine must not break. A real HTTP process on loopback, stdlib only:
 
     python tests/helpers/stateful_harness.py --mode MODE --answers FILE [--delay-ms N]
         [--seed-ms N] [--seed-failures N] [--die-after N] [--capabilities A,B]
-        [--exit-on-stdin-eof] [--port N]
+        [--exit-on-stdin-eof] [--port N] [--serial] [--max-concurrency N]
 
 It prints exactly one line ``PORT <n>`` to stdout once listening. Every mode answers from the
 answer keys of ``--answers`` (a dataset written by ``dittobench generate --out``) as
@@ -25,14 +25,18 @@ undisturbed run earns full marks; each ``/run`` takes ``--delay-ms`` (default 30
 ``--seed-failures N`` answers 500 to the first N ``/seed`` requests (then behaves);
 ``--seed-status S`` answers them with status S instead, and a long multi-line error body.
 ``--report-memory-tools`` adds a ``search_memories`` call to each memory answer's ``tool_calls``.
-``--die-after N`` exits (status 3) while handling the N-th ``/run``. ``--capabilities`` lists
-strings under ``capabilities`` in ``GET /health``. ``GET /stats`` returns ``{"seeds": n,
-"refused_seeds": n, "broken_runs": n, "runs": n, "declined": n, "pairs": n}``.
+``--serial`` answers one ``/run`` at a time (the others wait their turn, as a harness with one
+agent does); ``--max-concurrency N`` declares it in ``GET /health``. ``--die-after N`` exits
+(status 3) while handling the N-th ``/run``. ``--capabilities`` lists strings under
+``capabilities`` in ``GET /health``. ``GET /stats`` returns ``{"seeds": n, "refused_seeds": n,
+"broken_runs": n, "runs": n, "declined": n, "pairs": n, "peak": n}`` (``peak``: the most
+``/run`` requests in flight at once).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -70,6 +74,9 @@ class Stateful(base.State):
         self.dropped: dict[str, set[str]] = {}
         """Read-back case id -> the wire ids of the pairs its delete or update dropped."""
         self.report_memory_tools = args.report_memory_tools
+        self.serial = threading.Lock() if args.serial else None
+        self.max_concurrency = args.max_concurrency
+        self.peak = 0
 
 
 class Handler(base.Handler):
@@ -78,7 +85,10 @@ class Handler(base.Handler):
     def do_GET(self) -> None:
         state = self.state
         if self.path == "/health":
-            self.reply(200, {"status": "ok", "capabilities": state.capabilities})
+            health: dict[str, Any] = {"status": "ok", "capabilities": state.capabilities}
+            if state.max_concurrency:
+                health["max_concurrency"] = state.max_concurrency
+            self.reply(200, health)
         elif self.path == "/stats":
             with state.lock:
                 stats = {
@@ -88,6 +98,7 @@ class Handler(base.Handler):
                     "runs": state.runs,
                     "declined": state.declined,
                     "pairs": len(state.known),
+                    "peak": state.peak,
                 }
             self.reply(200, stats)
         else:
@@ -136,12 +147,14 @@ class Handler(base.Handler):
             state.runs += 1
             number = state.runs
             state.in_flight += 1
+            state.peak = max(state.peak, state.in_flight)
             generation, seeding = state.generation, state.seeding
         try:
             if state.die_after and number >= state.die_after:
                 os._exit(base.DIE_EXIT_CODE)
             request = self.read_json(required=False)
-            time.sleep(state.delay_s)
+            with state.serial or contextlib.nullcontext():  # one answer at a time
+                time.sleep(state.delay_s)
             with state.lock:
                 broken = state.kind == "rebuild" and (
                     seeding or state.seeding or state.generation != generation
@@ -208,6 +221,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--report-memory-tools", action="store_true")
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free one")
+    parser.add_argument("--serial", action="store_true")
+    parser.add_argument("--max-concurrency", type=int, default=0)
     return parser.parse_args(argv)
 
 

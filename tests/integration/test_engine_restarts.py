@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -217,3 +218,56 @@ def test_a_resumed_run_keeps_what_the_harness_was_told_to_forget(
             harness.restart()
         resumed = resume_run(store, "r-stop", options, _clock, _quiet)
     assert _scores(resumed) == whole
+
+
+@contextmanager
+def serial(answers: Path, *args: str) -> Iterator[Restartable]:
+    """A harness that answers one case at a time, 150 ms each."""
+    port = _free_port()
+    command = [
+        sys.executable, str(STATEFUL), "--mode", "plain", "--answers", str(answers),
+        "--port", str(port), "--delay-ms", "150", "--serial", "--exit-on-stdin-eof", *args,
+    ]  # fmt: skip
+    harness = Restartable(command, port)
+    harness.start()
+    try:
+        yield harness
+    finally:
+        harness.kill()
+
+
+def _serial_run(store: RunStore, tmp_path: Path, *args: str) -> tuple[object, dict[str, int]]:
+    answers = tmp_path / "answers.json"
+    answers.write_bytes(canonical_bytes(build_dataset(SEED, CURRENT_VERSION, "small").to_json()))
+    # 14 cases, 150 ms each one after another: 8 sent at once cannot all finish in 0.8 s.
+    limits = ClientLimits(health_wait_s=20, health_interval_s=0.1, run_deadline_s=0.8)
+    options = RunOptions("", SEED, "small", CURRENT_VERSION, 8, tmp_path / "out", limits)
+    with serial(answers, *args) as harness:
+        outcome = start_run(
+            store, "r-serial", replace(options, harness_url=harness.url), _clock, _quiet
+        )
+        stats = httpx.get(f"{harness.url}/stats").json()
+    return outcome, stats
+
+
+def test_a_harness_that_answers_one_case_at_a_time_is_not_charged_for_the_engine_s_haste(
+    store: RunStore, tmp_path: Path
+) -> None:
+    outcome, _ = _serial_run(store, tmp_path)
+    records = store.recorded_cases("r-serial").values()
+    # The answer keys know no open question: those get a 400 (an answer, graded 0).
+    assert {r["execution"]["outcome"] for r in records if r["kind"] != "open"} == {"ok"}
+    assert _delivered_scores(outcome) >= 0.99
+
+
+def test_a_declared_max_concurrency_is_never_exceeded(store: RunStore, tmp_path: Path) -> None:
+    outcome, stats = _serial_run(store, tmp_path, "--max-concurrency", "1")
+    assert stats["peak"] == 1
+    records = store.recorded_cases("r-serial").values()
+    assert all(len(r["execution"]["attempts"]) == 1 for r in records)  # nothing timed out
+    assert _delivered_scores(outcome) >= 0.99
+
+
+def _delivered_scores(outcome: object) -> float:
+    per_case = outcome.report.per_case  # type: ignore[attr-defined]
+    return min(c.score for c in per_case if c.kind != "open")
