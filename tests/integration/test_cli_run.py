@@ -209,3 +209,65 @@ def test_contradictory_schedule_flags_exit_2(tmp_path: Path) -> None:
         "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "out"),
     )  # fmt: skip
     assert result.returncode == 2 and "choose one" in result.stderr, result.stderr
+
+
+def test_no_reseed_without_resume_is_a_usage_error(tmp_path: Path) -> None:
+    """--no-reseed only means something to a resumed run: alone it is refused (exit 2, naming
+    both options) before anything is made."""
+    result = dittobench(
+        "run", "--harness", "http://127.0.0.1:9", "--no-reseed",
+        "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "--no-reseed" in result.stderr and "--resume" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "runs.db").exists() and not (tmp_path / "out").exists()
+
+
+INTERRUPTED = """
+import asyncio, os, signal, sys, time
+import dittobench.engine.runner as runner
+
+def ctrl_c():
+    os.kill(os.getpid(), signal.SIGINT)  # as a terminal's Ctrl-C would
+
+def generating(*args, **kwargs):  # interrupted while the dataset is made, before it is stored
+    ctrl_c()
+    time.sleep(30)
+
+async def running(*args, **kwargs):  # interrupted with the run stored and its cases running
+    ctrl_c()
+    await asyncio.sleep(30)
+
+if sys.argv.pop(1) == "generating":
+    runner.build_dataset = generating
+else:
+    runner.execute_run = running
+from dittobench.cli.app import main
+sys.argv[0] = "dittobench"
+main()
+"""
+
+
+@pytest.mark.parametrize("when", ["generating", "running"])
+def test_ctrl_c_offers_a_resume_only_for_a_run_that_was_stored(tmp_path: Path, when: str) -> None:
+    """Ctrl-C while the dataset is being made leaves no run behind: the message says nothing
+    was stored and to run again, never a --resume of a run id that does not exist. Once the run
+    is stored, Ctrl-C names the --resume that finishes it."""
+    db = tmp_path / "runs.db"
+    with harness("nothing") as url:
+        result = subprocess.run(
+            [sys.executable, "-c", INTERRUPTED, when, "run", "--harness", url, "--seed", "5",
+             "--db", str(db), "--out-dir", str(tmp_path / "out")],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr
+    with RunStore(RunStore.sqlite_url(db)) as store:
+        stored = [row.run_id for row in store.list_runs()]
+    if when == "generating":
+        assert stored == [] and "--resume" not in result.stderr
+        assert "nothing was stored" in result.stderr and "run the command again" in result.stderr
+    else:
+        assert len(stored) == 1
+        assert f"finish it with: dittobench run --resume {stored[0]}" in result.stderr

@@ -361,7 +361,8 @@ def run(
     from dittobench.spec.seeds import seed_source_of
 
     paths = (harness, resume, out_dir, json_out, key)
-    _check_run(strict_order, overlap, seed, run_size, bench_version, run_deadline, wait, paths)
+    _check_run((strict_order, overlap, no_reseed), seed, run_size, bench_version, run_deadline,
+               wait, paths)  # fmt: skip
     chosen_pack = open_pack_option(pack)
     warn_if_draft(bench_version)
     archive = None
@@ -420,8 +421,7 @@ def judge_endpoint(url: str | None, bench_version: str = "") -> JudgeEndpoint | 
 
 
 def _check_run(
-    strict_order: bool,
-    overlap: bool,
+    flags: tuple[bool, bool, bool],
     seed: int | None,
     run_size: str,
     bench_version: str,
@@ -429,13 +429,19 @@ def _check_run(
     wait: float,
     paths: tuple[str | None, str | None, Path, Path | None, Path | None],
 ) -> None:
-    """Every option checked before anything starts; ``paths`` is (harness, resume, out_dir,
-    json_out, key)."""
+    """Every option checked before anything starts; ``flags`` is (strict_order, overlap,
+    no_reseed), ``paths`` (harness, resume, out_dir, json_out, key)."""
     from dittobench.cli.inputs import check_run_options
 
+    strict_order, overlap, no_reseed = flags
     if strict_order and overlap:
         raise fail("--strict-order and --overlap contradict each other: choose one")
     harness, resume, out_dir, json_out, key = paths
+    if no_reseed and resume is None:
+        raise fail(
+            "--no-reseed applies only with --resume RUN_ID (a new run seeds every wave); "
+            "drop --no-reseed or add --resume"
+        )
     check_run_options(
         seed=seed,
         run_size=run_size,
@@ -519,13 +525,34 @@ def _drive(
             drive = resume_run if resumed else start_run
             return drive(store, run_id, chosen, now, display)
     except KeyboardInterrupt:
-        typer.echo(f"\ninterrupted; finish it with: dittobench run --resume {run_id}", err=True)
+        if resumed or _stored(store, run_id):
+            typer.echo(f"\ninterrupted; finish it with: dittobench run --resume {run_id}", err=True)
+        else:  # stopped before the run was stored (e.g. while its dataset was made)
+            typer.echo(
+                f"\ninterrupted before run {run_id} was stored: nothing was stored, there is "
+                "nothing to resume; run the command again",
+                err=True,
+            )
         raise typer.Exit(130) from None
     except (HarnessError, RunError, StoreError, RuntimeError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     finally:
         store.close()
+
+
+def _stored(store: RunStore, run_id: str) -> bool:
+    """Whether the store holds run ``run_id`` (a row it cannot read counts: it is there)."""
+    from dittobench.store import StoreError
+    from dittobench.store.errors import BadContentError
+
+    try:
+        store.get_run(run_id)
+    except BadContentError:
+        return True
+    except StoreError:
+        return False
+    return True
 
 
 def _print_outcome(outcome: RunOutcome, json_out: Path | None) -> None:
