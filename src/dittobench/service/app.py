@@ -1,7 +1,8 @@
 """``create_app(settings)``: the scoring service as an ASGI app (FastAPI).
 
 It opens the run store (jobs included), loads the tokens and the operator's signing key, and
-builds the routes, the middleware (auth outermost, then the body guard) and the error handlers:
+builds the routes, the middleware (outermost first: closing the connection on an answer given
+before the body is in, HEAD as GET, auth, the body guard) and the error handlers:
 every error is ``{"error": "..."}`` with its status, never a traceback. The job queue starts and
 stops with the app (its lifespan). ``serve(settings)`` runs it under uvicorn with the slow-client
 limits of the settings.
@@ -42,7 +43,7 @@ from dittobench.service.context import ApiError, ServiceState
 from dittobench.service.events import ProgressHub, StreamSlots
 from dittobench.service.head import HeadAsGet
 from dittobench.service.jobs import JobQueue
-from dittobench.service.limits import BodyGuard, SlidingWindow
+from dittobench.service.limits import BodyGuard, CloseUnread, SlidingWindow
 from dittobench.service.sandbox_settings import archive_body_bytes
 from dittobench.service.settings import ServiceSettings, SettingsError
 from dittobench.service.ssrf import Resolver, system_resolver
@@ -93,7 +94,8 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
         windows_dir=data_dir / "windows",
         submit_limit=SlidingWindow(settings.submit_limit, settings.submit_window_s),
         dataset_limit=SlidingWindow(settings.dataset_limit, settings.dataset_window_s),
-        streams=StreamSlots(settings.max_event_streams),
+        streams=StreamSlots(settings.max_event_streams, settings.max_streams_per_client),
+        auth_failures=SlidingWindow(settings.auth_failure_limit, settings.auth_failure_window_s),
     )
 
     @asynccontextmanager
@@ -124,22 +126,38 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
         app.include_router(module.router)
     _handlers(app)
     routes_pages.handlers(app)
+    _middleware(app, settings, tokens, service.auth_failures)
+    stray = unclassified(route_keys(app))
+    if stray:
+        raise SettingsError(f"routes neither public nor protected (service/auth.py): {stray}")
+    _document_errors(app)
+    return app
+
+
+def _middleware(
+    app: FastAPI,
+    settings: ServiceSettings,
+    tokens: TokenTable,
+    auth_failures: SlidingWindow | None,
+) -> None:
+    """The middleware, added innermost first."""
     app.add_middleware(
         BodyGuard,
         max_bytes=settings.max_body_bytes,
         larger={"/v1/submit": archive_body_bytes(settings)},
         timeout_s=settings.body_timeout_s,
         max_depth=settings.max_json_depth,
+        refusals=SlidingWindow(settings.refusal_limit, settings.refusal_window_s),
     )
     app.add_middleware(
-        AuthMiddleware, table=tokens, mode=settings.auth_mode, public_docs=settings.public_docs
+        AuthMiddleware,
+        table=tokens,
+        mode=settings.auth_mode,
+        public_docs=settings.public_docs,
+        failures=auth_failures,
     )
-    app.add_middleware(HeadAsGet)  # outermost: HEAD is checked and served as GET
-    stray = unclassified(route_keys(app))
-    if stray:
-        raise SettingsError(f"routes neither public nor protected (service/auth.py): {stray}")
-    _document_errors(app)
-    return app
+    app.add_middleware(HeadAsGet)  # HEAD is checked and served as GET
+    app.add_middleware(CloseUnread)  # outermost: any answer given before the body ends closes
 
 
 def route_keys(app: FastAPI) -> list[tuple[str, str]]:
@@ -214,8 +232,9 @@ def _handlers(app: FastAPI) -> None:
 
 def _document_errors(app: FastAPI) -> None:
     """Make the OpenAPI document say what the app does: validation errors are 400 (not
-    FastAPI's 422), every error body is ``ErrorBody``, and any route may answer 500 or 503
-    (uvicorn's connection limit)."""
+    FastAPI's 422), every error body is ``ErrorBody``, and any route may answer 429 (a token
+    from an address past its failed-authentication budget, a body from a client past its
+    refusal budget), 500 or 503 (the connection limits)."""
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -227,7 +246,7 @@ def _document_errors(app: FastAPI) -> None:
             for operation in path_item.values():
                 responses = operation.setdefault("responses", {})
                 responses.pop("422", None)
-                for code, said in (("500", "Internal error."), ("503", "Overloaded.")):
+                for code, said in _ANY_ROUTE:
                     responses.setdefault(code, {"description": said, "content": error})
         accepted = [
             v for v, p in POLICIES.items() if not p.draft or app.state.service.settings.allow_drafts
@@ -253,6 +272,13 @@ def _document_errors(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+_ANY_ROUTE = (
+    ("429", "Too many requests, refused requests or failed authentications; see Retry-After."),
+    ("500", "Internal error."),
+    ("503", "Overloaded: too many connections from this address, or in all."),
+)
+
+
 def _enum(field: dict[str, Any], values: list[str]) -> None:
     """Name the accepted values on a string schema (or the string branch of an ``anyOf``)."""
     for branch in [field, *field.get("anyOf", [])]:
@@ -262,8 +288,10 @@ def _enum(field: dict[str, Any], values: list[str]) -> None:
 
 def serve(settings: ServiceSettings, app: FastAPI) -> None:
     """Run ``app`` under uvicorn until SIGINT or SIGTERM, with the settings' limits on slow and
-    numerous clients."""
+    numerous clients (``service/connections.py``)."""
     import uvicorn
+
+    from dittobench.service.connections import service_protocol
 
     trusted = settings.trusted_proxies
     uvicorn.run(
@@ -274,9 +302,12 @@ def serve(settings: ServiceSettings, app: FastAPI) -> None:
         forwarded_allow_ips=trusted or None,
         timeout_keep_alive=settings.keep_alive_s,
         limit_concurrency=settings.max_connections,
-        # h11, not httptools: only h11 enforces the limit on a request head still arriving.
-        http="h11",
-        h11_max_incomplete_event_size=settings.max_header_bytes,
+        # h11 (never httptools), with the per-address cap, the head's deadline and its size
+        # (max_header_bytes, counted exactly there).
+        http=service_protocol(settings),
+        # No WebSocket routes: an upgrade would hand the connection to a protocol that never
+        # gives back its per-address count.
+        ws="none",
         timeout_graceful_shutdown=10,
         server_header=False,
         log_level="info",

@@ -10,6 +10,8 @@ constant time (``hmac.compare_digest`` over SHA-256 digests, never stopping at a
 Modes: ``enforce`` (the default) answers 401 without a good token and refuses to start with no
 token at all; ``shadow`` logs what it would reject and serves the request as an anonymous
 admin, for rolling auth out. A submitter reads and cancels only its own runs; an admin, all.
+In enforce mode wrong tokens are counted per client address (``auth_failure_limit``): past the
+budget that address gets 429 for any token, so tokens cannot be guessed at request speed.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, Literal
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from dittobench.core.errors import DittobenchError
+from dittobench.service.limits import SlidingWindow, address_key, error
 
 Scope_ = Literal["admin", "submitter"]
 SCOPES: tuple[str, ...] = ("admin", "submitter")
@@ -231,12 +234,25 @@ def bearer(headers: list[tuple[bytes, bytes]]) -> str | None:
 
 class AuthMiddleware:
     """Puts the caller's ``Principal`` in ``scope["state"]["principal"]`` (None on public
-    routes) or answers 401 (enforce) / logs and serves (shadow)."""
+    routes) or answers 401 (enforce) / logs and serves (shadow).
 
-    def __init__(self, app: ASGIApp, table: TokenTable, mode: str, public_docs: bool) -> None:
+    With ``failures`` (enforce only: shadow serves a wrong token anyway), every wrong token
+    counts against its client's address, on any route; an address over that budget gets 429
+    for any token it presents, right or wrong, before the token is looked at, so guessing costs
+    it the window while a good token from another address is never slowed."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        table: TokenTable,
+        mode: str,
+        public_docs: bool,
+        failures: SlidingWindow | None = None,
+    ) -> None:
         self.app, self.table, self.mode = app, table, mode
         self.public = PUBLIC | (DOCS if public_docs else frozenset())
         self.public_paths = frozenset(path for _method, path in self.public)
+        self.failures = failures if mode == "enforce" else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -245,7 +261,16 @@ class AuthMiddleware:
         method, path = scope["method"], scope["path"]
         state: dict[str, Any] = scope.setdefault("state", {})
         token = bearer(scope["headers"])
-        principal = self.table.match(token) if token is not None else None
+        principal = None
+        if token is not None:
+            address = address_key(str((scope.get("client") or ("unknown", 0))[0]))
+            wait = self.failures.wait(address) if self.failures is not None else 0
+            if wait:
+                await error(send, 429, failed_too_often(wait), {"Retry-After": str(wait)})
+                return
+            principal = self.table.match(token)
+            if principal is None and self.failures is not None:
+                self.failures.hit(address)
         # A public path asked with a method no route has is the router's to refuse (405).
         unrouted = path in self.public_paths and (method, path) not in PROTECTED
         if (
@@ -271,6 +296,11 @@ class AuthMiddleware:
             principal = Principal(f"anonymous@{client}", "admin", authenticated=False)
         state["principal"] = principal
         await self.app(scope, receive, send)
+
+
+def failed_too_often(wait: int) -> str:
+    """The one line a throttled address is told (bearer and sign-in alike)."""
+    return f"too many failed authentications from this address; try again in {wait} s"
 
 
 async def _unauthorized(send: Send) -> None:
@@ -306,6 +336,7 @@ __all__ = [
     "Principal",
     "TokenTable",
     "bearer",
+    "failed_too_often",
     "is_page",
     "required_tokens",
     "unclassified",

@@ -4,6 +4,7 @@ and the one error type routes raise (``ApiError``: a status and a one-line messa
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,7 +18,7 @@ from dittobench.service.auth import Principal
 from dittobench.service.events import ProgressHub, StreamSlots
 from dittobench.service.jobs import JobQueue
 from dittobench.service.jobview import FinishedJobs, PartialScores
-from dittobench.service.limits import SlidingWindow
+from dittobench.service.limits import SlidingWindow, address_key
 from dittobench.service.settings import ServiceSettings
 from dittobench.service.ssrf import Resolver
 from dittobench.spec.versions import POLICIES, UnknownVersionError, get_policy
@@ -50,6 +51,8 @@ class ServiceState:
     submit_limit: SlidingWindow | None = None
     dataset_limit: SlidingWindow | None = None
     streams: StreamSlots | None = None
+    auth_failures: SlidingWindow | None = None
+    """Wrong tokens per client address (bearer and sign-in alike)."""
 
 
 def state(request: Request) -> ServiceState:
@@ -78,7 +81,7 @@ def client_key(request: Request, principal: Principal | None) -> str:
     if principal is not None and principal.authenticated:
         return f"token:{principal.name}"
     host = request.client.host if request.client else "unknown"
-    return f"address:{host}"
+    return f"address:{address_key(host)}"
 
 
 def limited(window: SlidingWindow | None, key: str) -> None:
@@ -93,6 +96,18 @@ def limited(window: SlidingWindow | None, key: str) -> None:
             f"{wait} s",
             {"Retry-After": str(wait)},
         )
+
+
+def open_stream(service: ServiceState, client: str) -> Callable[[], None]:
+    """Take an event-stream slot for ``client`` (429 with ``Retry-After`` when none is free for
+    it); what gives it back."""
+    slots = service.streams
+    if slots is None:
+        return lambda: None
+    refused = slots.take(client)
+    if refused:
+        raise ApiError(429, refused, {"Retry-After": "5"})
+    return slots.releaser(client)
 
 
 def bench_version(service: ServiceState, given: str | None) -> str:
@@ -128,6 +143,7 @@ __all__ = [
     "caller",
     "client_key",
     "limited",
+    "open_stream",
     "owned_job",
     "state",
 ]

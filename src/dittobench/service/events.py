@@ -54,23 +54,51 @@ class ProgressHub:
 
 
 class StreamSlots:
-    """At most ``limit`` event streams open at once."""
+    """At most ``limit`` event streams open at once, and at most ``per_client`` of them held by
+    one client (a token's name, else an address), so one submitter cannot take every slot."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, per_client: int | None = None) -> None:
         self.limit = limit
+        self.per_client = per_client if per_client is not None else limit
         self._open = 0
+        self._held: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def take(self) -> bool:
+    def take(self, client: str = "") -> str:
+        """Take a slot for ``client``: "" when taken, else why not (one line)."""
         with self._lock:
+            held = self._held.get(client, 0)
+            if held >= self.per_client:
+                return (
+                    f"this client has {held} event streams open, the most one client may hold; "
+                    "close one first"
+                )
             if self._open >= self.limit:
-                return False
+                return "too many open event streams; try again later"
             self._open += 1
-            return True
+            self._held[client] = held + 1
+            return ""
 
-    def give_back(self) -> None:
+    def give_back(self, client: str = "") -> None:
         with self._lock:
             self._open -= 1
+            left = self._held.get(client, 0) - 1
+            if left > 0:
+                self._held[client] = left
+            else:
+                self._held.pop(client, None)
+
+    def releaser(self, client: str = "") -> Callable[[], None]:
+        """Gives ``client``'s slot back the first time it is called, never again (a stream can
+        end in more than one place)."""
+        done = threading.Event()
+
+        def release() -> None:
+            if not done.is_set():
+                done.set()
+                self.give_back(client)
+
+        return release
 
 
 def sse(event: str, data: dict[str, Any]) -> bytes:

@@ -13,15 +13,17 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from dittobench.core.prng import seed_text
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import GradeInputError, grade_run
 from dittobench.packs import PackError, own_pack
-from dittobench.service.events import ProgressHub, StreamSlots, stream
+from dittobench.service.events import ProgressHub, stream
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.seeds import seed_shown
@@ -227,10 +229,11 @@ __all__ = [
 
 
 def progress_events(
-    store: ServiceStore, hub: ProgressHub, run_id: str, slots: StreamSlots | None
+    store: ServiceStore, hub: ProgressHub, run_id: str, release: Callable[[], None]
 ) -> StreamingResponse:
     """The run's live progress as Server-Sent Events (the API's and the run page's), for a
-    caller that already holds one of ``slots``: given back when the stream ends."""
+    caller that already holds a stream slot: ``release`` (which must be safe to call twice)
+    gives it back when the stream ends."""
 
     def read() -> dict[str, Any] | None:
         job = store.get_job(run_id)
@@ -242,15 +245,30 @@ def progress_events(
             row = None
         return {"status": job.status, "progress": progress(job, row, hub)}
 
-    def release() -> None:
-        if slots is not None:
-            slots.give_back()
-
-    return StreamingResponse(
+    return _Releasing(
         stream(read, lambda seen: seen["status"] in TERMINAL, release),
+        release,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+class _Releasing(StreamingResponse):
+    """A stream that gives its slot back however it ends: a client gone before the first event
+    cancels the response before its generator ever runs, so the generator's own ``finally``
+    alone would keep the slot for good."""
+
+    def __init__(
+        self, content: AsyncIterator[bytes], release: Callable[[], None], **options: Any
+    ) -> None:
+        super().__init__(content, **options)
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
 
 
 def accepted(made: JobRow, version: str, run_size: str, seed: int) -> dict[str, Any]:

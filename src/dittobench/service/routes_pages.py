@@ -10,7 +10,7 @@ from importlib.resources import files
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
 from dittobench.core.errors import DittobenchError
@@ -18,8 +18,9 @@ from dittobench.core.prng import parse_seed
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import own_pack
 from dittobench.service import routes_signin
-from dittobench.service.context import ServiceState
+from dittobench.service.context import ApiError, ServiceState, open_stream
 from dittobench.service.jobview import progress, progress_events
+from dittobench.service.limits import address_key
 from dittobench.service.pagekit import (
     SECURITY_HEADERS,
     Looker,
@@ -224,16 +225,19 @@ def receipt(run_id: str, service: Service, who: Looker) -> Response:
 
 
 @router.get("/runs/{run_id}/events")
-def events(run_id: str, service: Service, who: Looker) -> StreamingResponse:
+def events(request: Request, run_id: str, service: Service, who: Looker) -> StreamingResponse:
     """The run's progress as Server-Sent Events, for the run page (the API's stream, with the
-    page's sign-in)."""
+    page's sign-in, and the same per-client share of the slots)."""
     item = _one(service, who, run_id)
     if not item.job:
         raise PageError(404, f"run {run_id} is not a service job: it has no live progress")
-    slots = service.streams
-    if slots is not None and not slots.take():
-        raise PageError(429, "too many open event streams; try again later")
-    return progress_events(service.store, service.hub, run_id, slots)
+    host = request.client.host if request.client else "unknown"
+    client = f"token:{who.submitter}" if who.submitter else f"address:{address_key(host)}"
+    try:
+        release = open_stream(service, client)
+    except ApiError as refused:
+        raise PageError(429, refused.message) from None
+    return progress_events(service.store, service.hub, run_id, release)
 
 
 @router.get("/compare", response_class=HTMLResponse)

@@ -21,6 +21,7 @@ from dittobench.service.context import (
     caller,
     client_key,
     limited,
+    open_stream,
     owned_job,
     state,
 )
@@ -361,14 +362,14 @@ def receipt(run_id: RunId, service: Service, principal: Caller) -> Response:
         **errors(400, 401, 404, 429),
     },
 )
-def events(run_id: RunId, service: Service, principal: Caller) -> StreamingResponse:
+def events(
+    request: Request, run_id: RunId, service: Service, principal: Caller
+) -> StreamingResponse:
     """One ``progress`` event per change of status or counts, then ``end`` when the run is
-    over."""
+    over. A client holds at most ``max_streams_per_client`` streams at once (429 beyond)."""
     owned_job(service, principal, run_id)
-    slots = service.streams
-    if slots is not None and not slots.take():
-        raise ApiError(429, "too many open event streams; try again later", {"Retry-After": "5"})
-    return progress_events(service.store, service.hub, run_id, slots)
+    release = open_stream(service, client_key(request, principal))
+    return progress_events(service.store, service.hub, run_id, release)
 
 
 __all__ = ["router"]

@@ -10,7 +10,9 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from dittobench.service.pagekit import PageError, Pages, html
+from dittobench.service.auth import failed_too_often
+from dittobench.service.limits import address_key
+from dittobench.service.pagekit import PageError, Pages, Service, html
 from dittobench.service.sessions import (
     SESSION_COOKIE,
     SESSION_S,
@@ -52,25 +54,44 @@ async def _form(request: Request) -> dict[str, str]:
 
 
 @router.post("/sign-in", response_class=HTMLResponse)
-async def sign_in(request: Request, pages: Pages) -> Response:
+async def sign_in(request: Request, pages: Pages, service: Service) -> Response:
     form = await _form(request)
     if not same_origin(request) or not same(
         form.get("csrf", ""), request.cookies.get(SIGN_IN_COOKIE, "")
     ):
         raise PageError(403, "the sign-in form expired or came from another site; load it again")
+    # Wrong tokens count against the address, as wrong bearer tokens do (auth.py): past the
+    # budget the form is refused before the token is looked at.
+    failures = service.auth_failures
+    address = address_key(request.client.host if request.client else "unknown")
+    wait = failures.wait(address) if failures is not None else 0
+    if wait:
+        return _form_again(request, form, failed_too_often(wait), 429, {"Retry-After": str(wait)})
     principal = await asyncio.to_thread(check_token, pages.tokens, form.get("token", ""))
     if principal is None:
-        fresh = _fresh_token()
-        refused = html(
-            sign_in_page(fresh, _local(form.get("next", "/")), "That token is not valid."), 401
-        )
-        set_cookie(refused, request, SIGN_IN_COOKIE, fresh, 600)
-        return refused
+        if failures is not None:
+            failures.hit(address)
+        return _form_again(request, form, "That token is not valid.", 401)
     sid, _session = pages.sessions.create(principal)
     response = RedirectResponse(_local(form.get("next", "/")), 303)
     set_cookie(response, request, SESSION_COOKIE, sid, SESSION_S)
     response.delete_cookie(SIGN_IN_COOKIE, path="/")
     return response
+
+
+def _form_again(
+    request: Request,
+    form: dict[str, str],
+    message: str,
+    status: int,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    """The form once more, with ``message`` and a fresh CSRF token."""
+    fresh = _fresh_token()
+    refused = html(sign_in_page(fresh, _local(form.get("next", "/")), message), status)
+    refused.headers.update(headers or {})
+    set_cookie(refused, request, SIGN_IN_COOKIE, fresh, 600)
+    return refused
 
 
 @router.post("/sign-out")

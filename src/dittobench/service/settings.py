@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -82,10 +82,45 @@ class ServiceSettings(BaseSettings):
     max_connections: int = Field(
         512, ge=8, description="Connections served at once; beyond, 503 (uvicorn)."
     )
+    max_connections_per_address: int = Field(
+        32,
+        ge=1,
+        description="Connections open at once from one client address (an IPv6 /64); one more "
+        "is answered 503 and closed at once. Not applied to trusted_proxies. Below "
+        "max_connections, so one address cannot take them all.",
+    )
+    header_timeout_s: float = Field(
+        10.0,
+        gt=0,
+        le=300,
+        description="Seconds a connection has to send a whole request head, from connecting or "
+        "from its previous response; then it is closed.",
+    )
     max_header_bytes: int = Field(
-        64 * 1024, ge=4096, description="Largest request head still being received."
+        64 * 1024,
+        ge=4096,
+        description="Largest request head (request line, header lines, blank line); beyond, 431.",
     )
     max_event_streams: int = Field(64, ge=1, description="Open /events streams at once.")
+    max_streams_per_client: int = Field(
+        4, ge=1, description="Open /events streams of one client (token name, else address)."
+    )
+    refusal_limit: int = Field(
+        20,
+        ge=1,
+        description="Refused requests with a body (400, 408, 413, 429) per client per window; "
+        "beyond, its requests with a body are answered 429 unread.",
+    )
+    refusal_window_s: float = Field(60.0, gt=0, description="The refusal window, seconds.")
+    auth_failure_limit: int = Field(
+        10,
+        ge=1,
+        description="Wrong tokens (bearer or sign-in) per client address per window; beyond, "
+        "that address gets 429 for any token until the window lets it try again.",
+    )
+    auth_failure_window_s: float = Field(
+        60.0, gt=0, description="The failed-authentication window, seconds."
+    )
     trusted_proxies: list[str] = Field(
         default_factory=list,
         description="Proxy addresses whose X-Forwarded-For is believed (empty: none).",
@@ -123,6 +158,15 @@ class ServiceSettings(BaseSettings):
     sandbox_build_network: bool = Field(
         True, description="Let a build with requirements reach the network (the index)."
     )
+
+    @model_validator(mode="after")
+    def _one_address_cannot_fill_the_server(self) -> ServiceSettings:
+        if self.max_connections_per_address >= self.max_connections:
+            raise ValueError(
+                f"max_connections_per_address ({self.max_connections_per_address}) must be "
+                f"below max_connections ({self.max_connections})"
+            )
+        return self
 
     @field_validator("source_revision")
     @classmethod
@@ -172,7 +216,9 @@ def load_settings(file: Path | None = None, **given: Any) -> ServiceSettings:
         return ServiceSettings(**chosen)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "settings"
+        where = ".".join(str(part) for part in first["loc"])
+        if not where:  # a rule over several settings names them itself
+            raise SettingsError(f"settings: {first['msg'].removeprefix('Value error, ')}") from None
         raise SettingsError(f"setting {where}: {first['msg']}") from None
     except SettingsError:
         raise
