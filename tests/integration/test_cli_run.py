@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from dittobench.core.canonical import canonical_bytes
+from dittobench.generate.assemble import build_dataset
 from dittobench.store import RunRow, RunStore
 from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import harness
@@ -271,3 +273,35 @@ def test_ctrl_c_offers_a_resume_only_for_a_run_that_was_stored(tmp_path: Path, w
     else:
         assert len(stored) == 1
         assert f"finish it with: dittobench run --resume {stored[0]}" in result.stderr
+
+
+def test_the_summary_says_how_many_cases_got_no_answer(tmp_path: Path) -> None:
+    """An answer-key harness that cannot place two of the tool cases (left out of its key) nor
+    the open questions answers them 400: the summary `run` prints at the end, and `show`, say
+    how many cases got no answer and why. Every case answered: no such line."""
+    dataset = build_dataset(6, run_size="small")  # the version `run` uses by default
+    key = dataset.to_json()
+    key["tool_cases"] = key["tool_cases"][2:]
+    (tmp_path / "key.json").write_bytes(canonical_bytes(key))
+    db = tmp_path / "runs.db"
+    with harness("oracle", "--answers", str(tmp_path / "key.json")) as url:
+        result = dittobench(
+            "run", "--harness", url, "--seed", "6",
+            "--db", str(db), "--out-dir", str(tmp_path / "out"),
+        )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    run_id = next(line.split()[-1] for line in lines if line.startswith("run id"))
+    records = json.loads((tmp_path / "out" / run_id / "transcript.json").read_bytes())["cases"]
+    missing = [r for r in records if r["response"] is None]  # the open questions too: no key
+    assert len(missing) >= 2 and {r["execution"]["outcome"] for r in missing} == {"http_error"}
+    said = f"undelivered  {len(missing)} of {len(records)} cases ({len(missing)} http_error)"
+    assert said in lines
+    shown = dittobench("show", run_id, "--db", str(db))
+    assert shown.returncode == 0 and said in shown.stdout.splitlines()
+    with harness("nothing") as url:
+        answered = dittobench(
+            "run", "--harness", url, "--seed", "6",
+            "--db", str(db), "--out-dir", str(tmp_path / "out"),
+        )  # fmt: skip
+    assert answered.returncode == 0 and "undelivered" not in answered.stdout

@@ -166,11 +166,11 @@ def grade(
     """
     from dittobench.cli.summary import report_lines
 
-    _ds, _tr, graded = _graded(dataset, transcript, grading)
+    _ds, read, graded = _graded(dataset, transcript, grading)
     if as_json:
         typer.echo(json.dumps(graded.report.to_json(), indent=2, ensure_ascii=False))
         return
-    for line in report_lines(graded.report):
+    for line in report_lines(graded.report, read.to_json()):
         typer.echo(line)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import time
@@ -559,7 +560,11 @@ def _print_outcome(outcome: RunOutcome, json_out: Path | None) -> None:
     """The summary and the file paths on stdout; the report also to ``--json``."""
     from dittobench.cli.summary import report_lines
 
-    for line in report_lines(outcome.report):
+    try:
+        transcript = json.loads(outcome.transcript_path.read_bytes())
+    except (OSError, ValueError):
+        transcript = None  # the summary is printed all the same
+    for line in report_lines(outcome.report, transcript):
         typer.echo(line)
     typer.echo("")
     typer.echo(f"run id      {outcome.run_id}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -56,16 +56,22 @@ def runs(
         raise typer.Exit(2)
 
 
-def _reported_memory_tools(store: RunStore, run_id: str) -> dict[str, tuple[str, ...]]:
-    """case id -> the memory tools its reply reported calling, in order, from the stored
-    transcript (nothing when it cannot be read: the report is shown all the same)."""
-    from dittobench.spec.wire import MEMORY_TOOLS
+def _stored_transcript(store: RunStore, run_id: str) -> dict[str, Any]:
+    """The run's stored transcript as JSON; empty when it cannot be read (the report is shown
+    all the same)."""
     from dittobench.store import StoreError
 
     try:
-        transcript = store.transcript(run_id) or {}
+        return store.transcript(run_id) or {}
     except StoreError:
         return {}
+
+
+def _reported_memory_tools(transcript: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """case id -> the memory tools its reply reported calling, in order, from the stored
+    transcript."""
+    from dittobench.spec.wire import MEMORY_TOOLS
+
     found: dict[str, tuple[str, ...]] = {}
     for record in transcript.get("cases") or []:
         response = record.get("response") if isinstance(record, dict) else None
@@ -90,7 +96,7 @@ def show(
     store = open_store(store_location(db)[0], create=False)
     try:
         row, parsed = stored_report(store, run_id)
-        reported = _reported_memory_tools(store, run_id) if parsed is not None else {}
+        transcript = _stored_transcript(store, run_id) if parsed is not None else {}
     finally:
         store.close()
     typer.echo(
@@ -103,9 +109,10 @@ def show(
     if parsed is None:
         typer.echo("no report yet")
         return
-    for line in report_lines(parsed):
+    for line in report_lines(parsed, transcript):
         typer.echo(line)
     typer.echo("")
+    reported = _reported_memory_tools(transcript)
     for case in parsed.per_case:
         # A memory case lists the memory tools the harness said it used (its own store's tools,
         # self-reported: the engine cannot observe them).

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.report import ScoreReport
+from dittobench.views.delivery import undelivered_text
 from dittobench.views.identity import DECLARED, identity_text
 from dittobench.views.nuance import NOT_IN_COMPOSITE, nuance_text
 
 WEAKEST = 8
 
 
-def report_lines(report: ScoreReport) -> list[str]:
+def report_lines(report: ScoreReport, transcript: Mapping[str, Any] | None = None) -> list[str]:
+    """The summary; with the run's ``transcript`` (as JSON), also how many cases got no answer,
+    by outcome, when any did."""
     d = report.details
     tool_cases = [c for c in report.per_case if c.kind == "tool"]
     memory_cases = [c for c in report.per_case if c.kind == "memory"]
@@ -28,6 +34,9 @@ def report_lines(report: ScoreReport) -> list[str]:
         f"memory mean  {report.memory_mean:.4f}   ({len(memory_cases)} cases: "
         f"{d.disqualified_memory_cases} disqualified by scans)",
     ]
+    missing = undelivered_text(transcript)
+    if missing:
+        lines.append(f"undelivered  {missing}")
     if dims:
         lines.append(f"dimensions   {dims}   (beside the composite, not in it)")
     if report.nuance is not None:
