@@ -2,12 +2,15 @@
 
 Nothing touches the disk until every member has been checked. Refused, each with an error naming
 the member: absolute paths (``/x``, ``C:x``, ``\\x``), ``..`` or empty components, backslashes,
-NUL and control characters, over-long or over-deep paths, symbolic and hard links (every link,
-so none can point out), devices, FIFOs and other special members, encrypted zip members, names
-given twice (also as file and folder at once), and any cap exceeded: the archive's bytes, the
-member count, one member's bytes and the total unpacked bytes (counted while decompressing, so a
-member lying about its size cannot exhaust memory). A single top-level folder (the shape of a
-GitHub tarball) is stripped. ``unpack`` writes the files with plain modes (never setuid).
+NUL and control characters, over-long or over-deep paths, file or folder names over 255 bytes,
+symbolic and hard links (every link, so none can point out), devices, FIFOs, sparse and other
+special members, encrypted zip members, names given twice (also as file and folder at once), and
+any cap exceeded: the archive's bytes, the file count, the member count (folders and tar's
+long-name and pax headers count), one member's bytes and the total unpacked bytes (counted while
+decompressing, so a member lying about its size cannot exhaust memory). What a tar header may
+make ``tarfile`` do is bounded before it reads the header (``tarstream``). A single top-level
+folder (the shape of a GitHub tarball) is stripped. ``unpack`` writes the files with plain modes
+(never setuid).
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ import os
 import stat
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from dittobench.sandbox import ArchiveError
+from dittobench.sandbox.tarstream import open_tar
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZIP_MAGIC = b"PK\x03\x04"
@@ -40,6 +45,14 @@ class ArchiveLimits:
     max_total_bytes: int = 32 * 1024 * 1024
     max_path_chars: int = 240
     max_depth: int = 24
+    # Every tar header (files, folders, links, long-name and pax headers) or zip entry counts.
+    max_members: int = 8000
+    max_component_bytes: int = 255  # NAME_MAX: a longer name could never be written
+    max_name_bytes: int = 1024  # a GNU long name, checked before tarfile reads it
+    max_pax_bytes: int = 8 * 1024
+    max_pax_total_bytes: int = 2 * 1024 * 1024
+    # The decompressed tar stream: the files and room for every header and its padding.
+    max_tar_bytes: int = 48 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,14 +145,21 @@ def check_name(raw: str, limits: ArchiveLimits) -> str:
         raise ArchiveError(f"member {shown}: the name is empty once normalised")
     if len(parts) > limits.max_depth:
         raise ArchiveError(f"member {shown}: nested more than {limits.max_depth} folders deep")
+    for part in parts:
+        try:
+            size = len(part.encode("utf-8", "surrogateescape"))  # the bytes the disk sees
+        except UnicodeEncodeError:
+            raise ArchiveError(f"member {shown}: not a name a file can have") from None
+        if size > limits.max_component_bytes:
+            raise ArchiveError(
+                f"member {shown}: {part[:60]!r} is {size} bytes long; a file or folder name "
+                f"is at most {limits.max_component_bytes} bytes"
+            )
     return "/".join(parts)
 
 
 def _tar_members(data: bytes, limits: ArchiveLimits) -> Iterator[tuple[str, bytes, bool]]:
-    try:
-        tar = tarfile.open(fileobj=io.BytesIO(data), mode="r:gz")  # noqa: SIM115 - closed below
-    except (tarfile.TarError, OSError, EOFError) as exc:
-        raise ArchiveError(f"the tar.gz archive cannot be read: {exc}") from None
+    tar = open_tar(data, limits)
     with tar:
         try:
             for info in _tar_infos(tar):
@@ -151,16 +171,18 @@ def _tar_members(data: bytes, limits: ArchiveLimits) -> Iterator[tuple[str, byte
                     )
                 if info.isdir():
                     continue
-                if not info.isfile():
+                if not info.isfile() or info.issparse():
                     raise ArchiveError(
                         f"member {name!r}: only files and folders are accepted (a device, "
-                        "FIFO or other special member)"
+                        "FIFO, sparse or other special member)"
                     )
                 stream = tar.extractfile(info)
                 if stream is None:
                     raise ArchiveError(f"member {name!r}: its contents cannot be read")
                 yield name, _read_capped(stream, name, limits), bool(info.mode & 0o111)
-        except (tarfile.TarError, OSError, EOFError) as exc:
+        except ArchiveError:
+            raise
+        except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
             raise ArchiveError(f"the tar.gz archive is damaged: {exc}") from None
 
 
@@ -173,15 +195,21 @@ def _tar_infos(tar: tarfile.TarFile) -> Iterator[tarfile.TarInfo]:
         yield info
 
 
+# What a damaged zip raises in zipfile (names not UTF-8, unknown versions, bad deflate data).
+_ZIP_DAMAGE = (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, zlib.error)
+
+
 def _zip_members(data: bytes, limits: ArchiveLimits) -> Iterator[tuple[str, bytes, bool]]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+    except _ZIP_DAMAGE as exc:
         raise ArchiveError(f"the zip archive cannot be read: {exc}") from None
     with archive:
         infos = archive.infolist()
-        if len(infos) > limits.max_files * 2:
-            raise ArchiveError(f"the archive has more than {limits.max_files} files")
+        if len(infos) > limits.max_members:
+            raise ArchiveError(
+                f"the archive has more than {limits.max_members} members (files and folders)"
+            )
         for info in infos:
             name = check_name(info.filename, limits)
             mode = info.external_attr >> 16
@@ -189,7 +217,7 @@ def _zip_members(data: bytes, limits: ArchiveLimits) -> Iterator[tuple[str, byte
                 raise ArchiveError(f"member {name!r}: links are not accepted")
             if info.is_dir():
                 continue
-            if mode and not stat.S_ISREG(mode):
+            if stat.S_IFMT(mode) and not stat.S_ISREG(mode):  # no type (Python's writestr): a file
                 raise ArchiveError(
                     f"member {name!r}: only files and folders are accepted (a special member)"
                 )
@@ -198,7 +226,9 @@ def _zip_members(data: bytes, limits: ArchiveLimits) -> Iterator[tuple[str, byte
             try:
                 with archive.open(info) as stream:
                     content = _read_capped(stream, name, limits)
-            except (zipfile.BadZipFile, NotImplementedError, OSError, EOFError) as exc:
+            except ArchiveError:
+                raise
+            except _ZIP_DAMAGE as exc:
                 raise ArchiveError(f"member {name!r}: cannot be read: {exc}") from None
             yield name, content, bool(mode & 0o111)
 

@@ -12,6 +12,12 @@ the union of all files (a bottom-k MinHash sketch) and the number of distinct sh
 
 ``similarity(a, b)`` estimates the Jaccard similarity of the two shingle sets: of the ``K``
 smallest hashes of the union of both sketches, the share found in both.
+
+It runs when an archive is submitted, so its cost is bounded whatever the archive holds: at most
+``MAX_SOURCE_BYTES`` of Python and ``MAX_TOKENS`` tokens are read in all (files in path order),
+and a line over ``MAX_LINE_BYTES`` is read as an empty line (``tokenize`` matches regular
+expressions over a whole line, holding the GIL: a 2 MB line of digits stalled every thread of the
+process for 4.7 s). Smaller, ordinary submissions are read whole.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import heapq
 import io
 import keyword
 import tokenize
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +38,9 @@ KEY = b"dittobench structural fingerprint v1"
 MAX_FILES = 5000
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_SHINGLES = 500_000
+MAX_SOURCE_BYTES = 512 * 1024
+MAX_TOKENS = 100_000
+MAX_LINE_BYTES = 4096
 _DROPPED = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER}
 _LITERAL = {tokenize.STRING, tokenize.NUMBER}
 _FSTRING_START = getattr(tokenize, "FSTRING_START", -1)
@@ -55,17 +64,28 @@ class Fingerprint:
         return cls(tuple(str(h) for h in raw["m"]), int(raw["card"]), int(raw.get("files", 0)))
 
 
+@dataclass(slots=True)
+class Budget:
+    """What is left to read: bytes of source and tokens."""
+
+    source_bytes: int = MAX_SOURCE_BYTES
+    tokens: int = MAX_TOKENS
+
+
 def fingerprint(files: Iterable[tuple[str, bytes]]) -> Fingerprint:
     """The fingerprint of the ``.py`` files among ``(path, contents)`` pairs."""
     hashes: set[int] = set()
+    budget = Budget()
     read = 0
     for path, content in files:
         if not path.endswith(".py") or len(content) > MAX_FILE_BYTES:
             continue
+        if budget.source_bytes <= 0 or budget.tokens <= 0:
+            break
         read += 1
         if read > MAX_FILES:
             break
-        for shingle in shingles(structural_tokens(content)):
+        for shingle in shingles(structural_tokens(content, budget)):
             hashes.add(shingle_hash(shingle))
             if len(hashes) >= MAX_SHINGLES:
                 break
@@ -73,12 +93,18 @@ def fingerprint(files: Iterable[tuple[str, bytes]]) -> Fingerprint:
     return Fingerprint(tuple(f"{h:016x}" for h in smallest), len(hashes), min(read, MAX_FILES))
 
 
-def structural_tokens(source: bytes) -> list[str]:
+def structural_tokens(source: bytes, budget: Budget | None = None) -> list[str]:
     """The identifier- and literal-neutral token stream of one file (what tokenizes of it: a
-    file that stops parsing contributes the tokens before the error)."""
+    file that stops parsing contributes the tokens before the error), read within ``budget``
+    (a fresh one when None), a line over ``MAX_LINE_BYTES`` read as an empty line."""
+    if budget is None:
+        budget = Budget()
     out: list[str] = []
     try:
-        for token in tokenize.tokenize(io.BytesIO(source).readline):
+        for token in tokenize.tokenize(_bounded_lines(source, budget)):
+            budget.tokens -= 1
+            if budget.tokens < 0:
+                break
             kind = token.type
             if kind == _FSTRING_START:
                 out.append("LIT")  # the names inside its braces still count as ID
@@ -95,6 +121,25 @@ def structural_tokens(source: bytes) -> list[str]:
     except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
         pass  # the tokens read so far still describe the file
     return out
+
+
+def _bounded_lines(source: bytes, budget: Budget) -> Callable[[], bytes]:
+    """A ``readline`` over ``source`` that gives a line over ``MAX_LINE_BYTES`` as an empty
+    line and ends every file once the budget's bytes are spent."""
+    stream = io.BytesIO(source)
+
+    def readline() -> bytes:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if len(line) > MAX_LINE_BYTES:
+            stream.readline()  # the rest of it, unread by tokenize
+            return b"\n"
+        if len(line) > budget.source_bytes:
+            budget.source_bytes = 0
+            return b""
+        budget.source_bytes -= len(line)
+        return line
+
+    return readline
 
 
 def shingles(tokens: list[str]) -> Iterator[str]:
@@ -123,6 +168,7 @@ def similarity(a: Fingerprint, b: Fingerprint) -> float:
 
 __all__ = [
     "SHINGLE",
+    "Budget",
     "Fingerprint",
     "K",
     "fingerprint",

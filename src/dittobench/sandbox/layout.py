@@ -13,26 +13,35 @@ Requirements are names with version specifiers only (``httpx>=0.27``, ``pydantic
 no URLs, paths, ``-r``/``--index-url`` or other options, no environment markers. So the build,
 which installs wheels only from the operator's index, runs no code of the submitter's and dials
 nothing the submitter picked.
+
+Reading all this costs little whatever the archive holds: ``requirements.txt`` is at most
+``MAX_REQUIREMENTS_BYTES``, each requirement at most ``MAX_REQUIREMENT_CHARS`` (checked before
+any pattern runs), ``REQUIREMENT`` is linear (possessive repeats only: ``re`` holds the GIL, so
+a backtracking pattern on one line could stall the whole service), and the TOML files are read
+through ``tomlcheck``.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 
 from dittobench.sandbox import ArchiveError
 from dittobench.sandbox.archive import Archive
+from dittobench.sandbox.tomlcheck import load_toml, utf8
 
 MANIFEST = "dittobench-harness.toml"
 MAX_REQUIREMENTS = 200
 MAX_COMMAND_ITEMS = 64
 MAX_ITEM_CHARS = 1024
-_SPEC = r"\s*(==|!=|<=|>=|~=|<|>)\s*[A-Za-z0-9.*+!_-]+\s*"
+MAX_REQUIREMENTS_BYTES = 64 * 1024
+MAX_REQUIREMENT_CHARS = 256
+# Every repeat is possessive and is followed by what it cannot match, so nothing backtracks.
+_SPEC = r"(?>==|!=|<=|>=|~=|<|>)\s*+[A-Za-z0-9.*+!_-]++\s*+"
 REQUIREMENT = re.compile(
-    r"^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"  # the name (PEP 508)
-    r"(?:\[[A-Za-z0-9._-]+(?:\s*,\s*[A-Za-z0-9._-]+)*\])?"  # extras
-    rf"\s*(?:{_SPEC}(?:,{_SPEC})*)?$"  # version specifiers
+    r"[A-Za-z0-9](?:[A-Za-z0-9._-]*+(?<![._-]))?"  # the name (PEP 508): ends alphanumeric
+    r"(?:\[[A-Za-z0-9._-]++(?:\s*+,\s*+[A-Za-z0-9._-]++)*+\])?"  # extras
+    rf"\s*+(?:{_SPEC}(?:,\s*+{_SPEC})*+)?"  # version specifiers
 )
 
 
@@ -53,7 +62,7 @@ def read_layout(archive: Archive) -> Layout:
             f"the archive has no {MANIFEST} at its root; it names the start command "
             '([harness] command = ["python", "server.py", "--port", "{port}"])'
         )
-    command = _command(_toml(raw, MANIFEST))
+    command = _command(load_toml(raw, MANIFEST))
     if "requirements.txt" in archive.files:
         requirements = requirements_txt(archive.files["requirements.txt"])
     elif "pyproject.toml" in archive.files:
@@ -64,8 +73,12 @@ def read_layout(archive: Archive) -> Layout:
 
 
 def requirements_txt(raw: bytes) -> tuple[str, ...]:
+    if len(raw) > MAX_REQUIREMENTS_BYTES:
+        raise ArchiveError(
+            f"requirements.txt: {len(raw)} bytes; at most {MAX_REQUIREMENTS_BYTES} are accepted"
+        )
     lines = []
-    for number, line in enumerate(_text(raw, "requirements.txt").splitlines(), 1):
+    for number, line in enumerate(utf8(raw, "requirements.txt").splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if line:
             lines.append(check_requirement(line, f"requirements.txt line {number}"))
@@ -73,15 +86,20 @@ def requirements_txt(raw: bytes) -> tuple[str, ...]:
 
 
 def pyproject_dependencies(raw: bytes) -> tuple[str, ...]:
-    project = _toml(raw, "pyproject.toml").get("project", {})
+    project = load_toml(raw, "pyproject.toml").get("project", {})
     deps = project.get("dependencies", []) if isinstance(project, dict) else None
     if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
         raise ArchiveError("pyproject.toml: [project] dependencies must be a list of strings")
-    checked = [check_requirement(d.strip(), f"pyproject.toml dependency {d!r}") for d in deps]
+    checked = [check_requirement(d.strip(), f"pyproject.toml dependency {d[:60]!r}") for d in deps]
     return _capped(checked, "pyproject.toml")
 
 
 def check_requirement(line: str, where: str) -> str:
+    if len(line) > MAX_REQUIREMENT_CHARS:
+        raise ArchiveError(
+            f"{where}: {len(line)} characters ({line[:40]!r}…); a requirement is at most "
+            f"{MAX_REQUIREMENT_CHARS}"
+        )
     if not REQUIREMENT.fullmatch(line):
         raise ArchiveError(
             f"{where}: {line[:120]!r} is not a package name with version specifiers (URLs, "
@@ -106,20 +124,6 @@ def _command(manifest: dict[str, object]) -> tuple[str, ...]:
     if any("\x00" in c for c in command):
         raise ArchiveError(f"{MANIFEST}: [harness] command holds a NUL character")
     return tuple(command)
-
-
-def _toml(raw: bytes, name: str) -> dict[str, object]:
-    try:
-        return tomllib.loads(_text(raw, name))
-    except tomllib.TOMLDecodeError as exc:
-        raise ArchiveError(f"{name}: not valid TOML: {exc}") from None
-
-
-def _text(raw: bytes, name: str) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ArchiveError(f"{name}: not UTF-8 (byte {exc.start})") from None
 
 
 def _capped(lines: list[str], name: str) -> tuple[str, ...]:
