@@ -6,7 +6,10 @@ requirements installed as wheels only, from the operator's index, the only step 
 network), starts it, waits for its ``/health`` and yields a ``SandboxedHarness``: the URL, the
 httpx transport and the tool-endpoint route the engine takes (``RunOptions.harness_url``,
 ``transport``, ``tool_route``). On leaving, the whole process tree is killed and the work folder
-removed.
+removed. The running harness writes into a tmpfs of ``Limits.disk_bytes`` at ``/work`` (its
+archive copied in, the venv read-only), not the host's folder. When the sandbox was ended early
+for a bound (its memory together, its work folder full: ``Sandboxed.ended``), leaving raises
+``SandboxError`` saying so, whether or not the run noticed.
 
 Wiring (docs/service.md, "Source archives"): the harness listens on ``127.0.0.1:HARNESS_PORT`` in
 its own network namespace. Inside, ``forward.py`` accepts on a listening Unix socket this module
@@ -35,9 +38,11 @@ import httpx
 
 from dittobench.sandbox import SandboxError
 from dittobench.sandbox.archive import Archive, ArchiveLimits, unpack
+from dittobench.sandbox.bounds import TreeBounds
 from dittobench.sandbox.bubblewrap import FORWARD_PATH, WORK, Limits, Sandboxed, command_line
 from dittobench.sandbox.forward import serve_unix
 from dittobench.sandbox.layout import Layout, read_layout
+from dittobench.sandbox.seccomp import program_fd
 from dittobench.sandbox.users import FIRST_UID, SLOTS, leased_uid
 
 HARNESS_PORT = 8080
@@ -134,8 +139,14 @@ def _sandboxed(
         timer.start()
         try:
             yield harness
+        except Exception as exc:
+            if sandbox.ended:  # what the run saw (a harness gone) follows from this
+                raise SandboxError(f"the sandbox was ended: {sandbox.ended}") from exc
+            raise
         finally:
             timer.cancel()
+        if sandbox.ended:  # a run that went on without it is not a run of this harness
+            raise SandboxError(f"the sandbox was ended: {sandbox.ended}")
     finally:
         listener.close()
         if sandbox is not None:
@@ -170,15 +181,19 @@ def _build(layout: Layout, work: Path, log: Path, config: SandboxConfig, uid: in
     else:
         steps.append(([PYTHON, "-m", "venv", "--without-pip", f"{WORK}/venv"], False))
     deadline = time.monotonic() + config.build_s
+    bounds = TreeBounds(memory_bytes=config.limits.total_memory_bytes)
     for argv, network in steps:
-        line = command_line(work, argv, config.limits, env={}, network=network)
-        step = Sandboxed(line, log, uid)
+        with program_fd() as fd:
+            line = command_line(work, argv, config.limits, env={}, seccomp_fd=fd, network=network)
+            step = Sandboxed(line, log, uid, (fd,), bounds)
         try:
             status = step.wait(max(1.0, deadline - time.monotonic()))
         except Exception:
             step.stop()
             raise SandboxError(f"the build took longer than {config.build_s:g} s") from None
         step.stop()
+        if step.ended:
+            raise SandboxError(f"the build was ended ({' '.join(argv[:4])}…): {step.ended}")
         if status != 0:
             raise SandboxError(f"the build failed ({' '.join(argv[:4])}…): {step.tail(800)}")
 
@@ -193,8 +208,13 @@ def _start(
     ]
     argv = [PYTHON, FORWARD_PATH, *rules, "--", *command]
     env = {"PORT": str(HARNESS_PORT), "PYTHONUNBUFFERED": "1"}
-    line = command_line(work, argv, config.limits, env=env, chdir=f"{WORK}/src")
-    return Sandboxed(line, log, uid, (fd,))
+    limits = config.limits
+    bounds = TreeBounds(limits.total_memory_bytes, WORK, limits.disk_bytes)
+    with program_fd() as seccomp:
+        line = command_line(
+            work, argv, limits, env=env, seccomp_fd=seccomp, chdir=f"{WORK}/src", running=True
+        )
+        return Sandboxed(line, log, uid, (fd, seccomp), bounds)
 
 
 def _wait_healthy(harness: SandboxedHarness, within_s: float) -> None:
@@ -204,9 +224,10 @@ def _wait_healthy(harness: SandboxedHarness, within_s: float) -> None:
         while time.monotonic() < deadline:
             status = harness.sandbox.process.poll()
             if status is not None:
+                ended = harness.sandbox.ended
                 raise SandboxError(
                     f"the harness exited (status {status}) before answering /health: "
-                    f"{harness.sandbox.tail(800)}"
+                    + (f"the sandbox was ended: {ended}" if ended else harness.sandbox.tail(800))
                 )
             if harness.socket_path.exists():
                 try:

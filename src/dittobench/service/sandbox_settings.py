@@ -18,6 +18,8 @@ def sandbox_config(settings: ServiceSettings) -> SandboxConfig:
             memory_bytes=settings.sandbox_memory_mb * MIB,
             processes=settings.sandbox_processes,
             file_bytes=settings.sandbox_file_mb * MIB,
+            total_memory_bytes=settings.sandbox_total_memory_mb * MIB,
+            disk_bytes=settings.sandbox_disk_mb * MIB,
         ),
         archive_limits=ArchiveLimits(max_archive_bytes=settings.max_archive_bytes),
         build_s=settings.sandbox_build_s,

@@ -148,6 +148,18 @@ class ServiceSettings(BaseSettings):
     sandbox_memory_mb: int = Field(2048, ge=64, description="Address space per process, MiB.")
     sandbox_processes: int = Field(128, ge=4, description="Processes in a sandbox at once.")
     sandbox_file_mb: int = Field(256, ge=1, description="Largest file a sandbox writes, MiB.")
+    sandbox_total_memory_mb: int = Field(
+        2048,
+        ge=64,
+        description="Memory of a sandbox's whole process tree together, MiB (a cgroup v2 where "
+        "delegated, else a watchdog summing resident memory).",
+    )
+    sandbox_disk_mb: int = Field(
+        256,
+        ge=64,
+        description="Disk quota of a sandboxed harness's work folder, MiB: a tmpfs, so it is "
+        "memory too; keep it well below free memory.",
+    )
     sandbox_build_s: float = Field(600.0, gt=0, description="Wall-clock limit of a build.")
     sandbox_run_s: float = Field(
         3600.0, gt=0, description="Wall-clock limit of a sandboxed harness's whole life."
