@@ -7,11 +7,12 @@ size, each on a fresh harness with a data folder of its own:
 1. uninterrupted: one `dittobench run`;
 2. restart: the harness is killed (its whole process group, SIGKILL unless `--restart-signal`)
    once the run's store shows `--after-waves` waves seeded and `--after-cases` cases recorded,
-   then started again at once with the same command, port and data folder (whatever it persisted
-   it keeps); the run goes on. The engine talks to it through a forwarder that holds new
-   connections while it restarts, as a supervisor or load balancer in front of it would, so the
-   restart falls within the engine's retry window; `restart-direct` is the same without it (the
-   engine finds the port closed until the harness is back);
+   then started again at once (or `--restart-delay` seconds later) with the same command, port
+   and data folder (whatever it persisted it keeps); the run goes on. The engine talks to it
+   through a forwarder that holds new connections while it restarts, as a supervisor or load
+   balancer in front of it would, so the restart falls within the engine's retry window;
+   `restart-direct` is the same without it (the engine finds the port closed until the harness
+   is back);
 3. interrupt: at the same moment `dittobench run` gets SIGINT (Ctrl-C), then
    `dittobench run --resume RUN_ID` finishes it against the same, still running, harness
    (`--restart-on-resume` restarts the harness in between too).
@@ -206,8 +207,10 @@ class Outcome:
     run_id: str = ""
     scores: dict[str, float] = field(default_factory=dict)
     categories: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
     composite: float | None = None
     event: str = ""
+    noticed: list[str] = field(default_factory=list)
     seconds: float = 0.0
     open_files: int | None = None
     data_files: int = 0
@@ -291,6 +294,10 @@ def finish(outcome: Outcome, work: Path, process: subprocess.Popen[str], timeout
     outcome.statuses.append(f"{row.get('status', '?')}/{row.get('stage', '?')}")
     err = sorted(work.glob("engine-*.err"))[-1].read_text(errors="replace").strip()
     last = err.splitlines()[-1] if err else ""
+    for line in err.splitlines():  # what the engine said about a restart, if anything
+        said = line.split(": ", 1)[-1].strip()
+        if "restart" in line and said not in outcome.noticed:
+            outcome.noticed.append(said)
     outcome.reason = str(row.get("error") or "") or (last if outcome.exits[-1] else "")
 
 
@@ -303,6 +310,7 @@ def read_report(outcome: Outcome, work: Path) -> None:
     for case in report.get("per_case", []):
         outcome.scores[case["case_id"]] = float(case["score"])
         outcome.categories[case["case_id"]] = str(case.get("category", ""))
+        outcome.reasons[case["case_id"]] = str(case.get("reason", ""))
 
 
 def scenario(name: str, args: argparse.Namespace, root: Path) -> Outcome:
@@ -368,7 +376,8 @@ def interrupt(
         return
     sig = signal.Signals[f"SIG{args.restart_signal}"]
     harness.kill(sig)
-    down = harness.start(args.ready_timeout)
+    time.sleep(args.restart_delay)
+    down = args.restart_delay + harness.start(args.ready_timeout)
     held = ", new connections held meanwhile" if name == "restart" else ""
     outcome.event = f"harness {sig.name} {moment}; back after {down:.1f} s{held}"
 
@@ -393,7 +402,9 @@ def verdict(base: Outcome, other: Outcome) -> str:
         return "PASS (failed loudly)" if other.reason else "FAIL (non-zero exit, no reason)"
     if not differing and not missing and len(other.scores) == len(base.scores):
         return "PASS (the uninterrupted run's scores)"
-    return f"FAIL (exit 0, {len(differing)} differing, {len(missing)} missing: silently wrong)"
+    cut = sum(other.reasons.get(case) == "undelivered" for case in differing)
+    said = f"{cut} of them undelivered, counted in its summary" if cut else "silently wrong"
+    return f"FAIL (exit 0, {len(differing)} differing, {len(missing)} missing: {said})"
 
 
 def describe(base: Outcome, other: Outcome, show: int) -> Iterator[str]:
@@ -408,6 +419,8 @@ def describe(base: Outcome, other: Outcome, show: int) -> Iterator[str]:
     )
     if other.event:
         yield f"{'':<12}{other.event}"
+    for said in other.noticed[:3]:
+        yield f"{'':<12}the engine said: {said[:200]}"
     if other.reason:
         yield f"{'':<12}reason: {other.reason[:300]}"
     files = "" if other.open_files is None else f"{other.open_files} open files, "
@@ -415,7 +428,7 @@ def describe(base: Outcome, other: Outcome, show: int) -> Iterator[str]:
     for case in differing[:show]:
         yield (
             f"{'':<12}{case} {base.categories[case]:<24} "
-            f"{base.scores[case]:.3f} → {other.scores[case]:.3f}"
+            f"{base.scores[case]:.3f} → {other.scores[case]:.3f} {other.reasons[case]}"
         )
     if other.name not in ("uninterrupted", "control"):
         yield f"{'':<12}{verdict(base, other)}"
@@ -437,6 +450,7 @@ def main() -> None:
     parser.add_argument("--after-waves", type=int, default=1)
     parser.add_argument("--after-cases", type=float, default=1, help="0.33: a third of them")
     parser.add_argument("--restart-signal", default="KILL", choices=["KILL", "TERM", "INT"])
+    parser.add_argument("--restart-delay", type=float, default=0.0, help="seconds dead, then start")
     parser.add_argument("--restart-on-resume", action="store_true")
     parser.add_argument("--resume-args", default="", help="more options for the --resume")
     parser.add_argument("--ready-timeout", type=float, default=120.0)
@@ -477,6 +491,7 @@ def main() -> None:
                         "run_id": other.run_id,
                         "composite": other.composite,
                         "event": other.event,
+                        "noticed": other.noticed,
                         "reason": other.reason,
                         "equal": len(equal),
                         "differing": differing,
