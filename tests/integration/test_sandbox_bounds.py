@@ -5,23 +5,31 @@ so; three processes whose memory sums past the bound are killed and the reason r
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import platform
 import tarfile
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from dittobench.sandbox import SandboxError
+from dittobench.sandbox import SandboxError, bubblewrap
 from dittobench.sandbox.archive import Archive, read_archive
 from dittobench.sandbox.bounds import WATCH_S
 from dittobench.sandbox.bubblewrap import Limits, in_namespace, usable
 from dittobench.sandbox.harness import SandboxConfig, SandboxedHarness, sandboxed_harness
 from dittobench.sandbox.seccomp import AARCH64, X86_64
+from dittobench.service.app import create_app
+from dittobench.service.settings import load_settings
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 pytestmark = pytest.mark.skipif(bool(usable()), reason=f"no usable bubblewrap: {usable()}")
 
@@ -37,13 +45,17 @@ def bounds_archive() -> Archive:
         "bounds_harness.py": (HELPERS / "bounds_harness.py").read_bytes(),
         "calls.json": json.dumps(calls).encode(),
     }
+    return read_archive(tar_of(files))
+
+
+def tar_of(files: dict[str, bytes]) -> bytes:
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
         for name, data in files.items():
             info = tarfile.TarInfo(f"harness/{name}")
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
-    return read_archive(buf.getvalue())
+    return buf.getvalue()
 
 
 def get(box: SandboxedHarness, path: str) -> dict[str, Any] | None:
@@ -114,3 +126,72 @@ def test_three_processes_over_the_memory_bound_are_killed(tmp_path: Path) -> Non
         assert "processes held" in reason and "64 MiB" in reason, reason
         assert in_namespace(namespace) == []  # every one of them killed
     assert box.sandbox.process.poll() is not None
+
+
+def test_with_a_cgroup_the_tree_joins_it_first_and_an_oom_kill_ends_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cgroup path, on a made-up cgroup folder (this machine may have no cgroup v2 memory
+    controller): the tree's first process is placed before it starts anything, and an OOM
+    kill the cgroup reports ends the sandbox with the reason."""
+    parent = tmp_path / "cgroup"
+    parent.mkdir()
+    monkeypatch.setattr(bubblewrap, "host_memory_parent", lambda: (parent, ""))
+    config = SandboxConfig(limits=Limits(total_memory_bytes=64 * MIB))
+    with (
+        pytest.raises(SandboxError, match=r"bound of 64 MiB together; the kernel killed them"),
+        sandboxed_harness(bounds_archive(), config, tmp_path / "box") as box,
+    ):
+        group = box.sandbox.cgroup
+        assert group is not None and group.path.parent == parent
+        assert (group.path / "memory.max").read_text() == str(64 * MIB)
+        assert (group.path / "memory.oom.group").read_text() == "1"
+        assert (group.path / "cgroup.procs").read_text() == str(box.sandbox.process.pid)
+        assert get(box, "/health") == {"status": "ok"}  # started after joining
+        (group.path / "memory.events").write_text("oom 1\noom_kill 1\n")  # as the kernel says
+        assert "(cgroup)" in ended_within(box, 5 * WATCH_S + 5)
+    assert len(list(parent.iterdir())) == 2  # one for the build (a venv: one step), one for the run
+
+
+HOG = "import time; held = bytes([1]) * (40 << 20); time.sleep(120)"
+
+
+def test_a_run_whose_harness_outgrows_the_memory_bound_fails_saying_so(tmp_path: Path) -> None:
+    """Through the service: a protocol harness whose three helpers (started 2 s in, while its
+    cases take 3 s each) hold 40 MiB each under a 64 MiB bound. The tree is killed and the run
+    stops at its next report: the job fails with kind ``sandbox`` and the reason."""
+    hogs = " & ".join([f'(sleep 2; python -c \\"{HOG}\\")'] * 3)
+    serve = "exec python harness_server.py --mode slow --delay-ms 3000 --port {port}"
+    manifest = f'[harness]\ncommand = ["sh", "-c", "{hogs} & {serve}"]\n'
+    data = tar_of(
+        {
+            "dittobench-harness.toml": manifest.encode(),
+            "harness_server.py": (HELPERS / "harness_server.py").read_bytes(),
+        }
+    )
+    admin = "adm1n-T0ken-0123456789abcdef"
+    (tmp_path / "tokens").write_text(f"{admin}\n", "utf-8")
+    settings = load_settings(
+        db=str(tmp_path / "runs.db"),
+        token_file=tmp_path / "tokens",
+        data_dir=tmp_path,
+        sandbox_total_memory_mb=64,
+    )
+    headers = {"Authorization": f"Bearer {admin}"}
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        body = {"archive_base64": base64.b64encode(data).decode(), "seed": 5}
+        accepted = client.post("/v1/submit", headers=headers, json=body)
+        assert accepted.status_code == 202, accepted.text
+        run_id = accepted.json()["run_id"]
+        deadline = time.monotonic() + 60
+        job: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            job = client.get(f"/v1/runs/{run_id}", headers=headers).json()
+            if job["status"] in ("done", "failed", "cancelled"):
+                break
+            time.sleep(0.2)
+    assert job["status"] == "failed", job
+    assert job["failure"]["kind"] == "sandbox", job["failure"]
+    message = job["failure"]["message"]
+    assert "the sandbox was ended: its " in message and "bound of 64 MiB" in message, message
+    assert job["progress"]["done"] < job["progress"]["total"]  # stopped, not asked to the end

@@ -81,7 +81,7 @@ def usable() -> str:
     if shutil.which("prlimit") is None:
         return "prlimit is not installed (Debian package util-linux)"
     # As a sandbox is made: its namespaces, a sized tmpfs and the seccomp filter.
-    line = [found, "--unshare-all", "--ro-bind", "/usr", "/usr", *_usr_links()]
+    line = [found, "--unshare-all", *_no_userns(), "--ro-bind", "/usr", "/usr", *_usr_links()]
     line += ["--size", str(1024 * 1024), "--tmpfs", WORK, "--seccomp"]
     try:
         with program_fd() as fd:
@@ -114,6 +114,12 @@ def disables_userns() -> bool:
     return b"--disable-userns" in done.stdout + done.stderr
 
 
+def _no_userns() -> list[str]:
+    """No user namespace inside (one would hold every capability): the seccomp filter refuses
+    one, and where this bwrap can, it sets the kernel's count of them to 0 too."""
+    return ["--unshare-user", "--disable-userns"] if disables_userns() else []
+
+
 def command_line(
     work: Path,
     argv: list[str],
@@ -142,9 +148,7 @@ def command_line(
         found,
         "--unshare-all",
         *(["--share-net"] if network else []),
-        # No user namespace inside (one would hold every capability): refused by the seccomp
-        # filter, and by the kernel's count too where bwrap can set it.
-        *(["--unshare-user", "--disable-userns"] if disables_userns() else []),
+        *_no_userns(),
         "--seccomp",
         str(seccomp_fd),
         "--die-with-parent",
@@ -234,26 +238,20 @@ class Sandboxed:
         self.ended = ""
         self._namespace = ""
         self.cgroup = _cgroup_for(bounds)
-        with log.open("ab") as out:
-            self.process = subprocess.Popen(  # noqa: S603 - our command line; argv is data
-                ["/bin/sh", "-c", GATE, "sh", *line],
-                stdin=subprocess.PIPE,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                user=uid,
-                group=uid,
-                extra_groups=[] if uid is not None else None,
-                close_fds=True,
-                pass_fds=pass_fds,
-                # bwrap's own process (PID 1 inside) keeps the environment it is started with,
-                # readable in /proc/1/environ: never the engine's (its tokens, its URLs).
-                env={"PATH": SAFE_PATH},
-            )
+        try:
+            self.process = _spawn(line, log, uid, pass_fds)
+        except BaseException:
+            if self.cgroup is not None:
+                self.cgroup.remove()
+            raise
+        if self.cgroup is not None:
+            try:
+                self.cgroup.place(self.process.pid)
+            except OSError:  # made but not joinable (delegation ends above it): the watchdog
+                self.cgroup.remove()
+                self.cgroup = None
         self.watchdog = Watchdog(bounds, self._pids, self._alive, self.end, self.cgroup)
         try:
-            if self.cgroup is not None:
-                self.cgroup.place(self.process.pid)
             assert self.process.stdin is not None
             with self.process.stdin as gate:
                 gate.write(b"go\n")
@@ -315,6 +313,28 @@ class Sandboxed:
             stream.seek(max(0, self.log.stat().st_size - chars))
             return stream.read().decode("utf-8", "replace").strip()
         return ""
+
+
+def _spawn(
+    line: list[str], log: Path, uid: int | None, pass_fds: tuple[int, ...]
+) -> subprocess.Popen[bytes]:
+    """``line`` started behind the gate (``GATE``), in a session of its own, as ``uid``."""
+    with log.open("ab") as out:
+        return subprocess.Popen(  # noqa: S603 - our command line; argv is data
+            ["/bin/sh", "-c", GATE, "sh", *line],
+            stdin=subprocess.PIPE,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            user=uid,
+            group=uid,
+            extra_groups=[] if uid is not None else None,
+            close_fds=True,
+            pass_fds=pass_fds,
+            # bwrap's own process (PID 1 inside) keeps the environment it is started with,
+            # readable in /proc/1/environ: never the engine's (its tokens, its URLs).
+            env={"PATH": SAFE_PATH},
+        )
 
 
 def _cgroup_for(bounds: TreeBounds) -> TreeCgroup | None:

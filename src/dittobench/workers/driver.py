@@ -42,7 +42,7 @@ from dittobench.receipts.logentries import entry_bytes, run_signed
 from dittobench.receipts.sign import build_receipt, case_prompts
 from dittobench.sandbox import SandboxError
 from dittobench.sandbox.archive import read_archive
-from dittobench.sandbox.harness import SandboxConfig, sandboxed_harness
+from dittobench.sandbox.harness import SandboxConfig, SandboxedHarness, sandboxed_harness
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import get_policy
@@ -194,7 +194,7 @@ class JobDriver:
             sandboxed_harness(archive, self.sandbox, folder) as harness,
         ):
             options = self._options(job, harness.url, harness.transport, harness.tool_route)
-            return self._run(job, options, reporter)
+            return self._run(job, options, _watching(harness, reporter))
 
     def _run(
         self, job: JobRow, options: RunOptions, reporter: Callable[[Progress], None]
@@ -327,6 +327,21 @@ def job_pack(store: ServiceStore, job: JobRow) -> Pack:
             f"{pack.sha256}, not the commitment {window.pack_sha256}"
         )
     return pack
+
+
+def _watching(
+    harness: SandboxedHarness, reporter: Callable[[Progress], None]
+) -> Callable[[Progress], None]:
+    """``reporter``, but once the sandbox was ended for a bound (its memory, its disk quota)
+    the run stops at its next report, failed with that reason, instead of asking a harness
+    that is gone for every case left."""
+
+    def report(progress: Progress) -> None:
+        if harness.sandbox.ended:
+            raise SandboxError(f"the sandbox was ended: {harness.sandbox.ended}")
+        reporter(progress)
+
+    return report
 
 
 @contextlib.contextmanager
