@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,7 +23,7 @@ import pytest
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ClientLimits
 from dittobench.engine.orchestrate import Progress
-from dittobench.engine.runner import RunOptions, resume_run, start_run
+from dittobench.engine.runner import RunOptions, RunOutcome, resume_run, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.store import RunStore
@@ -81,33 +81,35 @@ class Restartable:
 
 
 @contextmanager
-def baseline() -> Iterator[Restartable]:
+def _running(command: list[str], port: int) -> Iterator[Restartable]:
+    harness = Restartable(command, port)
+    harness.start()
+    try:
+        yield harness
+    finally:
+        harness.kill()
+
+
+def baseline() -> AbstractContextManager[Restartable]:
     """The built-in harness: its memory (writes included) lives in the process."""
     port = _free_port()
-    command = [sys.executable, "-m", "dittobench_baseline", "--port", str(port)]
-    harness = Restartable(command, port)
-    harness.start()
-    try:
-        yield harness
-    finally:
-        harness.kill()
+    return _running([sys.executable, "-m", "dittobench_baseline", "--port", str(port)], port)
 
 
-@contextmanager
-def stateful_memory(answers: Path) -> Iterator[Restartable]:
-    """A harness that declares no instance and answers a memory question only when every pair
-    it rests on was seeded into this process."""
+def stateful(mode: str, answers: Path, *args: str) -> AbstractContextManager[Restartable]:
+    """``tests/helpers/stateful_harness.py`` on a port of its own."""
     port = _free_port()
     command = [
-        sys.executable, str(STATEFUL), "--mode", "memory", "--answers", str(answers),
-        "--port", str(port), "--delay-ms", "20", "--exit-on-stdin-eof",
+        sys.executable, str(STATEFUL), "--mode", mode, "--answers", str(answers),
+        "--port", str(port), "--exit-on-stdin-eof", *args,
     ]  # fmt: skip
-    harness = Restartable(command, port)
-    harness.start()
-    try:
-        yield harness
-    finally:
-        harness.kill()
+    return _running(command, port)
+
+
+def stateful_memory(answers: Path) -> AbstractContextManager[Restartable]:
+    """A harness that declares no instance and answers a memory question only when every pair
+    it rests on was seeded into this process (writes act on that memory)."""
+    return stateful("memory", answers, "--delay-ms", "20")
 
 
 @pytest.fixture
@@ -128,8 +130,8 @@ def _quiet(progress: Progress) -> None:
     del progress
 
 
-def _scores(outcome: object) -> dict[str, float]:
-    return {c.case_id: c.score for c in outcome.report.per_case}  # type: ignore[attr-defined]
+def _scores(outcome: RunOutcome) -> dict[str, float]:
+    return {c.case_id: c.score for c in outcome.report.per_case}
 
 
 def _once(when: Callable[[Progress], bool], act: Callable[[], None]) -> Callable[[Progress], None]:
@@ -220,29 +222,14 @@ def test_a_resumed_run_keeps_what_the_harness_was_told_to_forget(
     assert _scores(resumed) == whole
 
 
-@contextmanager
-def serial(answers: Path, *args: str) -> Iterator[Restartable]:
-    """A harness that answers one case at a time, 150 ms each."""
-    port = _free_port()
-    command = [
-        sys.executable, str(STATEFUL), "--mode", "plain", "--answers", str(answers),
-        "--port", str(port), "--delay-ms", "150", "--serial", "--exit-on-stdin-eof", *args,
-    ]  # fmt: skip
-    harness = Restartable(command, port)
-    harness.start()
-    try:
-        yield harness
-    finally:
-        harness.kill()
-
-
-def _serial_run(store: RunStore, tmp_path: Path, *args: str) -> tuple[object, dict[str, int]]:
+def _serial_run(store: RunStore, tmp_path: Path, *args: str) -> tuple[RunOutcome, dict[str, int]]:
     answers = tmp_path / "answers.json"
     answers.write_bytes(canonical_bytes(build_dataset(SEED, CURRENT_VERSION, "small").to_json()))
     # 14 cases, 150 ms each one after another: 8 sent at once cannot all finish in 0.8 s.
     limits = ClientLimits(health_wait_s=20, health_interval_s=0.1, run_deadline_s=0.8)
     options = RunOptions("", SEED, "small", CURRENT_VERSION, 8, tmp_path / "out", limits)
-    with serial(answers, *args) as harness:
+    # One case at a time, 150 ms each.
+    with stateful("plain", answers, "--delay-ms", "150", "--serial", *args) as harness:
         outcome = start_run(
             store, "r-serial", replace(options, harness_url=harness.url), _clock, _quiet
         )
@@ -268,6 +255,5 @@ def test_a_declared_max_concurrency_is_never_exceeded(store: RunStore, tmp_path:
     assert _delivered_scores(outcome) >= 0.99
 
 
-def _delivered_scores(outcome: object) -> float:
-    per_case = outcome.report.per_case  # type: ignore[attr-defined]
-    return min(c.score for c in per_case if c.kind != "open")
+def _delivered_scores(outcome: RunOutcome) -> float:
+    return min(c.score for c in outcome.report.per_case if c.kind != "open")
