@@ -296,7 +296,7 @@ def finish(outcome: Outcome, work: Path, process: subprocess.Popen[str], timeout
     last = err.splitlines()[-1] if err else ""
     for line in err.splitlines():  # what the engine said about a restart, if anything
         said = line.split(": ", 1)[-1].strip()
-        if "restart" in line and said not in outcome.noticed:
+        if "harness restarted" in line and said not in outcome.noticed:
             outcome.noticed.append(said)
     outcome.reason = str(row.get("error") or "") or (last if outcome.exits[-1] else "")
 
