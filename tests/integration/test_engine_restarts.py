@@ -106,10 +106,10 @@ def stateful(mode: str, answers: Path, *args: str) -> AbstractContextManager[Res
     return _running(command, port)
 
 
-def stateful_memory(answers: Path) -> AbstractContextManager[Restartable]:
+def stateful_memory(answers: Path, delay_ms: int = 20) -> AbstractContextManager[Restartable]:
     """A harness that declares no instance and answers a memory question only when every pair
     it rests on was seeded into this process (writes act on that memory)."""
-    return stateful("memory", answers, "--delay-ms", "20")
+    return stateful("memory", answers, "--delay-ms", str(delay_ms))
 
 
 @pytest.fixture
@@ -175,21 +175,32 @@ def test_a_restart_noticed_by_its_instance_restores_memory_and_writes(
     assert store.get_run("r-restart").status == "done"
 
 
-def test_a_restart_noticed_by_refused_connections_restores_memory(
-    store: RunStore, tmp_path: Path
+@pytest.mark.parametrize(
+    ("gap_s", "delay_ms", "retry_s"),
+    [(1.0, 20, 0.05), (0.0, 300, 2.0)],
+    ids=["down-a-second", "back-at-once"],
+)
+def test_a_restart_noticed_by_lost_connections_restores_memory(
+    store: RunStore, tmp_path: Path, gap_s: float, delay_ms: int, retry_s: float
 ) -> None:
+    """Down for a second (connections refused), or back at once with the cases in flight cut
+    (each takes 300 ms, so some always are) and the engine's retry 2 s later: either way the
+    harness declares no instance and is taken to have restarted."""
+    options = replace(_options("", tmp_path), limits=replace(LIMITS, backoff_s=(retry_s, retry_s)))
     answers = tmp_path / "answers.json"
     answers.write_bytes(canonical_bytes(build_dataset(SEED, CURRENT_VERSION, SIZE).to_json()))
-    with stateful_memory(answers) as harness:
+    with stateful_memory(answers, delay_ms) as harness:
         whole = _scores(
-            start_run(store, "r-whole", _options(harness.url, tmp_path), _clock, _quiet)
+            start_run(store, "r-whole", replace(options, harness_url=harness.url), _clock, _quiet)
         )
     assert min(whole.values()) >= 0.99  # every memory answer needs what was seeded
-    with stateful_memory(answers) as harness:
-        # Down for a second while cases are in flight, then back with an empty memory.
-        in_background = lambda: threading.Thread(target=harness.restart, args=(1.0,)).start()  # noqa: E731
+    with stateful_memory(answers, delay_ms) as harness:
+        # Killed while cases are in flight, back with an empty memory.
+        in_background = lambda: threading.Thread(target=harness.restart, args=(gap_s,)).start()  # noqa: E731
         report = _once(lambda p: p.stage == "running" and p.done >= 30, in_background)
-        restarted = start_run(store, "r-restart", _options(harness.url, tmp_path), _clock, report)
+        restarted = start_run(
+            store, "r-restart", replace(options, harness_url=harness.url), _clock, report
+        )
         assert harness.starts == 2
     assert _scores(restarted) == whole
 

@@ -103,7 +103,6 @@ def test_broken_replies_are_recorded_per_case_and_the_run_finishes(
     [
         ("error500", "http_error"),
         ("drip", "timeout"),
-        ("reset", "connection_error"),
         ("hang", "timeout"),
     ],
 )
@@ -123,6 +122,23 @@ def test_a_run_whose_answers_never_arrive_fails_and_keeps_every_case(
     recorded = store.recorded_cases(row.run_id).values()
     assert len(recorded) == 12
     assert {r["execution"]["outcome"] for r in recorded} == {outcome}
+
+
+def test_a_harness_that_drops_every_connection_fails_the_run(
+    store: RunStore, tmp_path: Path
+) -> None:
+    """A harness declaring no ``instance`` that cuts every reply looks like one that keeps
+    restarting: its memory is restored three times, then the run fails, saying so, with every
+    case kept unanswered for a resume."""
+    limits = ClientLimits(
+        health_wait_s=10, health_interval_s=0.1, run_deadline_s=1.0, backoff_s=(0.05, 0.1)
+    )
+    with harness("reset") as url, pytest.raises(HarnessError, match="dropped connections, 4 times"):
+        run(store, url, tmp_path, limits=limits, concurrency=1)
+    [row] = store.list_runs()
+    assert row.status == "failed" and "dropped connections" in row.error
+    recorded = store.recorded_cases(row.run_id).values()
+    assert recorded and all(r["response"] is None for r in recorded)
 
 
 def test_retries_recover_from_transient_errors(store: RunStore, tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.spec.codec import decode
 from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.identity import identity_of
-from dittobench.spec.transcript import Attempt, CaseRecord, Execution, Transcript
+from dittobench.spec.transcript import CaseRecord, Execution, Transcript
 from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest, ToolDefinition
 from dittobench.spec.wireids import WireIds
 from dittobench.store import RunStorage
@@ -234,6 +234,17 @@ def _suspect_restart(ctx: RunContext) -> None:
         ctx.restart_at = ctx.phase
 
 
+async def _lost_connection(ctx: RunContext) -> None:
+    """A request got no reply at all (refused, or cut before its reply). A harness that declares
+    an ``instance`` is asked at once whether it restarted; for one that declares none it is the
+    only sign there is (a harness back within the retry pause shows nothing else), so it is
+    taken for a restart: restoring a memory that was kept costs time, never a score."""
+    if ctx.instance:
+        await _check_instance(ctx)
+    else:
+        _suspect_restart(ctx)
+
+
 async def _check_instance(ctx: RunContext) -> None:
     """A harness that declared an ``instance`` and now declares another has restarted."""
     if not ctx.instance:
@@ -253,8 +264,8 @@ async def _recover(ctx: RunContext, records: dict[str, CaseRecord], tally: _Tall
     ctx.restarts += 1
     if ctx.restarts > MAX_RESTARTS:
         raise HarnessError(
-            f"the harness restarted (or stopped answering) {ctx.restarts} times during the run; "
-            "each time it loses what it was seeded, so the run stops here: fix the harness, "
+            f"the harness restarted, or dropped connections, {ctx.restarts} times during the run; "
+            "each time what it was seeded may be lost, so the run stops here: fix the harness, "
             "then --resume"
         )
     note = f"the harness restarted; restoring its memory (restart {ctx.restarts})"
@@ -288,8 +299,8 @@ async def _replay_writes(
     for case, kind, user, question in unlocked:
         if case in writes and case in records and records[case].response is not None:
             replayed = await _run_case(ctx, case, kind, user, question)
-            if replayed.execution.outcome == "connection_error":
-                _suspect_restart(ctx)
+            if any(a.outcome == "connection_error" for a in replayed.execution.attempts):
+                await _lost_connection(ctx)
 
 
 async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
@@ -425,8 +436,8 @@ async def _cases(
                 ticket = slots.tickets(1, urgent)[0]
                 continue
             break
-        if any(_refused(a) for a in record.execution.attempts):
-            _suspect_restart(ctx)
+        if any(a.outcome == "connection_error" for a in record.execution.attempts):
+            await _lost_connection(ctx)
         ctx.store.record_case(
             ctx.run_id, case_id, kind, record.to_json(), updated_at=ctx.now(), holder=ctx.holder
         )
@@ -447,14 +458,6 @@ async def _cases(
                     raise down from None
 
     await _together(one(ticket, *job) for ticket, job in zip(tickets, pending, strict=True))
-
-
-def _refused(attempt: Attempt) -> bool:
-    """No connection could be made: nothing listened on the harness's port (it was down, or
-    restarting). A connection reset mid-reply alone says nothing of the harness's memory."""
-    return attempt.outcome == "connection_error" and (attempt.detail or "").startswith(
-        "ConnectError"
-    )
 
 
 UNAVAILABLE = ("timeout", "connection_error", RESTARTED)
