@@ -109,7 +109,8 @@ class RunContext:
     identity: dict[str, str] = field(default_factory=dict)
     """What the harness declared it is in ``/health`` (read when the run starts)."""
     instance: str = ""
-    """The harness process's ``instance`` in ``/health``; empty when it declares none."""
+    """The ``instance`` the harness declares in ``/health`` (its memory's lifetime); empty when it
+    declares none."""
     phase: int = 0
     """The index of the memory wave being seeded or answered (past the last: all done)."""
     restart_at: int | None = None
@@ -331,9 +332,9 @@ async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
 @dataclass(frozen=True, slots=True)
 class Declared:
     """What a harness declares in its ``GET /health`` body: the strings it lists under
-    ``capabilities``, its ``identity`` (``spec.identity``), the ``instance`` of its process (a
-    string that changes when it restarts) and ``max_concurrency``, the cases it answers at once
-    (0: not said)."""
+    ``capabilities``, its ``identity`` (``spec.identity``), its ``instance`` (a string naming its
+    memory's lifetime: a new one means what was seeded may be lost) and ``max_concurrency``, the
+    cases it answers at once (0: not said)."""
 
     capabilities: frozenset[str] = frozenset()
     identity: dict[str, str] = field(default_factory=dict)
