@@ -6,10 +6,8 @@ so; three processes whose memory sums past the bound are killed and the reason r
 from __future__ import annotations
 
 import base64
-import io
 import json
 import platform
-import tarfile
 import time
 import warnings
 from pathlib import Path
@@ -26,6 +24,7 @@ from dittobench.sandbox.harness import SandboxConfig, SandboxedHarness, sandboxe
 from dittobench.sandbox.seccomp import AARCH64, X86_64
 from dittobench.service.app import create_app
 from dittobench.service.settings import load_settings
+from tests.integration.test_sandbox import archive_of
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -45,17 +44,7 @@ def bounds_archive() -> Archive:
         "bounds_harness.py": (HELPERS / "bounds_harness.py").read_bytes(),
         "calls.json": json.dumps(calls).encode(),
     }
-    return read_archive(tar_of(files))
-
-
-def tar_of(files: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        for name, data in files.items():
-            info = tarfile.TarInfo(f"harness/{name}")
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
+    return read_archive(archive_of(files))
 
 
 def get(box: SandboxedHarness, path: str) -> dict[str, Any] | None:
@@ -163,7 +152,7 @@ def test_a_run_whose_harness_outgrows_the_memory_bound_fails_saying_so(tmp_path:
     hogs = " & ".join([f'(sleep 2; python -c \\"{HOG}\\")'] * 3)
     serve = "exec python harness_server.py --mode slow --delay-ms 3000 --port {port}"
     manifest = f'[harness]\ncommand = ["sh", "-c", "{hogs} & {serve}"]\n'
-    data = tar_of(
+    data = archive_of(
         {
             "dittobench-harness.toml": manifest.encode(),
             "harness_server.py": (HELPERS / "harness_server.py").read_bytes(),
