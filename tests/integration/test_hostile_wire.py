@@ -109,11 +109,13 @@ print(json.dumps(statuses))
 
 
 def test_another_process_cannot_add_tool_calls_to_a_run(store: RunStore, tmp_path: Path) -> None:
-    """The run's harness makes no calls and cases stay in flight for a second each; meanwhile
+    """The run's harness makes no calls and cases stay in flight for 4 s each; meanwhile
     another process posts every in-flight case's expected calls to the endpoint's port on every
     path it can guess. None is recorded: the URL's secret is told only to the harness."""
     result: dict[str, RunOutcome] = {}
-    with harness("slow", "--delay-ms", "1500") as url:
+    # Each case stays in flight 4 s: the injector (a fresh interpreter, slow to start on a
+    # loaded machine) does its 2.5 s of guessing while the first cases are still open.
+    with harness("slow", "--delay-ms", "4000") as url:
         runner = threading.Thread(target=lambda: result.update(o=run(store, url, tmp_path)))
         runner.start()
         port = 0
