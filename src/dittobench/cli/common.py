@@ -123,6 +123,16 @@ JudgeUrlOpt = Annotated[
         show_default=False,
     ),
 ]
+TrustedKeysOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--trusted-keys",
+        help="Trusted-keys JSON: the signer must be listed, valid at created_at.",
+        dir_okay=False,
+    ),
+]
+"""``verify``'s trusted keys, the same for a run's receipt and an external run's."""
+
 JudgeModelOpt = Annotated[
     str,
     typer.Option(

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dittobench.cli.baseline import BUILTIN
-from dittobench.cli.common import JudgeModelOpt, JudgeUrlOpt, command_group, fail
+from dittobench.cli.common import JudgeModelOpt, JudgeUrlOpt, TrustedKeysOpt, command_group, fail
 
 if TYPE_CHECKING:
     from dittobench.spec.external import ExternalSuite
@@ -312,14 +312,7 @@ def _summary(report: ExternalReport, paths: dict[str, Path]) -> None:
 @external_app.command("verify")
 def external_verify(
     receipt: Annotated[Path, typer.Argument(help="The receipt.json of an external run.")],
-    trusted_keys: Annotated[
-        Path | None,
-        typer.Option(
-            "--trusted-keys",
-            help="Trusted-keys JSON: the signer must be listed, valid at created_at.",
-            dir_okay=False,
-        ),
-    ] = None,
+    trusted_keys: TrustedKeysOpt = None,
     transcript: Annotated[
         Path | None,
         typer.Option("--transcript", help="The run's transcript.json: its hash must be signed."),

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from dittobench.cli.common import app, command_group, fail, open_pack_option
+from dittobench.cli.common import TrustedKeysOpt, app, command_group, fail, open_pack_option
 from dittobench.cli.inputs import read_json, read_trusted_keys
 
 if TYPE_CHECKING:
@@ -118,14 +118,7 @@ SaveHeadOpt = Annotated[
 @app.command()
 def verify(
     receipt: Annotated[Path, typer.Argument(help="The receipt JSON file.", dir_okay=False)],
-    trusted_keys: Annotated[
-        Path | None,
-        typer.Option(
-            "--trusted-keys",
-            help="Trusted-keys JSON: the signer must be listed, valid at created_at.",
-            dir_okay=False,
-        ),
-    ] = None,
+    trusted_keys: TrustedKeysOpt = None,
     transcript: Annotated[
         Path | None,
         typer.Option(
