@@ -22,7 +22,7 @@ import dittobench
 from dittobench.core.canonical import CanonicalJSONError, canonical_bytes
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
-from dittobench.receipts.checks import Check, Checklist
+from dittobench.receipts.checks import Checklist
 from dittobench.receipts.keys import (
     KeyFileError,
     TrustedKeys,
@@ -35,7 +35,7 @@ from dittobench.receipts.keys import (
 from dittobench.receipts.manifest import ManifestError, parse_rfc3339
 from dittobench.receipts.merkle import format_score
 from dittobench.receipts.signature_checks import check_key_id, check_signature
-from dittobench.receipts.verify import Verification
+from dittobench.receipts.verify import Verification, unchecked
 from dittobench.spec.external import FORMATS, SUITE_BENCHMARK
 from dittobench.spec.external_report import LABEL, ExternalReport, Part
 from dittobench.spec.external_transcript import ExternalTranscript
@@ -152,10 +152,7 @@ def verify_external_receipt(
     try:
         return _verify(receipt, trusted, transcript, report)
     except Exception as exc:  # a last guard: a malformed receipt must never raise
-        return Verification(
-            (Check("receipt", False, f"could not be checked: {type(exc).__name__}: {exc}"),),
-            "none",
-        )
+        return unchecked(exc)
 
 
 def _verify(

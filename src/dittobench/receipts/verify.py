@@ -56,6 +56,13 @@ class Verification:
         return tuple(c for c in self.checks if not c.ok)
 
 
+def unchecked(exc: Exception) -> Verification:
+    """The verdict on a receipt so malformed a check raised: failed, saying what raised."""
+    return Verification(
+        (Check("receipt", False, f"could not be checked: {type(exc).__name__}: {exc}"),), "none"
+    )
+
+
 def verify_receipt(
     receipt: Any,
     trusted_keys: TrustedKeys | None = None,
@@ -69,10 +76,7 @@ def verify_receipt(
     try:
         return _verify(receipt, trusted_keys, transcript, proof_case)
     except Exception as exc:  # a last guard: a malformed receipt must never raise
-        return Verification(
-            (Check("receipt", False, f"could not be checked: {type(exc).__name__}: {exc}"),),
-            "none",
-        )
+        return unchecked(exc)
 
 
 def _verify(
@@ -156,5 +160,6 @@ __all__ = [
     "check_inclusion",
     "inclusion_proof_for",
     "seed_chooser",
+    "unchecked",
     "verify_receipt",
 ]
