@@ -288,6 +288,7 @@ def _judged_rows(
 from dittobench.cli import (  # noqa: E402, F401
     baseline,
     blinding,
+    checking,
     database,
     external,
     packing,
