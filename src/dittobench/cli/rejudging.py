@@ -27,6 +27,7 @@ class RejudgeError(DittobenchError):
     another protocol, another dataset)."""
 
     exit_code = 1
+    http_status = 422
 
 
 def rejudge(receipt: Any, transcript: Any, pack: Pack | None, url: str) -> bool:

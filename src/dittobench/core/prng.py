@@ -33,6 +33,8 @@ _BLOCK_WORDS = struct.Struct(">4Q")  # a 32-byte block as four big-endian uint64
 class SeedError(DittobenchError, ValueError):
     """A seed outside 0..2**63-1."""
 
+    http_status = 400
+
 
 def check_seed(seed: int) -> int:
     """Return ``seed`` if it is a 63-bit non-negative integer, else raise ``SeedError``."""

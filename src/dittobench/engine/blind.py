@@ -46,6 +46,8 @@ MAX_CALLS: Final = 32
 class AnswersError(DittobenchError, ValueError):
     """An answers file that cannot be read: names the line and the field at fault."""
 
+    http_status = 400
+
 
 @dataclass(frozen=True, slots=True)
 class BlindLabels:

@@ -65,6 +65,7 @@ class HarnessError(DittobenchError, RuntimeError):
     ``unreachable`` is True when no reply came at all (the harness may have restarted)."""
 
     exit_code = 1  # the run failed; its input was fine
+    http_status = 502
 
     def __init__(self, message: str, *, retryable: bool = False, unreachable: bool = False) -> None:
         super().__init__(message)
@@ -100,9 +101,13 @@ INFLATED = ("gzip", "x-gzip", "deflate")
 class BodyTooLarge(DittobenchError):
     """A body past its limit, raw or once inflated."""
 
+    http_status = 502
+
 
 class BodyUnreadable(DittobenchError):
     """A body in an encoding the engine does not read, or one that does not inflate."""
+
+    http_status = 502
 
 
 async def read_body(reply: httpx.Response, limit: int) -> bytes:

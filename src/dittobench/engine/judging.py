@@ -43,6 +43,8 @@ REPLY_KEPT = 8000
 class JudgeError(DittobenchError, RuntimeError):
     """The judge endpoint cannot be used at all (bad URL, refused before any verdict)."""
 
+    http_status = 502
+
 
 @dataclass(frozen=True, slots=True)
 class JudgeEndpoint:

@@ -130,6 +130,7 @@ class RunError(DittobenchError, RuntimeError):
     another process is driving)."""
 
     exit_code = 1  # the run failed; its input was fine
+    http_status = 409
 
 
 class LeaseLost(RunError):

@@ -77,6 +77,8 @@ STATE_WORDS: Final = 2
 class ExternalGradeError(DittobenchError, ValueError):
     """A transcript that is not of the suite given."""
 
+    http_status = 422
+
 
 def grade_decline(question: ExternalQuestion, response: RunResponse | None) -> tuple[float, str]:
     """(score, reason) of a reply to an abstention question: 1.0 only for a grounded decline

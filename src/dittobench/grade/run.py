@@ -29,6 +29,8 @@ from dittobench.spec.wireids import WireIdError, WireIds
 class GradeInputError(DittobenchError, ValueError):
     """The transcript does not belong to the dataset (or names cases it does not have)."""
 
+    http_status = 422
+
 
 @dataclass(frozen=True, slots=True)
 class Graded:

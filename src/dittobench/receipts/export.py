@@ -27,6 +27,8 @@ class ExportError(DittobenchError, ValueError):
     """The receipt lacks what an output needs (a manifest object, base64 fields, an Ed25519
     key); the message names the field."""
 
+    http_status = 400
+
 
 def export(
     receipt: object,

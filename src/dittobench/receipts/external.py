@@ -109,6 +109,8 @@ def external_manifest(
 class ExternalReceiptError(DittobenchError, ValueError):
     """The report and the transcript do not describe one run."""
 
+    http_status = 422
+
 
 def build_external_receipt(
     report: ExternalReport,

@@ -55,6 +55,7 @@ class LogEntryError(DittobenchError, ValueError):
     """An entry that breaks the rules; the message names the entry and the field."""
 
     exit_code = 1
+    http_status = 422
 
 
 def window_opened(

@@ -104,6 +104,8 @@ _KEY_ID = re.compile(r"[0-9a-f]{16}", re.ASCII)
 class ManifestError(DittobenchError, ValueError):
     """A manifest (or a value meant for one) that breaks the rules; the message names the field."""
 
+    http_status = 400
+
 
 @dataclass(frozen=True, slots=True)
 class Scores:

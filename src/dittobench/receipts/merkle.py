@@ -45,6 +45,8 @@ ProofStep = tuple[Side, str]
 class MerkleError(DittobenchError, ValueError):
     """A malformed hash list or an index outside the tree."""
 
+    http_status = 400
+
 
 SCORE_TEXT: Final = re.compile(r"-?\d+\.\d{6}", re.ASCII)
 """A score as ``format_score`` writes it."""

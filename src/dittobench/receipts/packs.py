@@ -21,6 +21,7 @@ class PackMismatchError(DittobenchError):
     """The pack at hand is not the one a receipt names (or none is at hand)."""
 
     exit_code = 1  # the receipt cannot be regraded with it; the files were readable
+    http_status = 422
 
 
 def implied_pack(bench_version: str) -> PackRef:

@@ -25,6 +25,8 @@ from dittobench.receipts.merkle import (
 class ReceiptError(DittobenchError, ValueError):
     """A receipt that cannot yield what was asked (e.g. a proof for a case it lacks)."""
 
+    http_status = 400
+
 
 @dataclass(frozen=True, slots=True)
 class ProofResult:

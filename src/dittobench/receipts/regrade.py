@@ -74,6 +74,7 @@ class RegradeError(DittobenchError):
     """A receipt whose signed figures do not follow from its seed and its responses."""
 
     exit_code = 1  # the receipt failed the check; the files themselves were readable
+    http_status = 422
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,8 @@ from dittobench.spec.transcript import Transcript
 class ReceiptInputError(DittobenchError, ValueError):
     """The report, transcript and prompts do not describe one run."""
 
+    http_status = 422
+
 
 def case_prompts(dataset: Dataset) -> dict[str, str]:
     """What each leaf's ``prompt_sha256`` hashes: the text the harness was asked for each case

@@ -47,6 +47,8 @@ _T95_BEYOND = ((40, 2.021), (60, 2.000), (120, 1.980))
 class SuiteError(DittobenchError, ValueError):
     """A suite that cannot be summarised or signed (no runs, a run without a receipt)."""
 
+    http_status = 409
+
 
 def t95(df: int) -> float:
     """The two-sided 95% t quantile for ``df`` degrees of freedom; between table rows the row

@@ -10,12 +10,14 @@ class SandboxError(DittobenchError, RuntimeError):
     message names what and where."""
 
     exit_code = 1
+    http_status = 502
 
 
 class ArchiveError(SandboxError, ValueError):
     """A source archive refused at intake; the message names the member."""
 
     exit_code = 2
+    http_status = 400
 
 
 __all__ = ["ArchiveError", "SandboxError"]

@@ -49,6 +49,8 @@ class PageError(DittobenchError):
 class SignInNeeded(DittobenchError):
     """The page needs a signed-in viewer; the handler redirects to the sign-in form."""
 
+    http_status = 401
+
 
 def pages_state(request: Request) -> PagesState:
     found: PagesState = request.app.state.pages

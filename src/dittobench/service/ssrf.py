@@ -41,6 +41,8 @@ class UnsafeURLError(DittobenchError, ValueError):
     """A URL the service will not dial; the message says why (never which address it found
     beyond what the caller gave)."""
 
+    http_status = 400
+
 
 _V4_REFUSED: tuple[tuple[str, str], ...] = (
     ("0.0.0.0/8", "unspecified"),

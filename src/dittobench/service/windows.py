@@ -56,6 +56,8 @@ FLOORED_FAMILIES = ("statements", "lookalikes")
 class WindowError(DittobenchError, ValueError):
     """A window that cannot be opened or revealed; the message says why."""
 
+    http_status = 400
+
 
 def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

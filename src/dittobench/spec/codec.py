@@ -24,6 +24,8 @@ class DecodeError(DittobenchError, ValueError):
     """JSON that does not fit the expected shape; the message names the path, e.g.
     ``$.memory_cases[3].answer_kind``."""
 
+    http_status = 400
+
 
 def loads(text: str | bytes, what: str) -> Any:
     """Parse JSON strictly (no NaN or Infinity), naming ``what`` in the error."""

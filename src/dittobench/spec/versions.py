@@ -22,9 +22,13 @@ BENCHMARK_NAME: Final = "dittobench"
 class UnknownVersionError(DittobenchError, ValueError):
     """A bench version this build does not implement."""
 
+    http_status = 400
+
 
 class UnknownRunSizeError(DittobenchError, ValueError):
     """A run size name other than small, medium or full."""
+
+    http_status = 400
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,8 @@ _NONCE = re.compile(rf"[0-9a-f]{{{2 * WIRE_NONCE_BYTES}}}", re.ASCII)
 class WireIdError(DittobenchError, ValueError):
     """A nonce that is not 64 lowercase hex digits, or one under which two ids collide."""
 
+    http_status = 400
+
 
 def check_nonce(nonce: str, what: str = "wire_nonce") -> str:
     """``nonce`` when it is empty or 64 lowercase hex digits; ``WireIdError`` otherwise."""

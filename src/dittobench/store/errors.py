@@ -22,6 +22,8 @@ class BadContentError(StoreError):
 class RunBusyError(StoreError):
     """Another process holds the run's lease: ``owner`` until ``until`` unless it renews."""
 
+    http_status = 409
+
     def __init__(self, message: str, owner: str, until: str) -> None:
         super().__init__(message)
         self.owner, self.until = owner, until
@@ -30,6 +32,8 @@ class RunBusyError(StoreError):
 class RunTakenError(StoreError):
     """A write made for a lease holder after another process took the run over: nothing was
     written (the run is the other process's now)."""
+
+    http_status = 409
 
 
 __all__ = ["BadContentError", "NoStoreError", "RunBusyError", "RunTakenError", "StoreError"]

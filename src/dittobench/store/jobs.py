@@ -115,6 +115,8 @@ class JobRow:
 class ActiveJobError(StoreError):
     """The submitter already has a job that is queued or running (``run_id``)."""
 
+    http_status = 409
+
     def __init__(self, message: str, run_id: str) -> None:
         super().__init__(message)
         self.run_id = run_id
@@ -122,6 +124,8 @@ class ActiveJobError(StoreError):
 
 class WindowStateError(StoreError):
     """A window that is not in the state the change needs (closed, unknown, or busy)."""
+
+    http_status = 409
 
 
 class ServiceStore(RunStore):

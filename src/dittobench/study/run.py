@@ -44,6 +44,8 @@ Progress = Callable[[int, int], None]
 class StudyError(DittobenchError, ValueError):
     """A study that cannot run as asked (too few seeds, a seed out of range)."""
 
+    http_status = 400
+
 
 @dataclass(frozen=True, slots=True)
 class StudyResult:

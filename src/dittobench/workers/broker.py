@@ -26,6 +26,7 @@ class BrokerError(DittobenchError, RuntimeError):
     """The broker cannot be used; the message names its URL (without a password)."""
 
     exit_code = 2
+    http_status = 503
 
 
 def shown_url(url: str) -> str:

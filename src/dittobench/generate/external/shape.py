@@ -14,9 +14,13 @@ class ExternalFileError(DittobenchError, ValueError):
     """A source file that is not what its format says: the message names the file and the JSON
     path of the first problem."""
 
+    http_status = 400
+
 
 class UnknownReleaseError(DittobenchError, ValueError):
     """A source file whose SHA-256 matches no known release (refused unless allowed)."""
+
+    http_status = 400
 
 
 def kind_of(value: Any) -> str:
