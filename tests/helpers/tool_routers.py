@@ -221,8 +221,8 @@ def findings(setting: Setting, seeds: Iterable[int]) -> Iterable[tuple[str, str]
                 continue
             stream = Stream.root(seed, setting.version).fork(f"frames/{case.id}")
             other = next(t for t in CONTENT_TOOLS if t != fixture.bearer)
-            needle = finding(stream, fixture, fixture.bearer)
-            decoy = finding(stream, fixture, other)
+            needle = finding(stream, fixture, fixture.bearer, public_pack().replies)
+            decoy = finding(stream, fixture, other, public_pack().replies)
             yield (
                 needle.replace(fixture.needle_figure, "{figure}"),
                 decoy.replace(fixture.decoy_figure, "{figure}"),

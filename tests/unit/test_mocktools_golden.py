@@ -20,6 +20,7 @@ from dittobench.catalog import MEMORY_TOOLS, TOOL_NAMES, get_tool
 from dittobench.core.hashing import canonical_sha256
 from dittobench.generate.assemble import build_dataset
 from dittobench.mocktools import execute
+from dittobench.packs import own_pack
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
 from dittobench.spec.versions import POLICIES, get_policy
 
@@ -84,6 +85,7 @@ def calls_of(case: ToolCase, fixture: ToolFixture) -> list[tuple[str, Any]]:
 def served(version: str, dataset: Dataset) -> list[list[Any]]:
     """Every reply of the fixed calls over ``dataset``: [case, tool, repeat, result, error]."""
     content_version = get_policy(version).content_version
+    replies = own_pack(version).replies  # read through the version's own pack, as a run does
     fixtures = {f.case_id: f for f in dataset.tool_fixtures}
     rows: list[list[Any]] = []
     for case in dataset.tool_cases:
@@ -91,7 +93,7 @@ def served(version: str, dataset: Dataset) -> list[list[Any]]:
         for name, args in calls_of(case, fixture):
             for earlier in ((), (name,)):
                 reply = execute(
-                    dataset.seed, content_version, case, fixture, name, args, list(earlier)
+                    dataset.seed, content_version, case, fixture, name, args, list(earlier), replies
                 )
                 rows.append([case.id, name, len(earlier), reply.result, reply.error])
     return rows

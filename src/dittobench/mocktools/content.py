@@ -4,8 +4,9 @@ Every content result carries one *finding* about the case's subject. The bearer 
 embeds the fixture's needle sentence verbatim; every other content tool's finding states the decoy
 figure, worded as stale or preliminary. A fixture that carries its own ``decoy`` sentence (bench
 3.0: both sentences drawn from the pack, in the same words, dated) is served as it stands: the
-bearer says ``needle``, every other content tool ``decoy``, and no frame of this module is used.
-Apart from that one figure (and its date), the templates hold no digits,
+bearer says ``needle``, every other content tool ``decoy``, and no needle or decoy frame is used.
+Every word around them (frames, titles, leads, headings, job lines) is the pack's
+(``packs/replies.py``). Apart from that one figure (and its date), the replies hold no digits,
 so the only numbers a result shows are the finding's figure and what the fixture or the caller
 supplied (the link, the job id, echoed arguments).
 
@@ -21,6 +22,7 @@ from dataclasses import replace
 from dittobench.core import codes
 from dittobench.core.prng import Stream
 from dittobench.mocktools.echo import arg_list, arg_text
+from dittobench.packs import Replies
 from dittobench.spec.dataset import ToolFixture
 from dittobench.spec.wire import ToolExecResponse
 
@@ -28,39 +30,6 @@ SEARCH_RESULTS_DEFAULT = 3
 SEARCH_RESULTS_MAX = 5
 READ_LINKS_MAX = 5
 _LETTERS = "abcdefghjkmnpqrstuvwxyz"
-_TLDS = ("com", "org", "net", "io")
-_SECTIONS = ("notes", "posts", "articles", "docs", "blog", "guide")
-
-_NEEDLE_FRAMES = (
-    "According to the final audited report, {needle}.",
-    "The latest confirmed update states that {needle}.",
-    "Final figures are now published: {needle}, as the project office confirmed.",
-    "Per the most recent verified data, {needle}.",
-)
-_DECOY_FRAMES = (
-    "An early estimate put the {subject} at {decoy} {unit}, a figure since superseded.",
-    "A preliminary draft listed the {subject} at {decoy} {unit}; it was later revised.",
-    "An older forecast had the {subject} at about {decoy} {unit}, before final numbers came in.",
-    "A stale entry from last season gives the {subject} as {decoy} {unit}.",
-)
-_FIRST_TITLES = ("{Subject}: latest report", "{Subject} - status update", "Notes on the {subject}")
-_OTHER_TITLES = ("weekly digest", "community forum", "glossary", "industry overview", "archive")
-_OTHER_SNIPPETS = (
-    "A general overview of {topic}; no specific figures are given.",
-    "Background reading on {topic} and related subjects.",
-    "A discussion thread that mentions {topic} in passing.",
-    "An explainer covering common questions about {topic}.",
-)
-_PAGE_LEADS = (
-    "This page collects what is known about the {subject}.",
-    "Summary page for the {subject}.",
-    "Project notes: the {subject}.",
-)
-_JOB_LEADS = ("Result:", "The agent reports:", "Findings:")
-_WORKFLOW_LEADS = (
-    "The agents split the work and merged their findings.",
-    "All parallel tasks completed and their results were combined.",
-)
 
 
 def is_bearer(fixture: ToolFixture, name: str) -> bool:
@@ -68,15 +37,15 @@ def is_bearer(fixture: ToolFixture, name: str) -> bool:
     return bool(fixture.bearer) and bool(fixture.needle) and name == fixture.bearer
 
 
-def finding(stream: Stream, fixture: ToolFixture, name: str) -> str:
+def finding(stream: Stream, fixture: ToolFixture, name: str, replies: Replies) -> str:
     """One sentence about the subject: the needle from the bearer, the decoy from anything else."""
     if is_bearer(fixture, name):
         if fixture.decoy:
             return fixture.needle
-        return stream.choice(_NEEDLE_FRAMES).format(needle=fixture.needle)
+        return stream.choice(replies.lists["needle_frames"]).format(needle=fixture.needle)
     if fixture.decoy:
         return fixture.decoy
-    return stream.choice(_DECOY_FRAMES).format(
+    return stream.choice(replies.lists["decoy_frames"]).format(
         subject=fixture.subject, decoy=fixture.decoy_figure, unit=fixture.unit
     )
 
@@ -86,78 +55,91 @@ def serve_content(
     fixture: ToolFixture,
     name: str,
     args: Mapping[str, object],
+    replies: Replies,
     agreeing: bool = False,
 ) -> ToolExecResponse:
     """The response of content tool ``name`` (arguments already checked). ``agreeing`` (bench
     5.0): where the search result carries the needle, the page it links says the same."""
     if agreeing and name == "read_links" and fixture.bearer == "search_web":
         fixture = replace(fixture, bearer="read_links")
-    return _SERVERS[name](stream, fixture, args)
+    return _SERVERS[name](stream, fixture, args, replies)
 
 
 def _search_web(
-    stream: Stream, fixture: ToolFixture, args: Mapping[str, object]
+    stream: Stream, fixture: ToolFixture, args: Mapping[str, object], replies: Replies
 ) -> ToolExecResponse:
+    words, lines = replies.lists, replies.lines
     queries = arg_list(args, "queries")
-    topic = queries[0] if queries else f"the {fixture.subject}"
+    topic = queries[0] if queries else lines["topic"].format(subject=fixture.subject)
     count = _result_count(args.get("num_results"))
     subject_title = fixture.subject[:1].upper() + fixture.subject[1:]
+    first_title = stream.choice(words["first_titles"])
     blocks = [
         "\n".join(
             (
-                stream.choice(_FIRST_TITLES).format(Subject=subject_title, subject=fixture.subject),
+                first_title.format(Subject=subject_title, subject=fixture.subject),
                 fixture.link,
-                finding(stream, fixture, "search_web"),
+                finding(stream, fixture, "search_web", replies),
             )
         )
     ]
     for _ in range(count - 1):
-        title = f"{codes.coined_name(stream, 2)} {stream.choice(_OTHER_TITLES)}"
-        snippet = stream.choice(_OTHER_SNIPPETS).format(topic=topic)
-        blocks.append("\n".join((title, _coined_link(stream), snippet)))
-    heading = "Search results for " + ", ".join(f'"{q}"' for q in queries) + ":"
+        title = f"{codes.coined_name(stream, 2)} {stream.choice(words['other_titles'])}"
+        snippet = stream.choice(words["other_snippets"]).format(topic=topic)
+        blocks.append("\n".join((title, _coined_link(stream, replies), snippet)))
+    quoted = lines["joined"].join(lines["quoted"].format(text=q) for q in queries)
+    heading = lines["search_heading"].format(queries=quoted)
     return ToolExecResponse(result="\n\n".join([heading, *blocks]))
 
 
 def _read_links(
-    stream: Stream, fixture: ToolFixture, args: Mapping[str, object]
+    stream: Stream, fixture: ToolFixture, args: Mapping[str, object], replies: Replies
 ) -> ToolExecResponse:
     pages: list[str] = []
     for url in arg_list(args, "urls")[:READ_LINKS_MAX]:
         if fixture.link and _same_link(url, fixture.link):
-            lead = stream.choice(_PAGE_LEADS).format(subject=fixture.subject)
-            pages.append(f"Page: {url}\n{lead} {finding(stream, fixture, 'read_links')}")
+            lead = stream.choice(replies.lists["page_leads"]).format(subject=fixture.subject)
+            found = finding(stream, fixture, "read_links", replies)
+            pages.append(replies.lines["page"].format(url=url, lead=lead, finding=found))
         else:
-            pages.append(f"Could not load {url}: the page did not respond.")
+            pages.append(replies.lines["unreachable"].format(url=url))
     return ToolExecResponse(result="\n\n".join(pages))
 
 
 def _job_status(
-    stream: Stream, fixture: ToolFixture, args: Mapping[str, object]
+    stream: Stream, fixture: ToolFixture, args: Mapping[str, object], replies: Replies
 ) -> ToolExecResponse:
     job_id = arg_text(args, "job_id")
     if not fixture.job_id or job_id != fixture.job_id.strip():
-        return ToolExecResponse(result="", error=f"no job with id {job_id}")
-    lead = stream.choice(_JOB_LEADS)
-    note = finding(stream, fixture, "get_agent_job_status")
-    text = f"Job {fixture.job_id}: finished.\n{lead} {note}"
+        return _error(f"no job with id {job_id}")
+    lead = stream.choice(replies.lists["job_leads"])
+    note = finding(stream, fixture, "get_agent_job_status", replies)
+    text = replies.lines["job_status"].format(job_id=fixture.job_id, lead=lead, finding=note)
     return ToolExecResponse(result=text)
 
 
-def _workflow(stream: Stream, fixture: ToolFixture, args: Mapping[str, object]) -> ToolExecResponse:
+def _workflow(
+    stream: Stream, fixture: ToolFixture, args: Mapping[str, object], replies: Replies
+) -> ToolExecResponse:
     goal = arg_text(args, "goal")
-    lead = stream.choice(_WORKFLOW_LEADS)
-    summary = finding(stream, fixture, "execute_agent_workflow")
-    return ToolExecResponse(result=f"Workflow finished for the goal: {goal}\n{lead}\n{summary}")
+    lead = stream.choice(replies.lists["workflow_leads"])
+    summary = finding(stream, fixture, "execute_agent_workflow", replies)
+    text = replies.lines["workflow"].format(goal=goal, lead=lead, finding=summary)
+    return ToolExecResponse(result=text)
 
 
 def _list_jobs(
-    stream: Stream, fixture: ToolFixture, args: Mapping[str, object]
+    stream: Stream, fixture: ToolFixture, args: Mapping[str, object], replies: Replies
 ) -> ToolExecResponse:
-    job = fixture.job_id or "research job"
-    note = finding(stream, fixture, "list_agent_jobs")
-    other = f"{codes.coined_name(stream, 2)} cleanup job"
-    return ToolExecResponse(result=f"Jobs:\n- {job} (finished): {note}\n- {other} (cancelled)")
+    job = fixture.job_id or replies.lines["unnamed_job"]
+    note = finding(stream, fixture, "list_agent_jobs", replies)
+    other = replies.lines["other_job"].format(name=codes.coined_name(stream, 2))
+    text = replies.lines["jobs"].format(job=job, finding=note, other=other)
+    return ToolExecResponse(result=text)
+
+
+def _error(message: str) -> ToolExecResponse:
+    return ToolExecResponse(result="", error=message)
 
 
 def _result_count(value: object) -> int:
@@ -166,17 +148,18 @@ def _result_count(value: object) -> int:
     return max(1, min(SEARCH_RESULTS_MAX, value))
 
 
-def _coined_link(stream: Stream) -> str:
+def _coined_link(stream: Stream, replies: Replies) -> str:
     host = codes.coined_name(stream, 3).lower()
     slug = codes.coin_string(stream, 6, alphabet=_LETTERS)
-    return f"https://{host}.{stream.choice(_TLDS)}/{stream.choice(_SECTIONS)}/{slug}"
+    tld = stream.choice(replies.lists["link_tlds"])
+    return f"https://{host}.{tld}/{stream.choice(replies.lists['link_sections'])}/{slug}"
 
 
 def _same_link(url: str, link: str) -> bool:
     return url.strip().rstrip("/") == link.strip().rstrip("/")
 
 
-_Server = Callable[[Stream, ToolFixture, Mapping[str, object]], ToolExecResponse]
+_Server = Callable[[Stream, ToolFixture, Mapping[str, object], Replies], ToolExecResponse]
 _SERVERS: dict[str, _Server] = {
     "search_web": _search_web,
     "read_links": _read_links,

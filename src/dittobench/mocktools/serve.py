@@ -2,7 +2,9 @@
 
 ``execute`` checks the call (known tool, not a memory tool, arguments an object carrying every
 required argument) and then serves either content (``content``) or a confirmation (``confirm``).
-Wording is drawn from the stream ``mocktools/<case id>/<tool>/<args digest>``, so the same
+Wording is the pack's (``replies``: ``Pack.replies``, the default public pack's when none is
+given, which every shipped pack shares), drawn from the stream
+``mocktools/<case id>/<tool>/<args digest>``, so the same
 (seed, content version, case, tool, arguments) always gets the same bytes, and a different
 argument object may get different wording. Errors use ``ToolExecResponse.error`` with an empty
 result; they are never exceptions, except for a fixture that belongs to another case.
@@ -23,6 +25,7 @@ from dittobench.core.canonical import CanonicalJSONError, canonical_bytes
 from dittobench.core.prng import Stream
 from dittobench.mocktools.confirm import calendar_event, confirmation
 from dittobench.mocktools.content import serve_content
+from dittobench.packs import Replies, public_pack
 from dittobench.spec.dataset import ToolCase, ToolFixture
 from dittobench.spec.versions import content_of
 from dittobench.spec.wire import ToolExecResponse
@@ -42,8 +45,9 @@ def execute(
     name: str,
     args: object,
     earlier: Sequence[str],
+    replies: Replies | None = None,
 ) -> ToolExecResponse:
-    """Serve one tool call of ``case``.
+    """Serve one tool call of ``case``, in the words of ``replies`` (the run's pack's).
 
     ``earlier`` holds the names of this case's calls already made, in arrival order (the caller
     keeps that state, so this function stays pure). Raises ``ValueError`` only when ``fixture``
@@ -58,7 +62,9 @@ def execute(
     if args is None:
         args = {}
     if not isinstance(args, dict):
-        return _error(f"arguments for {name} must be a JSON object, got {_json_kind(args)}")
+        kind = _json_kind(args)
+        article = "an" if kind[:1] in "aeiou" else "a"
+        return _error(f"arguments for {name} must be a JSON object, got {article} {kind}")
     try:
         digest = args_digest(args)
     except CanonicalJSONError as exc:
@@ -68,16 +74,17 @@ def execute(
             return _error(f"missing required argument '{arg}' for {name}")
 
     stream = Stream(seed, content_version, f"mocktools/{case.id}/{name}/{digest}")
+    words = replies or public_pack().replies
     about = content_of(content_version).fixtures_about_request
     if name in CONTENT_TOOLS:
         if fixture.fail_first and name not in earlier:
             return _error(TRANSIENT_ERROR)
-        return serve_content(stream, fixture, name, args, about)
+        return serve_content(stream, fixture, name, args, words, about)
     if about and name == "calendar_search_events":
         asked = _pinned(case, name, "query")
         if asked:
-            return ToolExecResponse(result=calendar_event(stream, asked, args))
-    return ToolExecResponse(result=confirmation(stream, fixture, name, args, digest))
+            return ToolExecResponse(result=calendar_event(stream, asked, args, words))
+    return ToolExecResponse(result=confirmation(stream, fixture, name, args, digest, words))
 
 
 def _pinned(case: ToolCase, name: str, arg: str) -> str:
@@ -109,11 +116,11 @@ def _is_empty(value: object) -> bool:
 
 def _json_kind(value: object) -> str:
     if isinstance(value, bool):
-        return "a boolean"
+        return "boolean"
     if isinstance(value, (int, float)):
-        return "a number"
+        return "number"
     if isinstance(value, str):
-        return "a string"
+        return "string"
     if isinstance(value, (list, tuple)):
-        return "an array"
+        return "array"
     return type(value).__name__

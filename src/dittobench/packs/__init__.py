@@ -18,6 +18,7 @@ from dittobench.packs.load import (
     public_pack_ids,
     shipped_pack,
 )
+from dittobench.packs.replies import Replies, RepliesError, format_replies
 
 __all__ = [
     "DEFAULT_PACK_ID",
@@ -25,6 +26,9 @@ __all__ = [
     "PACK_ID_PATTERN",
     "Pack",
     "PackError",
+    "Replies",
+    "RepliesError",
+    "format_replies",
     "load_pack",
     "own_pack",
     "public_pack",

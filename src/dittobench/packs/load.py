@@ -11,6 +11,7 @@ from typing import Any, Final
 from dittobench.core.canonical import CanonicalJSONError
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
+from dittobench.packs.replies import Replies, RepliesError, format_replies
 from dittobench.spec.dataset import PackRef
 from dittobench.spec.versions import get_policy
 
@@ -72,6 +73,15 @@ class Pack:
             except CanonicalJSONError as exc:
                 raise PackError(f"{self.path}: {exc}") from None
         return self._sha256
+
+    @property
+    def replies(self) -> Replies:
+        """The words of the mock tools' replies this pack serves: its format's
+        (``packs/replies.py``), which ``pack.json`` names and ``sha256`` therefore commits to."""
+        try:
+            return format_replies(str(self.file("pack").get("format", PACK_FORMAT)))
+        except RepliesError as exc:
+            raise PackError(str(exc)) from None
 
     def ref(self) -> PackRef:
         """How a dataset, transcript or report names this pack."""
