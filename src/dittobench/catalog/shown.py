@@ -1,12 +1,12 @@
-"""What a harness is shown from a content pack besides the prompts: the system prompt and the
-catalog in the pack's words."""
+"""What a harness is shown from a content pack besides the prompts: the system prompt, the
+catalog in the pack's words, and the words of the mock tools' replies."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from dittobench.catalog.tools import CatalogTextError, catalog_with_text
-from dittobench.packs import Pack, PackError
+from dittobench.packs import Pack, PackError, Replies
 from dittobench.spec.wire import ToolDefinition
 
 
@@ -16,10 +16,13 @@ class Shown:
 
     system_prompt: str
     tools: tuple[ToolDefinition, ...]
+    replies: Replies
+    """What the run's tool endpoint answers in (``mocktools.execute``)."""
 
 
 def shown_by(pack: Pack) -> Shown:
-    """The pack's system prompt and catalog; ``PackError`` naming the file and key at fault."""
+    """The pack's system prompt, catalog and replies; ``PackError`` naming the file and key at
+    fault."""
     prompt = pack.file("system").get("system_prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         raise PackError(
@@ -29,4 +32,4 @@ def shown_by(pack: Pack) -> Shown:
         tools = catalog_with_text(pack.file("catalog"), str(pack.path / "catalog.json"))
     except CatalogTextError as exc:
         raise PackError(str(exc)) from None
-    return Shown(prompt, tools)
+    return Shown(prompt, tools, pack.replies)

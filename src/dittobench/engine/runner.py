@@ -408,7 +408,7 @@ async def _run(
 ) -> Executed:
     shown = shown_by(run_pack(dataset.bench_version, options.pack))
     version = get_policy(dataset.bench_version).content_version
-    endpoint = ToolEndpoint(dataset, version, ids=ids)
+    endpoint = ToolEndpoint(dataset, version, ids=ids, replies=shown.replies)
     await endpoint.start()
     if options.tool_route is not None:
         endpoint.url = options.tool_route(endpoint.url)  # the URL the harness is told

@@ -38,6 +38,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from dittobench.mocktools import execute
+from dittobench.packs import Replies
 from dittobench.spec import repair
 from dittobench.spec.codec import DecodeError, loads
 from dittobench.spec.dataset import Dataset, ToolCase, ToolFixture
@@ -69,8 +70,11 @@ class ToolEndpoint:
         content_version: str,
         host: str = "127.0.0.1",
         ids: WireIds | None = None,
+        replies: Replies | None = None,
     ) -> None:
         self._seed = dataset.seed
+        self._replies = replies
+        """The run's pack's reply words (``Shown.replies``); None: the default public pack's."""
         self._ids = ids or WireIds()
         # The run's secret: unguessable, and known only to this process and the harness.
         self._token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -178,7 +182,9 @@ class ToolEndpoint:
         if known is None:
             return ToolExecResponse(result="", error=MEMORY_CASE_ERROR)
         case, fixture = known
-        return execute(self._seed, self._version, case, fixture, call.name, call.args, earlier)
+        return execute(
+            self._seed, self._version, case, fixture, call.name, call.args, earlier, self._replies
+        )
 
 
 def max_connections() -> int:
