@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +77,41 @@ def test_a_url_that_is_not_one_exits_2() -> None:
     done = dittobench("harness", "check", "ftp://example.org")
     assert done.returncode == 2
     assert "URL must be `builtin` or an http(s) URL" in done.stderr
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "minimal_harness.py"
+
+
+@pytest.fixture
+def example_harness() -> Iterator[str]:
+    """docs/protocol.md's 50-line harness, as its reader would start it."""
+    process = subprocess.Popen(
+        [sys.executable, str(EXAMPLE), "0"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("listening on http://127.0.0.1:"), line
+        yield line.split()[-1]
+    finally:
+        process.terminate()
+        process.wait(10)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def test_the_protocol_pages_example_harness_passes_and_runs(
+    example_harness: str, tmp_path: Path
+) -> None:
+    done = dittobench("harness", "check", example_harness, "--seed", "11", "--json")
+    assert done.returncode == 0, done.stderr
+    assert {step["status"] for step in _steps(done.stdout).values()} == {"pass"}
+    ran = dittobench(
+        "run", "--harness", example_harness, "--run-size", "small", "--seed", "11",
+        "--db", str(tmp_path / "runs.db"), "--out-dir", str(tmp_path / "runs"), cwd=tmp_path,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    transcript = json.loads(next((tmp_path / "runs").glob("*/transcript.json")).read_bytes())
+    outcomes = {case["execution"]["outcome"] for case in transcript["cases"]}
+    assert outcomes == {"ok"}, "the example must never break the protocol"
+    assert any(case["observed"] for case in transcript["cases"] if case["kind"] == "tool")

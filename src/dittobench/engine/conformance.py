@@ -38,6 +38,8 @@ NEVER_CALLED = (
     'tool_endpoint with POST (docs/protocol.md, "Harness wire protocol"); one that never does '
     "scores 0 on tool cases"
 )
+TOOL_USER = ""
+"""A tool case's user, as a run asks it: one of the run's tool users (``spec.wireids``)."""
 CHECK_RUN_SIZE = "medium"
 """The probe's dataset: enough tool cases that a harness which calls tools at all calls one."""
 
@@ -120,7 +122,7 @@ class _Probe:
         """Tool cases answered until one calls the endpoint, and how many calls reached it."""
         calls, answered = 0, 0
         for case in self.dataset.tool_cases:
-            _answer, seen = await self._ask(case.id, DEFAULT_USER_ID, case.prompt)
+            _answer, seen = await self._ask(case.id, TOOL_USER, case.prompt)
             answered, calls = answered + 1, calls + seen
             if calls:
                 break
