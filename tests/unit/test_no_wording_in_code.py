@@ -1,15 +1,17 @@
-"""No wording lives in the generator's code: every word comes from a content pack.
+"""No wording lives in the generator's or the mock tools' code: every word comes from a pack.
 
 The rule (docs/packs.md, "No wording in code"), applied to every module under
-``src/dittobench/generate``. Outside docstrings and diagnostics (``raise`` statements and the
-arguments of calls to ``*Error``, ``*fail`` and ``Problem``), a string literal may not
+``src/dittobench/generate`` and ``src/dittobench/mocktools``. Outside docstrings and diagnostics
+(``raise`` statements, the arguments of calls to ``*Error``, ``*_error``, ``*fail`` and
+``Problem``, and constants named ``*_ERROR``: the error texts a tool call gets), a string literal
+may not
 
 - hold a phrase (two words of two or more letters separated by a space),
 - hold a capitalised word (a name, the start of a sentence),
 
 and no tuple, list, set or dict display may hold four or more string literals unless every one
-is a schema name (a key used anywhere in a shipped public pack, an attribute kind, a question
-type):
+is a schema name (a key used anywhere in a shipped public pack or its replies, an attribute
+kind, a question type):
 a value pool cannot hide as a list of single words.
 """
 
@@ -24,10 +26,13 @@ from dittobench.generate.persona.attribute import ATTRIBUTE_KINDS
 from dittobench.packs import public_pack
 from dittobench.spec.memory import QUESTION_TYPES
 
-GENERATE = Path(__file__).resolve().parents[2] / "src" / "dittobench" / "generate"
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "dittobench"
+GENERATE = SOURCE / "generate"
+MOCKTOOLS = SOURCE / "mocktools"
 _PHRASE = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,}")
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+")
-_DIAGNOSTIC = re.compile(r"(Error|fail|Problem)$")
+_DIAGNOSTIC = re.compile(r"(Error|_error|fail|Problem)$")
+_DIAGNOSTIC_CONSTANT = re.compile(r"_ERROR$")
 
 
 def _keys(value: object) -> Iterator[str]:
@@ -49,6 +54,9 @@ def _schema_names() -> frozenset[str]:
         for name in PACK_FILES
         for key in _keys(public_pack(pack_id).file(name))
     }
+    for pack_id in public_pack_ids():
+        words = public_pack(pack_id).replies
+        names |= {*words.confirm, *words.lists, *words.lines}
     return frozenset(names | set(ATTRIBUTE_KINDS) | set(QUESTION_TYPES))
 
 
@@ -60,8 +68,17 @@ def _exempt(tree: ast.AST) -> set[int]:
         func = node.func if isinstance(node, ast.Call) else None
         name = getattr(func, "id", getattr(func, "attr", "")) if func is not None else ""
         diagnostic = isinstance(node, ast.Raise) or bool(name and _DIAGNOSTIC.search(name))
-        exported = isinstance(node, ast.Assign) and any(
-            getattr(target, "id", "") == "__all__" for target in node.targets
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign)
+            else []
+        )
+        exported = any(
+            getattr(target, "id", "") == "__all__"
+            or _DIAGNOSTIC_CONSTANT.search(getattr(target, "id", ""))
+            for target in targets
         )
         if diagnostic or exported:
             exempt.update(id(sub) for sub in ast.walk(node))
@@ -104,6 +121,15 @@ def test_no_module_under_generate_holds_wording() -> None:
     assert {path: found for path, found in breaches.items() if found} == {}
 
 
+def test_no_module_under_mocktools_holds_wording() -> None:
+    names = _schema_names()
+    breaches = {
+        str(path.relative_to(MOCKTOOLS)): wording_in(path.read_text(encoding="utf-8"), names)
+        for path in sorted(MOCKTOOLS.rglob("*.py"))
+    }
+    assert {path: found for path, found in breaches.items() if found} == {}
+
+
 def test_the_rule_catches_planted_wording() -> None:
     names = _schema_names()
     planted = {
@@ -111,6 +137,9 @@ def test_the_rule_catches_planted_wording() -> None:
         'NAME = "Greta"': "text",
         'HOBBIES = ("pottery", "chess", "archery", "rowing")': "pool",
         'UNITS = {"a": "litres", "b": "tonnes", "c": "crates", "d": "visitors"}': "pool",
+        'return ToolExecResponse(result="Theme set to dark.")': "text",
+        'text = f"Job {job}: finished."': "text",
+        'TLDS = ("com", "org", "net", "io")': "pool",
     }
     for source, kind in planted.items():
         found = wording_in(source, names)
@@ -119,6 +148,9 @@ def test_the_rule_catches_planted_wording() -> None:
         'raise ValueError("no such attribute here")',
         'KINDS = ("fixed", "changing", "preference", "activity")',
         'LABEL = "memory/person/"',
+        'TRANSIENT_ERROR: Final = "transient upstream error (503); retry"',
+        'return _error(f"no job with id {job_id}")',
+        'template = replies.lines["page_leads"]',
         '"""A docstring may say anything at all."""',
     ]
     for source in allowed:
