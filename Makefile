@@ -30,10 +30,10 @@ run: $(STAMP) ## The main job: score the built-in baseline harness on a small ru
 test: lint typecheck imports unit ## Everything CI checks: lint, types, layering, tests
 
 lint: $(STAMP) ## ruff lint and format check
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
-typecheck: $(STAMP) ## mypy, strict on every package
+typecheck: $(STAMP) ## mypy, strict on every package and on the tests
 	$(BIN)/mypy
 
 imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section 3)
@@ -55,8 +55,8 @@ bench: $(STAMP) ## Print generator, grader, engine, baseline, service, web page,
 	$(BIN)/python benchmarks/sandbox_startup.py
 
 format: $(STAMP) ## Apply ruff formatting and safe fixes
-	$(BIN)/ruff check --fix src tests benchmarks
-	$(BIN)/ruff format src tests benchmarks
+	$(BIN)/ruff check --fix src tests benchmarks examples
+	$(BIN)/ruff format src tests benchmarks examples
 
 clean: ## Remove .venv and caches
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

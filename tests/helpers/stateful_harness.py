@@ -44,11 +44,14 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import harness_server as base  # beside this file, found once the path is set
+if TYPE_CHECKING:
+    from tests.helpers import harness_server as base
+else:
+    import harness_server as base  # beside this file, found once the path is set
 
 MODES = ("seed-lock", "rebuild", "memory", "plain")
 

@@ -84,7 +84,11 @@ def _submit(service: ServiceProcess, body: dict[str, Any]) -> dict[str, Any]:
 def _score(service: ServiceProcess, url: str) -> dict[str, Any]:
     dataset = build_dataset(PINNED, CURRENT_VERSION, "small")
     sha = hashlib.sha256(canonical_bytes(dataset.to_json())).hexdigest()
-    body = {"harness_url": url, "bench_version": CURRENT_VERSION, "run_size": "small"}
+    body: dict[str, object] = {
+        "harness_url": url,
+        "bench_version": CURRENT_VERSION,
+        "run_size": "small",
+    }
     body |= {"seed": PINNED, "dataset_sha256": sha}
     status, accepted = service.json("POST", "/v2/score", ALICE, body)
     assert status == 202 and accepted["seed_source"] == "submitter", accepted

@@ -13,14 +13,16 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import count
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ClientLimits, HarnessError
-from dittobench.engine.runner import RunError, RunOptions, resume_run, start_run
+from dittobench.engine.runner import RunError, RunOptions, RunOutcome, resume_run, start_run
 from dittobench.generate.assemble import build_dataset
-from dittobench.store import RunStore
+from dittobench.spec.report import ScoreReport
+from dittobench.store import RunRow, RunStore
 from tests.helpers.harness_process import harness
 
 FAST = ClientLimits(
@@ -41,7 +43,7 @@ def run(
     size: str = "small",
     limits: ClientLimits = FAST,
     concurrency: int = 8,
-):  # type: ignore[no-untyped-def]
+) -> RunOutcome:
     options = RunOptions(url, seed, size, "1.1.0", concurrency, tmp / "out", limits)
     run_id = f"r-test-{next(_ids)}"
     return start_run(store, run_id, options, clock, lambda progress: None)
@@ -118,6 +120,7 @@ def test_a_run_whose_answers_never_arrive_fails_and_keeps_every_case(
     with harness(mode) as url, pytest.raises(RunError, match="12 of 12 cases got no answer"):
         run(store, url, tmp_path, limits=limits, concurrency=1)
     [row] = store.list_runs()
+    assert isinstance(row, RunRow)
     assert row.status == "failed" and f"12 {outcome}" in row.error
     recorded = store.recorded_cases(row.run_id).values()
     assert len(recorded) == 12
@@ -136,6 +139,7 @@ def test_a_harness_that_drops_every_connection_fails_the_run(
     with harness("reset") as url, pytest.raises(HarnessError, match="dropped connections, 4 times"):
         run(store, url, tmp_path, limits=limits, concurrency=1)
     [row] = store.list_runs()
+    assert isinstance(row, RunRow)
     assert row.status == "failed" and "dropped connections" in row.error
     recorded = store.recorded_cases(row.run_id).values()
     assert recorded and all(r["response"] is None for r in recorded)
@@ -247,7 +251,7 @@ def test_killed_engine_resumes_to_the_same_scores(tmp_path: Path) -> None:
             resumed = resume_run(stored, run_id, options, clock, lambda progress: None)
     strip = ("latency_ms",)
 
-    def scores(report):  # type: ignore[no-untyped-def]
+    def scores(report: ScoreReport) -> list[dict[str, Any]]:
         return [{k: v for k, v in c.to_json().items() if k not in strip} for c in report.per_case]
 
     assert scores(resumed.report) == scores(straight.report)

@@ -41,7 +41,7 @@ def test_each_format_end_to_end_against_the_builtin_baseline(tmp_path: Path, fmt
     delivered = [r for r in transcript["records"] if r["response"] is not None]
     assert len(delivered) == COUNTS[fmt]  # the baseline answered every question
     assert report["transcript_sha256"] == hashlib.sha256(transcript_bytes).hexdigest()
-    statuses = {v["graded_by"]: set() for v in report["per_question"]}
+    statuses: dict[str, set[str]] = {v["graded_by"]: set() for v in report["per_question"]}
     for verdict in report["per_question"]:
         statuses[verdict["graded_by"]].add(verdict["status"])
     assert statuses == {"value": {"graded"}, "decline": {"graded"}, "open": {"not_judged"}}

@@ -246,7 +246,7 @@ def test_a_flood_of_reported_calls_is_cut_to_the_cap_and_says_so(
     store: RunStore, tmp_path: Path
 ) -> None:
     sent = 50_000
-    call = {"name": "search_web", "args": {"queries": ["x"]}, "hop": 0}
+    call: dict[str, Any] = {"name": "search_web", "args": {"queries": ["x"]}, "hop": 0}
     reply = tmp_path / "reply.json"
     reply.write_text(json.dumps({"final_text": "ok", "tool_calls": [call] * sent}), "utf-8")
     with harness("scripted", "--reply", str(reply)) as url:

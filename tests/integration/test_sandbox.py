@@ -233,7 +233,14 @@ def test_a_harness_that_never_serves_fails_with_its_last_words(tmp_path: Path) -
         pass
 
 
-ORACLE = ("python", "harness_server.py", "--mode", "oracle", "--answers", "answers.json")
+ORACLE: tuple[str, ...] = (
+    "python",
+    "harness_server.py",
+    "--mode",
+    "oracle",
+    "--answers",
+    "answers.json",
+)
 ORACLE += ("--port", "{port}")
 
 
@@ -309,7 +316,7 @@ def test_submitted_archives_are_checked_before_anything_runs(tmp_path: Path) -> 
     )
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
 
-        def submit(data: bytes, **extra: Any) -> httpx.Response:
+        def submit(data: bytes, **extra: Any) -> Any:  # the test client's own response type
             body = {"archive_base64": base64.b64encode(data).decode(), **extra}
             return client.post("/v1/submit", headers=AS_ADMIN, json=body)
 

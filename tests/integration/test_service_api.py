@@ -15,6 +15,7 @@ import schemathesis
 from fastapi import FastAPI
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error, positive_data_acceptance
+from schemathesis.core.result import Ok
 from starlette.exceptions import StarletteDeprecationWarning
 
 from dittobench.sandbox.bubblewrap import usable
@@ -43,7 +44,8 @@ def refuse_all(host: str, port: int) -> list[str]:
 def make_app(tmp: Path, **given: Any) -> FastAPI:
     tokens = tmp / "tokens"
     tokens.write_text(f"{ADMIN}\n{ALICE} submitter alice\n{BOB} submitter bob\n", "utf-8")
-    chosen = {"db": str(tmp / "runs.db"), "token_file": tokens, "data_dir": tmp} | given
+    chosen: dict[str, Any] = {"db": str(tmp / "runs.db"), "token_file": tokens, "data_dir": tmp}
+    chosen |= given
     return create_app(load_settings(**chosen), resolver=refuse_all)
 
 
@@ -242,7 +244,10 @@ def test_the_openapi_document_is_true(tmp_path: Path) -> None:
     """schemathesis over every operation of the app's own document: no 5xx, every response
     matches its documented status, headers and schema, and schema-invalid input is refused."""
     schema = schemathesis.openapi.from_asgi("/openapi.json", make_app(tmp_path))
-    operations = [result.ok() for result in schema.get_all_operations()]
+    operations = []
+    for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result
+        operations.append(result.ok())
     # GET /v1/suites/{suite_id}, /v1/runs/{run_id}/similar too, and the windows and log (10)
     assert len(operations) == 24
 

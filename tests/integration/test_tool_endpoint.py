@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -104,7 +104,7 @@ def test_oversized_and_malformed_bodies_are_refused_and_not_recorded() -> None:
         declared = await client.post(endpoint.url, content=json.dumps(big).encode())
         assert declared.status_code == 413
 
-        async def chunks():  # type: ignore[no-untyped-def]
+        async def chunks() -> AsyncIterator[bytes]:
             data = json.dumps(big).encode()
             for start in range(0, len(data), 8192):
                 yield data[start : start + 8192]

@@ -101,6 +101,13 @@ def wait_until(check: Any, timeout: float, what: str) -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def status_of(store: ServiceStore, run_id: str) -> str:
+    """The status of a queued run's job."""
+    job = store.get_job(run_id)
+    assert job is not None, run_id
+    return job.status
+
+
 def scores(report: dict[str, Any]) -> dict[str, float]:
     return {case["case_id"]: case["score"] for case in report["per_case"]}
 
@@ -190,8 +197,8 @@ def test_a_suite_spreads_over_two_workers_and_survives_a_sigkill(
                 "--run-concurrency", "1", "--sweep-every", "1",
             )  # fmt: skip
             assert workers["worker-b"].stop() == 0
-            wait_until(lambda: store.get_job(stopped).status in TERMINAL, 30, "the stopped run")
-        assert store.get_job(stopped).status == "done"
+            wait_until(lambda: status_of(store, stopped) in TERMINAL, 30, "the stopped run")
+        assert status_of(store, stopped) == "done"
         assert workers["worker-b"].events("run_stopped", stopped)
         assert workers["worker-e"].events("run_resumed", stopped)
     finally:
@@ -289,10 +296,10 @@ def test_a_queued_run_whose_task_the_broker_lost_is_handed_over_again(
                 "--sweep-every", "1",
             )  # fmt: skip
             try:
-                wait_until(lambda: store.get_job(lost).status in TERMINAL, 30, "the lost run")
+                wait_until(lambda: status_of(store, lost) in TERMINAL, 30, "the lost run")
             finally:
                 worker.stop()
-        assert store.get_job(lost).status == "done"
+        assert status_of(store, lost) == "done"
         (requeued,) = worker.events("run_requeued", lost)
         assert requeued["reason"] == "queued, but the broker holds no task for it"
     finally:

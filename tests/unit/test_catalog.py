@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no type information shipped
 
 from dittobench.catalog import (
     CATALOG,

@@ -15,16 +15,25 @@ import pytest
 from dittobench.catalog import CATALOG
 from dittobench.core.canonical import canonical_bytes
 from dittobench.engine.client import ERROR_EXCERPT_CHARS, ClientLimits, HarnessClient
-from dittobench.spec.transcript import CaseRecord
-from dittobench.spec.wire import RunRequest, ToolDefinition, to_wire
+from dittobench.spec.transcript import CaseRecord, Execution
+from dittobench.spec.wire import RunRequest, RunResponse, ToolDefinition, to_wire
 from tests.helpers.transport import streamed_transport
+
+
+def _replying(reply: httpx.Response) -> Callable[[httpx.Request], httpx.Response]:
+    """A handler that answers every request with ``reply``."""
+    return lambda request: reply
+
 
 FAST = ClientLimits(run_deadline_s=2.0, backoff_s=(0.01, 0.01))
 REQUEST = RunRequest("c0123456789abcdef", "system", "hello")
 
 
-def run_with(handler: Callable[[httpx.Request], httpx.Response], calls_seen=None):  # type: ignore[no-untyped-def]
-    async def go():  # type: ignore[no-untyped-def]
+def run_with(
+    handler: Callable[[httpx.Request], httpx.Response],
+    calls_seen: Callable[[], bool] | None = None,
+) -> tuple[RunResponse | None, Execution]:
+    async def go() -> tuple[RunResponse | None, Execution]:
         transport = streamed_transport(handler)
         async with HarnessClient("http://harness.test", FAST, transport=transport) as client:
             return await client.run(REQUEST, calls_seen=calls_seen)
@@ -75,7 +84,11 @@ def test_5xx_is_retried_while_no_tool_call_was_seen() -> None:
             return httpx.Response(503)
         return httpx.Response(200, json={"final_text": "done"})
 
-    response, execution = run_with(handler, calls_seen=lambda: bool(asked.append(1)))
+    def seen() -> bool:
+        asked.append(1)
+        return False
+
+    response, execution = run_with(handler, calls_seen=seen)
     assert response is not None and response.final_text == "done"
     assert len(attempts) == 3 == len(execution.attempts) and len(asked) == 2
     assert [a.outcome for a in execution.attempts] == ["http_error", "http_error", "ok"]
@@ -114,7 +127,7 @@ def test_an_error_reply_keeps_the_start_of_its_body_in_its_attempt() -> None:
         (404, b"no such route", {}),
     ]:
         reply = httpx.Response(status, content=body, headers=headers)
-        _, execution = run_with(lambda request, r=reply: r)
+        _, execution = run_with(_replying(reply))
         details = {a.detail for a in execution.attempts}
         assert execution.outcome == "http_error" and len(details) == 1, status
         detail = details.pop()
@@ -142,7 +155,7 @@ def test_a_compressed_reply_is_inflated_within_the_limit() -> None:
         ("GZIP, identity", _gzip(body)),
     ]:
         reply = httpx.Response(200, content=content, headers={"content-encoding": encoding})
-        response, execution = run_with(lambda request, r=reply: r)
+        response, execution = run_with(_replying(reply))
         assert execution.outcome == "ok" and response is not None, encoding
         assert response.final_text.startswith("packed packed")
 
@@ -164,7 +177,7 @@ def test_a_compression_bomb_is_too_large_before_it_is_inflated() -> None:
         odd = httpx.Response(
             200, stream=httpx.ByteStream(b"not packed"), headers={"content-encoding": encoding}
         )
-        _, execution = run_with(lambda request, r=odd: r)
+        _, execution = run_with(_replying(odd))
         assert execution.outcome == "bad_json", encoding
 
 

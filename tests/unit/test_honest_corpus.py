@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -122,7 +123,9 @@ def history_told_then_guess(case: MemoryCase, dataset: Dataset) -> RunResponse:
         everything_set_aside,
     ],
 )
-def test_answers_that_never_read_the_history_still_score_nothing(strategy: object) -> None:
+def test_answers_that_never_read_the_history_still_score_nothing(
+    strategy: Callable[[MemoryCase, Dataset], RunResponse],
+) -> None:
     means = [
         grade_run(d, T.build(d, memory=strategy, tool=T.no_tools), CURRENT).report.memory_mean
         for d in datasets((2000, 2001, 2002))

@@ -93,9 +93,10 @@ def wording_in(source: str, names: frozenset[str]) -> list[str]:
     for node in ast.walk(tree):
         if id(node) in exempt:
             continue
+        line = getattr(node, "lineno", 0)
         text = node.value if isinstance(node, ast.Constant) else None
         if isinstance(text, str) and (_PHRASE.search(text) or _CAPITAL.search(text)):
-            found.append(f"{node.lineno}: text {node.value!r:.60}")
+            found.append(f"{line}: text {text!r:.60}")
         items = (
             node.values
             if isinstance(node, ast.Dict)
@@ -108,7 +109,7 @@ def wording_in(source: str, names: frozenset[str]) -> list[str]:
         ]
         outside = [s for s in strings if s not in names]
         if len(strings) >= 4 and outside:
-            found.append(f"{node.lineno}: pool of {len(strings)} strings, e.g. {outside[0]!r}")
+            found.append(f"{line}: pool of {len(strings)} strings, e.g. {outside[0]!r}")
     return found
 
 

@@ -192,10 +192,11 @@ def test_reports_read_back_equal(name: str) -> None:
     equal report, which writes the same text again."""
     report = graded(name)
     assert ScoreReport.from_json(report.to_json()) == report
-    for dump in (
+    dumps: tuple[Callable[[Any], str], ...] = (
         lambda data: json.dumps(data, indent=2, ensure_ascii=False),
         lambda data: json.dumps(data, ensure_ascii=False, sort_keys=True),
-    ):
+    )
+    for dump in dumps:
         text = dump(report.to_json())
         again = ScoreReport.from_json(json.loads(text))
         assert again == report
@@ -221,7 +222,7 @@ def test_any_graded_report_reads_back_equal(seed: int, size: str, strategy: str)
 
 
 def mutated(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
-    data = json.loads(json.dumps(graded("oracle").to_json()))
+    data: dict[str, Any] = json.loads(json.dumps(graded("oracle").to_json()))
     change(data)
     return data
 

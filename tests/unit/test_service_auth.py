@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from dittobench.service import auth
 from dittobench.service.auth import AuthError, Principal, TokenTable, required_tokens, unclassified
 
 ADMIN = "adm1n-T0ken-0123456789abcdef"
@@ -58,7 +57,7 @@ def test_every_known_token_is_compared_in_constant_time(monkeypatch: pytest.Monk
         calls.append(1)
         return real(a, b)
 
-    monkeypatch.setattr(auth.hmac, "compare_digest", counting)
+    monkeypatch.setattr(hmac, "compare_digest", counting)
     table = TokenTable([(ADMIN, Principal("a", "admin")), (ALICE, Principal("b", "submitter"))])
     assert table.match(ADMIN) is not None
     assert len(calls) == 2  # no early exit on the first match

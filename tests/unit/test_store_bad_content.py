@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -103,7 +103,7 @@ def test_a_bad_column_is_named_and_hides_no_other_run(db: Path, column: str, val
     [("{not json", "not valid JSON"), ("[1, 2]", "not a JSON object"), ("[" * 100_000, "JSON")],
 )
 def test_bad_stored_json_is_named(store: RunStore, db: Path, text: str, said: str) -> None:
-    for sql, read, column in [
+    checks: list[tuple[str, Callable[[], object], str]] = [
         ("UPDATE reports SET report_json=?", lambda: store.report("bad"), "report_json"),
         (
             "UPDATE reports SET transcript_json=?",
@@ -111,7 +111,8 @@ def test_bad_stored_json_is_named(store: RunStore, db: Path, text: str, said: st
             "transcript_json",
         ),
         ("UPDATE cases SET record_json=?", lambda: store.recorded_cases("bad"), "record_json"),
-    ]:
+    ]
+    for sql, read, column in checks:
         poke(db, sql, text)
         with pytest.raises(BadContentError) as raised:
             read()

@@ -112,7 +112,7 @@ def test_the_study_reports_the_attack_on_its_own_pack_and_across() -> None:
 
 def test_the_command_takes_a_pack_and_an_attack_pack(tmp_path: Path) -> None:
     out = tmp_path / "study.json"
-    args = ("study", "--seeds", "2", "--run-size", "small", "--first-seed", "7006")
+    args: tuple[str, ...] = ("study", "--seeds", "2", "--run-size", "small", "--first-seed", "7006")
     args = (*args, "--bench-version", REWORDED_VERSION)
     result = dittobench(*args, "--pack", str(reworded()), "--json", str(out), timeout=300)
     assert result.returncode == 0, result.stderr

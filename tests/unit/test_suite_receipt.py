@@ -37,7 +37,7 @@ def test_the_interval_is_the_t_interval_of_the_composites() -> None:
     assert summary.mean == pytest.approx(0.55)
     assert summary.stdev == pytest.approx(math.sqrt(0.05 / 3))
     half = 3.182 * math.sqrt(0.05 / 3) / 2
-    assert (summary.low, summary.high) == (pytest.approx(0.55 - half), pytest.approx(0.55 + half))
+    assert summary.low == pytest.approx(0.55 - half) and summary.high == pytest.approx(0.55 + half)
     one = summarise(RUNS[:1])
     assert (one.low, one.mean, one.high, one.stdev) == (0.5, 0.5, 0.5, 0.0)
     with pytest.raises(SuiteError):
@@ -186,6 +186,7 @@ def test_what_is_not_a_suite_receipt_says_so(receipt: Any) -> None:
 
 
 def test_run_receipts_of_any_shape_are_problems_not_exceptions() -> None:
+    odd: object
     for odd in ([], "x", None, {"manifest": 3}, {"manifest": {"scores": []}}):
         receipts: list[Any] = [*_run_receipts()[:3], odd]
         assert check_suite_receipt(_signed(), KEY.public_key(), receipts)

@@ -46,7 +46,7 @@ def _tool_reasons() -> set[str]:
             isinstance(node, ast.Assign)
             and any(isinstance(t, ast.Name) and t.id == "reason" for t in node.targets)
         ) or (isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)):
-            found |= _strings(node.value)
+            found |= _strings(node.value) if node.value is not None else set()
         elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ToolVerdict":
             found |= _strings(node)
     return found - {""}

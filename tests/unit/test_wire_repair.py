@@ -153,6 +153,7 @@ def test_tool_endpoint_calls_are_repaired_and_strict_where_it_matters() -> None:
         {"case_id": "c\ud800", "name": "n\udfff", "args": {"\ud800": BIG}, "user_id": 5}
     )
     assert (call.case_id, call.name, call.args, call.user_id) == ("c?", "n?", {"?": str(BIG)}, "")
+    bad: object
     for bad in ({"name": "x"}, {"case_id": 1, "name": "x"}, {"case_id": "c"}, [], "x"):
         with pytest.raises(DecodeError):
             tool_exec_request(bad)

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -24,6 +24,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from dittobench.core.private_files import create_private_file, make_private_dirs
 from dittobench.core.prng import seed_text
+from dittobench.spec.codec import DecodeError, decode
+from dittobench.spec.transcript import CaseRecord
 from dittobench.store.errors import (
     BadContentError,
     NoStoreError,
@@ -377,6 +379,21 @@ class RunStore:
             for case_id, text in rows
         }
 
+    def case_records(self, run_id: str) -> dict[str, CaseRecord]:
+        """``recorded_cases`` decoded through the spec's ``CaseRecord``: a record holding a value
+        outside its vocabulary (a case kind, an outcome) or of the wrong shape is
+        ``BadContentError`` naming the run, the case, the field and the value."""
+        out = {}
+        for case_id, data in self.recorded_cases(run_id).items():
+            try:
+                out[case_id] = decode(CaseRecord, data)
+            except DecodeError as exc:
+                raise BadContentError(
+                    f"run {run_id!r} in {self._where}: column record_json of case "
+                    f"{case_id!r}: {exc}"
+                ) from None
+        return out
+
     def report(self, run_id: str) -> dict[str, Any] | None:
         """The saved report, or None while the run has none (StoreError for an unknown run)."""
         return self._report_text(run_id, reports_table.c.report_json, "report")
@@ -414,7 +431,7 @@ class RunStore:
             self._closed = True
             self._engine.dispose()
 
-    def __enter__(self) -> RunStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
