@@ -53,7 +53,9 @@ def make_app(broker_url: str) -> Any:
     try:
         from celery import Celery
     except ImportError:
-        raise BrokerError("Celery is not installed: pip install 'dittobench[workers]'") from None
+        raise BrokerError(
+            "Celery is not installed: pip install '.[workers]' in a clone of dittobench"
+        ) from None
     app = Celery("dittobench", broker=broker_url, set_as_current=False)
     app.conf.update(
         task_acks_late=True,
