@@ -15,7 +15,8 @@ from dittobench.core.errors import DittobenchError
 from dittobench.service.auth import TokenTable
 from dittobench.service.context import ServiceState, state
 from dittobench.service.sessions import Sessions, Viewer, viewer_of
-from dittobench.views.frame import Chrome, error_page
+from dittobench.views.frame import Chrome, Hashes, error_page
+from dittobench.views.model import DatasetMismatch, ViewError
 from dittobench.views.trust import ReceiptChecks
 
 SECURITY_HEADERS = {
@@ -41,9 +42,20 @@ class PagesState:
 
 
 class PageError(DittobenchError):
-    def __init__(self, status: int, message: str) -> None:
+    """A page's error, shown as a page; ``hashes``: a run whose rebuilt dataset is not the one
+    it stored (the page names both hashes)."""
+
+    def __init__(self, status: int, message: str, hashes: Hashes | None = None) -> None:
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.hashes = status, message, hashes
+
+
+def page_error(exc: ViewError) -> PageError:
+    """A view's error as a page's: 404 for a run or case that does not exist, 500 (naming both
+    hashes) for a run whose dataset this build no longer makes, 500 otherwise."""
+    if isinstance(exc, DatasetMismatch):
+        return PageError(500, str(exc), Hashes(exc.run_id, exc.stored, exc.rebuilt))
+    return PageError(404 if exc.missing else 500, str(exc))
 
 
 class SignInNeeded(DittobenchError):
@@ -86,9 +98,8 @@ def handlers(app: Any) -> None:
         assert isinstance(exc, PageError)
         pages = pages_state(request)
         who = viewer_of(request, pages.sessions, public=pages.public, shadow=pages.shadow)
-        return html(
-            error_page(exc.status, exc.message, chrome(who) if who else Chrome()), exc.status
-        )
+        shown = error_page(exc.status, exc.message, chrome(who) if who else Chrome(), exc.hashes)
+        return html(shown, exc.status)
 
     async def sign_in_needed(request: Request, exc: Exception) -> Response:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
@@ -109,6 +120,7 @@ __all__ = [
     "chrome",
     "handlers",
     "html",
+    "page_error",
     "pages_state",
     "viewer",
 ]

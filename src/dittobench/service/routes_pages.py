@@ -31,6 +31,7 @@ from dittobench.service.pagekit import (
     chrome,
     handlers,
     html,
+    page_error,
 )
 from dittobench.service.sessions import Viewer
 from dittobench.service.windows import sealed_until, window_view
@@ -40,9 +41,10 @@ from dittobench.spec.versions import POLICIES, UnknownVersionError, get_policy
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL
 from dittobench.store.listing import Listed, identity_of_runs, list_all, nuance_of, reports_of
+from dittobench.views.access import reach_run
 from dittobench.views.board import Board, board_row, leaderboard_page
 from dittobench.views.comparing import compare_reports
-from dittobench.views.model import ViewError, case_detail, dataset_of, load_run
+from dittobench.views.model import DatasetMismatch, ViewError, case_detail, dataset_of, load_run
 from dittobench.views.nuance import OpenText, open_texts, read_nuance
 from dittobench.views.pages import CaseFilter, ListedRow, case_page, run_page, runs_page
 from dittobench.views.pages_more import compare_page, dataset_page
@@ -71,7 +73,12 @@ def _visible(service: ServiceState, who: Viewer, run_id: str | None = None) -> l
 
 
 def _one(service: ServiceState, who: Viewer, run_id: str) -> Listed:
-    found = _visible(service, who, run_id)
+    """The run as listed, reached the way the API reaches it (``views.access``)."""
+    try:
+        reach_run(service.store, run_id, who.may_see)
+    except ViewError as exc:
+        raise page_error(exc) from None
+    found = list_all(service.store, with_jobs=True, run_id=run_id)
     if not found:
         raise PageError(404, f"no run {run_id}")
     return found[0]
@@ -133,6 +140,8 @@ def _texts(service: ServiceState, stored: Any) -> tuple[dict[str, CaseText], dic
         return {}, {}
     try:
         dataset = dataset_of(stored.row)
+    except DatasetMismatch as exc:
+        raise page_error(exc) from None
     except ViewError:
         dataset = None
     try:
@@ -160,7 +169,7 @@ def run(
         stored = load_run(service.store, run_id)
     except ViewError as exc:
         if not exc.missing:
-            raise PageError(500, str(exc)) from None
+            raise page_error(exc) from None
     check = _check(service, pages, item)
     stage = item.status
     job = service.store.get_job(run_id) if item.job else None
@@ -168,13 +177,10 @@ def run(
         live = progress(job, stored.row if stored else None, service.hub)
         stage = str(live["stage"])
         item = _with_progress(item, int(live["done"]), int(live["total"]))
-    note = ""
+    note = href = ""
     if check is not None:
-        mark = "verifies" if check.ok else "does not verify"
-        note = (
-            f'<a href="/runs/{quote(run_id)}/receipt.json" download>download the receipt</a> '
-            f"({mark}: {check.summary})"
-        )
+        note = f"{'verifies' if check.ok else 'does not verify'}: {check.summary}"
+        href = f"/runs/{quote(run_id)}/receipt.json"
     sealed = _sealed(service, who, item)
     texts, opens = _texts(service, stored) if stored is not None and not sealed else ({}, {})
     page = run_page(
@@ -189,6 +195,7 @@ def run(
         stage=stage,
         sealed=sealed,
         opens=opens,
+        receipt_href=href,
     )
     return html(page)
 
@@ -206,7 +213,7 @@ def case(run_id: str, case_id: str, service: Service, who: Looker) -> HTMLRespon
         stored = load_run(service.store, run_id)
         detail = case_detail(service.store, stored, case_id)
     except ViewError as exc:
-        raise PageError(404 if exc.missing else 500, str(exc)) from None
+        raise page_error(exc) from None
     return html(case_page(run_id, detail, chrome(who)))
 
 
@@ -249,7 +256,7 @@ def compare(service: Service, who: Looker, a: str = "", b: str = "") -> HTMLResp
         try:
             ra, rb = load_run(service.store, left.run_id), load_run(service.store, right.run_id)
         except ViewError as exc:
-            raise PageError(404 if exc.missing else 500, str(exc)) from None
+            raise page_error(exc) from None
         if ra.report is None or rb.report is None:
             raise PageError(400, "both runs must be finished to be compared")
         made = compare_reports(a, ra.report, b, rb.report)

@@ -1,7 +1,8 @@
 """The leaderboard page of a bench version: one board per run size, each harness ranked by the
 mean composite of its operator-seeded finished runs with the standard error of that mean
 (``views.ranking``). Practice runs (a seed the submitter chose) are counted under each board and
-never ranked: whoever picks the seed can build the answer key before the run."""
+never ranked: whoever picks the seed can build the answer key before the run
+(``templates/leaderboard.html``)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,10 @@ from urllib.parse import urlencode
 
 from dittobench.spec.judging import NuanceScore
 from dittobench.store.listing import Listed
-from dittobench.views.frame import Chrome, page
-from dittobench.views.html import esc, plus_minus, table
-from dittobench.views.identity import DECLARED, identity_text
-from dittobench.views.nuance import unofficial_mark
-from dittobench.views.pages import run_link
+from dittobench.views.frame import Chrome
+from dittobench.views.identity import identity_text
 from dittobench.views.ranking import NuanceStanding, Ranked, nuance_standing
+from dittobench.views.templating import render
 from dittobench.views.trust import OPERATOR, SELF, VERIFIED, ReceiptCheck
 
 _TRUST_ORDER = (SELF, OPERATOR, VERIFIED)
@@ -78,159 +77,79 @@ class Board:
     """The board's version has open questions: a nuance column beside the composite."""
 
 
-def _interval(row: BoardRow) -> str:
-    standing = row.ranked.standing
-    if standing.between_runs:
-        return f"between {len(standing.runs)} runs"
-    return "the run's own (1 run)"
-
-
-def _receipts(row: BoardRow) -> str:
-    count = len(row.ranked.standing.runs)
-    css = "ok" if row.verified == count else "bad"
-    text = f"<span class={css}>{row.verified} of {count} verify</span>"
-    if row.problem:
-        text += f" <span class=muted>{esc(row.problem)}</span>"
-    return text
-
-
-def _windows(row: BoardRow) -> str:
-    """Where the row's runs come from: each scoring window (linked) and the public pack."""
+def sources(row: BoardRow) -> tuple[tuple[str, int], ...]:
+    """Where the row's runs come from: (scoring window, or "" for the public pack; how many)."""
     counts: dict[str, int] = {}
     for run in row.ranked.standing.runs:
         counts[run.window_id] = counts.get(run.window_id, 0) + 1
-    parts = [
-        f'<a href="/windows#{esc(w)}">{esc(w)}</a> ×{n}' if w else f"public pack ×{n}"
-        for w, n in sorted(counts.items())
-    ]
-    return ", ".join(parts)
+    return tuple(sorted(counts.items()))
 
 
-def _nuance(row: BoardRow) -> str:
-    """The row's nuance cell: blank when none of its runs was judged, marked when one was
-    judged unofficially, with how many of its runs were judged when not all."""
-    found = row.nuance
-    if found is None:
-        return ""
-    cell = plus_minus(found.mean, found.stderr, 4)
-    if found.judged < found.runs:
-        cell += f" <span class=muted>({found.judged} of {found.runs} runs judged)</span>"
-    if not found.official:
-        cell += unofficial_mark("judged by another model or prompt than the version's locked judge")
-    return cell
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One row of a board as shown: the row, where its runs come from, the runs page's query
+    of its ranked runs."""
+
+    row: BoardRow
+    sources: tuple[tuple[str, int], ...]
+    runs_query: str
 
 
-def _harness(name: str, measured: str) -> str:
-    if not measured:
-        return esc(name)
-    return f"{esc(name)}<br><span class=muted>{esc(measured)} ({DECLARED})</span>"
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """One board as shown; ``judged``: a column for the nuance score."""
+
+    board: Board
+    judged: bool
+    lines: tuple[BoardLine, ...]
 
 
-def _runs_link(version: str, size: str, harness: str, count: int) -> str:
-    query = urlencode(
-        {"bench_version": version, "run_size": size, "harness": harness, "status": "done"}
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    version: str
+    versions: tuple[str, ...]
+    boards: tuple[BoardView, ...]
+    judged: bool
+    """A board has a nuance column: the page says what the nuance score is."""
+
+
+def _view(version: str, board: Board) -> BoardView:
+    lines = tuple(
+        BoardLine(
+            row,
+            sources(row),
+            urlencode(
+                {
+                    "bench_version": version,
+                    "run_size": board.run_size,
+                    "harness": row.ranked.standing.harness,
+                    "status": "done",
+                }
+            ),
+        )
+        for row in board.rows
     )
-    return f'<a href="/?{esc(query)}">{count}</a>'
-
-
-def _table(version: str, board: Board) -> str:
     judged = board.judged or any(row.nuance is not None for row in board.rows)
-    rows, attrs = [], []
-    for row in board.rows:
-        entry, standing = row.ranked, row.ranked.standing
-        newest = standing.runs[0]
-        rows.append(
-            [
-                str(entry.rank),
-                _harness(standing.harness, row.measured),
-                plus_minus(standing.mean, standing.stderr, 4),
-                *([_nuance(row)] if judged else []),
-                _interval(row),
-                f"{entry.gap:.4f}" if entry.gap else "–",
-                "<span class=warn>tied with the row above</span>" if entry.tied_with_above else "",
-                esc(row.tier),
-                _runs_link(version, board.run_size, standing.harness, len(standing.runs)),
-                _windows(row),
-                f'<a href="{run_link(newest.run_id)}">{esc(newest.run_id)}</a>',
-                _receipts(row),
-            ]
-        )
-        attrs.append(" class=tied" if entry.tied_with_above else "")
-    headers = [
-        "Rank",
-        "Harness",
-        "Mean composite ± SE",
-        *(["Nuance ± SE (judged, not ranked)"] if judged else []),
-        "SE from",
-        "Gap",
-        "Tie",
-        "Trust tier",
-        "Ranked runs",
-        "From",
-        "Newest run",
-        "Receipts",
-    ]
-    made = table(
-        headers,
-        rows,
-        numeric=frozenset({0, 2, 3, 5, 8} if judged else {0, 2, 4, 7}),
-        row_attrs=attrs,
-        table_id=f"leaderboard-{board.run_size}",
-    )
-    if not board.rows:
-        made = "<p>No harness has a finished run on a seed the operator drew at this size.</p>"
-    note = ""
-    if board.practice:
-        note = (
-            f"<p class=muted>{board.practice} practice run{'s' if board.practice != 1 else ''} "
-            "(a seed the submitter chose, or the public pack while a scoring window was open) "
-            "left off this board; the runs page lists them, "
-            "marked practice.</p>"
-        )
-    return f"<h2>Run size {esc(board.run_size)}</h2>{made}{note}"
-
-
-_NUANCE_NOTE = (
-    "<p>The <strong>nuance score</strong> (bench 8.0's open questions, read by a locked judge "
-    "model after each run) stands in its own column: the mean over a harness's ranked runs that "
-    "were judged, with its standard error. It never enters the composite and never changes a "
-    "rank; a blank cell is a harness none of whose runs was judged, and "
-    "<span class=warn>unofficial</span> marks a score judged by another model or prompt.</p>"
-)
+    return BoardView(board, judged, lines)
 
 
 def leaderboard_page(
     version: str, versions: Sequence[str], boards: Sequence[Board], chrome: Chrome
 ) -> str:
-    options = "".join(
-        f"<option{' selected' if v == version else ''}>{esc(v)}</option>" for v in versions
-    )
-    form = (
-        '<form class=filters method=get action="/leaderboard" aria-label="Choose a version">'
-        f"<label for=l-version>Bench version<select id=l-version name=bench_version>{options}"
-        "</select></label><button type=submit>Show</button></form>"
-    )
-    body = (
-        f"<h1>Leaderboard · bench {esc(version)}</h1>{form}"
-        "<p>One board per run size. A harness is ranked by the <strong>mean composite of its "
-        "finished runs on seeds this service drew</strong>, never its best run, with the "
-        "standard error of that mean (between its runs; with one run, that run's own). Runs on "
-        "a seed the submitter chose are <strong>practice</strong>: the generator is public, so "
-        "whoever picks the seed can build the answer key first; they are never ranked. While a "
-        '<a href="/windows">scoring window</a> is open, official scores come from its sealed '
-        "pack: runs on the public pack of its version and size are practice too; "
-        "<em>From</em> says which window each row's runs ran in. A row is "
-        "tied with the row above when their gap is within the standard error of the gap, "
-        "√(SE₁² + SE₂²); tied rows share a rank. Trust tiers (the weakest of a harness's "
-        "runs): <strong>receipt-verified</strong> (run by this service, receipt checked against "
-        "the operator's key), <strong>operator-run</strong> (run by this service, no receipt "
-        "that verifies), <strong>self-reported</strong> (a run this service did not drive).</p>"
-        + (_NUANCE_NOTE if any(b.judged or any(r.nuance for r in b.rows) for b in boards) else "")
-        + "".join(_table(version, board) for board in boards)
-    )
-    if not boards:
-        body += "<p>No finished runs under this version yet.</p>"
-    return page(f"Leaderboard {version}", body, chrome)
+    views = tuple(_view(version, board) for board in boards)
+    judged = any(b.judged or any(r.nuance for r in b.rows) for b in boards)
+    page = LeaderboardPage(version, tuple(versions), views, judged)
+    return render("leaderboard.html", page=page, chrome=chrome)
 
 
-__all__ = ["Board", "BoardRow", "board_row", "leaderboard_page", "weakest_tier"]
+__all__ = [
+    "Board",
+    "BoardLine",
+    "BoardRow",
+    "BoardView",
+    "LeaderboardPage",
+    "board_row",
+    "leaderboard_page",
+    "sources",
+    "weakest_tier",
+]

@@ -1,11 +1,7 @@
-"""The HTML frame every view shares: escaping, the page shell with its inline stylesheet, and
-small formatters. Escaping is explicit: every value that came from a run, a harness or a
-request goes through ``esc`` (attribute-safe), and fragments are plain strings built here."""
+"""What every page shares besides its templates: the inline stylesheet and small formatters of
+figures (``templating`` makes them template filters)."""
 
 from __future__ import annotations
-
-import html
-from collections.abc import Iterable, Sequence
 
 STYLE = """
 :root{--fg:#1b1f24;--muted:#4d5661;--bg:#fff;--line:#cfd5dc;--accent:#0b5cad;--ok:#1a6b33;
@@ -59,11 +55,6 @@ code{font-size:.92em}
 """
 
 
-def esc(value: object) -> str:
-    """``value`` as text safe inside an element or a quoted attribute."""
-    return html.escape(str(value), quote=True)
-
-
 def score(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -74,50 +65,9 @@ def plus_minus(value: float | None, err: float | None, digits: int = 3) -> str:
     return f"{value:.{digits}f} ± {err or 0:.{digits}f}"
 
 
-def table(
-    headers: Sequence[str],
-    rows: Iterable[Sequence[str]],
-    *,
-    numeric: frozenset[int] = frozenset(),
-    caption: str = "",
-    row_attrs: Sequence[str] | None = None,
-    table_id: str = "",
-) -> str:
-    """A table of already-escaped cells; ``numeric`` holds the columns aligned right."""
-    head = "".join(
-        f'<th scope="col"{" class=num" if i in numeric else ""}>{h}</th>'
-        for i, h in enumerate(headers)
-    )
-    body = []
-    for index, row in enumerate(rows):
-        attrs = row_attrs[index] if row_attrs is not None else ""
-        cells = "".join(
-            f"<td{' class=num' if i in numeric else ''}>{cell}</td>" for i, cell in enumerate(row)
-        )
-        body.append(f"<tr{attrs}>{cells}</tr>")
-    cap = f"<caption class=muted>{caption}</caption>" if caption else ""
-    ident = f' id="{esc(table_id)}"' if table_id else ""
-    return (
-        f"<table{ident}>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-    )
+def clip(text: str, limit: int = 400) -> str:
+    """``text`` cut to ``limit`` characters, the last an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def facts(pairs: Iterable[tuple[str, str]], *, two: bool = False) -> str:
-    """A definition list of (label, escaped value); ``two`` lays it out in two columns."""
-    css = "facts two" if two else "facts"
-    items = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in pairs)
-    return f'<dl class="{css}">{items}</dl>'
-
-
-def document(title: str, body: str, *, header: str = "", head_extra: str = "") -> str:
-    """A whole page: inline stylesheet, no external resource."""
-    return (
-        "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
-        '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<title>{esc(title)}</title><style>{STYLE}</style>{head_extra}</head><body>"
-        '<a class=skip href="#main">Skip to content</a>'
-        f'{header}<main id=main tabindex="-1">{body}</main></body></html>'
-    )
-
-
-__all__ = ["STYLE", "document", "esc", "facts", "plus_minus", "score", "table"]
+__all__ = ["STYLE", "clip", "plus_minus", "score"]

@@ -11,7 +11,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from dittobench.core.canonical import canonical_bytes
 from dittobench.core.errors import DittobenchError
+from dittobench.core.hashing import sha256_hex
 from dittobench.engine.packs import reopen
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import PackError
@@ -30,6 +32,19 @@ class ViewError(DittobenchError):
     def __init__(self, message: str, *, missing: bool = False) -> None:
         super().__init__(message)
         self.missing = missing
+
+
+class DatasetMismatch(ViewError):
+    """The dataset rebuilt from a run's seed, version, size and pack does not hash to the
+    ``dataset_sha256`` the run stored: its cases cannot be shown as the run's."""
+
+    def __init__(self, run_id: str, stored: str, rebuilt: str) -> None:
+        super().__init__(
+            f"run {run_id}: the dataset rebuilt from its seed, bench version, run size and pack "
+            f"hashes to {rebuilt}, not the stored dataset_sha256 {stored}; this build no longer "
+            "makes that run's dataset, so its cases are not shown"
+        )
+        self.run_id, self.stored, self.rebuilt = run_id, stored, rebuilt
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +75,9 @@ _datasets_lock = threading.Lock()
 
 
 def dataset_of(row: RunRow) -> Dataset:
-    """The run's dataset, regenerated (the last few kept by hash): ``ViewError`` when its pack
-    is gone or changed."""
+    """The run's dataset, regenerated (the last few kept by hash) and checked against the
+    run's stored ``dataset_sha256``: ``ViewError`` when its pack is gone or changed,
+    ``DatasetMismatch`` (naming both hashes) when the rebuilt dataset hashes otherwise."""
     key = row.dataset_sha256 or f"{row.seed}/{row.bench_version}/{row.run_size}/{row.pack_sha256}"
     with _datasets_lock:
         if key in _datasets:
@@ -72,6 +88,10 @@ def dataset_of(row: RunRow) -> Dataset:
         made = build_dataset(row.seed, row.bench_version, row.run_size, pack)
     except (PackError, DittobenchError) as exc:
         raise ViewError(f"run {row.run_id}: its dataset cannot be rebuilt: {exc}") from None
+    if row.dataset_sha256:
+        rebuilt = sha256_hex(canonical_bytes(made.to_json()))
+        if rebuilt != row.dataset_sha256:
+            raise DatasetMismatch(row.run_id, row.dataset_sha256, rebuilt)
     with _datasets_lock:
         _datasets[key] = made
         while len(_datasets) > _CACHE_SIZE:
@@ -194,6 +214,7 @@ def _evidence(data: Dataset, case: MemoryCase) -> tuple[Evidence, ...]:
 
 __all__ = [
     "CaseDetail",
+    "DatasetMismatch",
     "Evidence",
     "StoredRun",
     "ViewError",

@@ -15,7 +15,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.judging import NuanceScore, OpenVerdict
 from dittobench.spec.open import NOT_PREFIX, STATE_PREFIX, OpenCase, RubricItem
 from dittobench.spec.versions import UnknownVersionError, get_policy
-from dittobench.views.html import esc, plus_minus, table
+from dittobench.views.html import plus_minus
 
 NOT_IN_COMPOSITE = "judged after the run; beside the composite, never in it"
 
@@ -95,40 +95,6 @@ def nuance_text(nuance: NuanceScore, bench_version: str, hint: str = "") -> str:
     return f"{shown.value} ({shown.counts}; judge {shown.judge}, {mark})"
 
 
-def nuance_cell(nuance: NuanceScore | None, bench_version: str) -> str:
-    """A table cell (HTML): the score ± SE, marked unofficial; blank without a score."""
-    if nuance is None or nuance.score is None:
-        return ""
-    reason = why_unofficial(nuance, bench_version)
-    cell = plus_minus(nuance.score, nuance.stderr, 4)
-    return cell + (unofficial_mark(reason) if reason else "")
-
-
-def unofficial_mark(reason: str) -> str:
-    """The unofficial marker, in words as well as colour, with its reason as a title."""
-    return f' <span class=warn title="{esc(reason)}">unofficial</span>'
-
-
-def nuance_card(nuance: NuanceScore | None, bench_version: str) -> str:
-    """The nuance block beside the composite card ("" when the run has no open questions)."""
-    if nuance is None:
-        return ""
-    shown = said(nuance, bench_version)
-    if not shown.judged:
-        detail = f"{esc(shown.counts)}: the run had no judge"
-    else:
-        official = (
-            f"<span class=warn>unofficial</span>: {esc(shown.unofficial)}"
-            if shown.unofficial
-            else "<span class=ok>official</span>"
-        )
-        detail = f"{esc(shown.counts)}<br>judge {esc(shown.judge)}, {official}"
-    return (
-        "<div class=card id=nuance><div class=muted>Nuance (judged; not in the composite)</div>"
-        f"<div class=big>{esc(shown.value)}</div><div class=muted>{detail}</div></div>"
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class OpenText:
     """What an open case asked, its rubric, and the answer the judge read."""
@@ -160,14 +126,6 @@ def open_texts(
     return out
 
 
-_STATUS = {
-    "judged": "<span class=ok>judged</span>",
-    "judge_error": "<span class=bad>judge error</span> (counted neither way)",
-    "no_answer": "<span class=bad>no answer</span> (scores 0)",
-    "not_judged": "<span class=muted>not judged</span>",
-}
-
-
 def _item_order(item_id: str) -> tuple[int, int, str]:
     prefix, number = item_id[:1], item_id[1:]
     return (prefix != STATE_PREFIX, int(number) if number.isdigit() else 0, item_id)
@@ -183,64 +141,41 @@ NOTE_WORDS = {
 """A rubric item's ``note`` in words."""
 
 
-def _verdict_line(item_id: str, verdict: str, item: RubricItem | None) -> str:
-    yes = verdict == "YES"
-    if item_id.startswith(NOT_PREFIX):
-        css, words = ("bad", "asserted") if yes else ("ok", "not asserted")
-    else:
-        css, words = ("ok", "stated") if yes else ("bad", "not stated")
-    line = f"<code>{esc(item_id)}</code> <span class={css}>{esc(verdict)}: {words}</span>"
-    if item is not None:
-        note = f" ({esc(NOTE_WORDS.get(item.note, item.note))})" if item.note else ""
-        line += f" · {esc(item.about)}: {esc(item.value)}{note}"
-    return f"<li>{line}</li>"
+@dataclass(frozen=True, slots=True)
+class VerdictLine:
+    """The judge's combined verdict on one rubric item, in words; ``about``, ``value`` and
+    ``note`` are the item's words from the dataset (``known``: the dataset names the item)."""
+
+    item_id: str
+    verdict: str
+    css: str
+    words: str
+    known: bool = False
+    about: str = ""
+    value: str = ""
+    note: str = ""
 
 
-def _verdicts(verdict: OpenVerdict, text: OpenText | None) -> str:
-    if not verdict.verdicts:
-        return "–"
+def verdict_lines(verdict: OpenVerdict, text: OpenText | None) -> tuple[VerdictLine, ...]:
+    """One line per rubric item the judge answered, the facts to state first."""
     items = text.items if text else {}
-    lines = "".join(
-        _verdict_line(item_id, verdict.verdicts[item_id], items.get(item_id))
-        for item_id in sorted(verdict.verdicts, key=_item_order)
-    )
-    return f"<ul class=verdicts>{lines}</ul>"
-
-
-def _clip(text: str, limit: int = 400) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def open_section(nuance: NuanceScore | None, texts: Mapping[str, OpenText]) -> str:
-    """The open questions' heading, what the nuance score is, and one row per open case ("" for
-    a run without open questions). ``texts`` may be empty (the dataset is gone, or sealed): the
-    rows then show ids, statuses, scores and verdicts without words."""
-    if nuance is None:
-        return ""
-    rows = []
-    for verdict in nuance.per_case:
-        text = texts.get(verdict.case_id)
-        rows.append(
-            [
-                f"<code>{esc(verdict.case_id)}</code>",
-                esc(verdict.open_kind),
-                esc(text.case.question) if text else "",
-                _STATUS.get(verdict.status, esc(verdict.status)),
-                "–" if verdict.score is None else f"{verdict.score:.3f}",
-                _verdicts(verdict, text),
-                esc(_clip(text.answer)) if text else "",
-            ]
-        )
-    headers = ["Case", "Kind", "Question", "Status", "Score", "Verdicts per rubric item", "Answer"]
-    return (
-        f"<h2 id=open>Open questions ({len(nuance.per_case)}): the nuance score</h2>"
-        "<p class=muted>Each answer is read by a judge model against a rubric of facts it must "
-        "state (S) and values it must not assert (N); its score is a fixed rule over those "
-        "verdicts. The nuance score is the mean of those scores over the open questions judged "
-        "or left unanswered (a judge error counts neither way); it is judged after the run and "
-        "stands beside the composite, never in it.</p>"
-        + table(headers, rows, numeric=frozenset({4}), table_id="open-table")
-    )
+    given = verdict.verdicts or {}
+    lines = []
+    for item_id in sorted(given, key=_item_order):
+        said_yes = given[item_id] == "YES"
+        if item_id.startswith(NOT_PREFIX):
+            css, words = ("bad", "asserted") if said_yes else ("ok", "not asserted")
+        else:
+            css, words = ("ok", "stated") if said_yes else ("bad", "not stated")
+        line = VerdictLine(item_id, given[item_id], css, words)
+        item = items.get(item_id)
+        if item is not None:
+            note = NOTE_WORDS.get(item.note, item.note) if item.note else ""
+            line = VerdictLine(
+                item_id, line.verdict, css, words, True, item.about, item.value, note
+            )
+        lines.append(line)
+    return tuple(lines)
 
 
 __all__ = [
@@ -248,13 +183,11 @@ __all__ = [
     "NOT_IN_COMPOSITE",
     "OpenText",
     "Said",
-    "nuance_card",
-    "nuance_cell",
+    "VerdictLine",
     "nuance_text",
-    "open_section",
     "open_texts",
     "read_nuance",
     "said",
-    "unofficial_mark",
+    "verdict_lines",
     "why_unofficial",
 ]
