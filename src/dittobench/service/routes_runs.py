@@ -43,6 +43,8 @@ from dittobench.spec.seeds import OPERATOR, SUBMITTER, seed_source_of
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow, WindowStateError
 from dittobench.store.windows import OPEN
+from dittobench.views.access import reach_job
+from dittobench.views.model import ViewError
 
 router = APIRouter()
 
@@ -260,7 +262,12 @@ def get_run(
     """The job: status, progress ``{stage, done, total}``, provisional per-case scores while it
     runs (``partial=false`` leaves them out: a cheaper poll), the report once done, the failure
     ``{kind, retryable, message}`` if it failed."""
-    job = owned_job(service, principal, run_id)
+    try:  # reached as the run's page reaches it (views.access); 404 as for no run at all
+        job = reach_job(
+            service.store, run_id, lambda by, _job: principal.admin or by == principal.name
+        )
+    except ViewError as exc:
+        raise ApiError(404, str(exc)) from None
     if job.status in TERMINAL:  # it no longer changes: encoded once
         return Response(
             service.finished.encoded(service.store, job, service.hub, service.partials),
