@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dittobench.catalog.tools import CatalogTextError, catalog_with_text
+from dittobench.catalog.tools import DEFAULT_CATALOG, CatalogTextError, catalog_with_text
 from dittobench.packs import Pack, PackError, Replies
 from dittobench.spec.wire import ToolDefinition
 
@@ -20,16 +20,16 @@ class Shown:
     """What the run's tool endpoint answers in (``mocktools.execute``)."""
 
 
-def shown_by(pack: Pack) -> Shown:
-    """The pack's system prompt, catalog and replies; ``PackError`` naming the file and key at
-    fault."""
+def shown_by(pack: Pack, catalog_id: str = DEFAULT_CATALOG) -> Shown:
+    """The pack's system prompt, catalog (of shape ``catalog_id``: the bench version's
+    ``BenchPolicy.catalog``) and replies; ``PackError`` naming the file and key at fault."""
     prompt = pack.file("system").get("system_prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         raise PackError(
             f"{pack.path / 'system.json'}: key 'system_prompt' must be a non-empty string"
         )
     try:
-        tools = catalog_with_text(pack.file("catalog"), str(pack.path / "catalog.json"))
+        tools = catalog_with_text(pack.file("catalog"), str(pack.path / "catalog.json"), catalog_id)
     except CatalogTextError as exc:
         raise PackError(str(exc)) from None
     return Shown(prompt, tools, pack.replies)

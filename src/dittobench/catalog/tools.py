@@ -6,12 +6,18 @@ required sets, enums) is the protocol and lives here; every description a harnes
 from a content pack's ``catalog.json`` (``docs/packs.md``), so a change of wording is a change of
 ``pack_sha256``. Each tool's ``parameters`` is a Draft 2020-12 object schema that rejects
 unknown arguments. ``SHAPES`` order is the order sent to harnesses and must stay fixed.
+
+A bench version names its shape by id (``BenchPolicy.catalog``, ``SHAPE_TABLES``); every version
+so far names ``catalog-1`` (``SHAPES``). A new tool is a new row, ``(*SHAPES, _shape(...))`` under
+a new id, named by a new version: the shape an older version names never changes
+(``docs/bench-versions.md``, "Adding a tool").
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 from dittobench.core.errors import DittobenchError
 from dittobench.packs import public_pack
@@ -98,16 +104,46 @@ SHAPES: tuple[_Shape, ...] = (
 
 TOOL_NAMES: tuple[str, ...] = tuple(name for name, _ in SHAPES)
 
+DEFAULT_CATALOG: Final = "catalog-1"
+"""The shape of every bench version so far (``SHAPES``)."""
+
+SHAPE_TABLES: Final[MappingProxyType[str, tuple[_Shape, ...]]] = MappingProxyType(
+    {DEFAULT_CATALOG: SHAPES}
+)
+"""Every catalog shape by id; a bench version names one (``BenchPolicy.catalog``)."""
+
+
+class UnknownCatalogError(DittobenchError, ValueError):
+    """A bench version names a catalog shape this build lacks."""
+
+
+def shape_of(catalog_id: str = DEFAULT_CATALOG) -> tuple[_Shape, ...]:
+    """The catalog shape ``catalog_id``, or ``UnknownCatalogError`` listing the known ones."""
+    try:
+        return SHAPE_TABLES[catalog_id]
+    except KeyError:
+        known = ", ".join(SHAPE_TABLES)
+        raise UnknownCatalogError(
+            f"unknown catalog {catalog_id!r}; this build has: {known}"
+        ) from None
+
+
+def tool_names(catalog_id: str = DEFAULT_CATALOG) -> tuple[str, ...]:
+    """The tools of catalog ``catalog_id``, in the order sent to harnesses."""
+    return tuple(name for name, _ in shape_of(catalog_id))
+
 
 def catalog_with_text(
-    text: Mapping[str, Any], where: str = "catalog.json"
+    text: Mapping[str, Any], where: str = "catalog.json", catalog_id: str = DEFAULT_CATALOG
 ) -> tuple[ToolDefinition, ...]:
-    """The catalog with the descriptions of ``text`` (a pack's ``catalog.json``: for every tool,
-    ``{"description": ..., "parameters": {argument: description}}``, nothing more or less)."""
-    extra = sorted(set(text) - set(TOOL_NAMES))
+    """Catalog ``catalog_id`` with the descriptions of ``text`` (a pack's ``catalog.json``: for
+    every tool, ``{"description": ..., "parameters": {argument: description}}``, nothing more or
+    less)."""
+    shapes = shape_of(catalog_id)
+    extra = sorted(set(text) - {name for name, _ in shapes})
     if extra:
         raise CatalogTextError(f"{where}: no such tool {extra[0]!r} in the catalog")
-    return tuple(_described(name, args, text.get(name), where) for name, args in SHAPES)
+    return tuple(_described(name, args, text.get(name), where) for name, args in shapes)
 
 
 def _described(name: str, args: tuple[_Arg, ...], entry: Any, where: str) -> ToolDefinition:
@@ -152,23 +188,33 @@ def get_tool(name: str) -> ToolDefinition:
         raise KeyError(f"unknown tool {name!r}: not in the catalog") from None
 
 
-def required_args(name: str) -> tuple[str, ...]:
-    """The required argument names of tool ``name``, in declared order."""
-    return tuple(get_tool(name).parameters["required"])
+def required_args(name: str, catalog_id: str = DEFAULT_CATALOG) -> tuple[str, ...]:
+    """The required argument names of tool ``name`` of catalog ``catalog_id``, in declared
+    order; ``KeyError`` if it has no such tool."""
+    for tool, args in shape_of(catalog_id):
+        if tool == name:
+            return tuple(arg for arg, _, required in args if required)
+    raise KeyError(f"unknown tool {name!r}: not in the catalog")
 
 
-def is_known_tool(name: str) -> bool:
-    return name in _BY_NAME
+def is_known_tool(name: str, catalog_id: str = DEFAULT_CATALOG) -> bool:
+    """Whether catalog ``catalog_id`` has a tool ``name``."""
+    return name in tool_names(catalog_id)
 
 
 __all__ = [
     "CATALOG",
+    "DEFAULT_CATALOG",
     "MEMORY_TOOLS",
     "SHAPES",
+    "SHAPE_TABLES",
     "TOOL_NAMES",
     "CatalogTextError",
+    "UnknownCatalogError",
     "catalog_with_text",
     "get_tool",
     "is_known_tool",
     "required_args",
+    "shape_of",
+    "tool_names",
 ]

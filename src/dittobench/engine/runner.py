@@ -162,7 +162,8 @@ def start_run(
     schedule = _chosen_schedule(options)
     report(Progress("generating", 0, 0, 0))
     pack = run_pack(options.bench_version, options.pack)
-    shown_by(pack)  # a pack the harness cannot be shown fails before the run exists
+    # A pack the harness cannot be shown fails before the run exists.
+    shown_by(pack, get_policy(options.bench_version).catalog)
     dataset = build_dataset(options.seed, options.bench_version, options.run_size, pack)
     data = canonical_bytes(dataset.to_json())
     ids = _draw_wire_ids(dataset)
@@ -406,7 +407,8 @@ async def _run(
     report: Reporter,
     holder: str = "",
 ) -> Executed:
-    shown = shown_by(run_pack(dataset.bench_version, options.pack))
+    catalog = get_policy(dataset.bench_version).catalog
+    shown = shown_by(run_pack(dataset.bench_version, options.pack), catalog)
     version = get_policy(dataset.bench_version).content_version
     endpoint = ToolEndpoint(dataset, version, ids=ids, replies=shown.replies)
     await endpoint.start()

@@ -25,7 +25,7 @@ from dittobench.grade.commitment import committed_text, lines_as_sentences, read
 from dittobench.grade.external_values import grade_value, read_gold, rivals_for
 from dittobench.grade.guards import mask_echo, offers_candidate
 from dittobench.grade.judging import answer_text, nuance_score
-from dittobench.grade.lexicon import DECLINE_4
+from dittobench.grade.lexicon import lexicon
 from dittobench.grade.match import has_unnegated, hit, prepare
 from dittobench.grade.memory import LONG_REPLY
 from dittobench.grade.memory_kinds import content_words
@@ -50,7 +50,7 @@ from dittobench.spec.open import OpenCase, RubricItem
 from dittobench.spec.wire import RunResponse
 
 EXTERNAL_DECLINE: Final = (
-    *DECLINE_4,
+    *lexicon("lex-4").decline,
     "not mentioned",
     "wasn't mentioned",
     "isn't mentioned",

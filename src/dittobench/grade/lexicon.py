@@ -1,13 +1,19 @@
 """The phrase lists of the memory grader: declining, ending, going on, acknowledging, and the
 words that negate or are skipped before a phrase. Data only; ``grade.match`` matches them.
 
-Every list is part of the scoring model: changing one changes scores (docs/grading.md).
+Every list is part of the scoring model: changing one changes scores (docs/grading.md). The lists
+a grading policy reads are one ``Lexicon``, named by the policy (``GradingPolicy.lexicon``) and
+found in ``LEXICONS``: a grading that reads further phrases names a new lexicon (a new row
+below), and the lexicons of older policies never change.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final
 
+from dittobench.core.errors import DittobenchError
 from dittobench.core.text import wordset
 
 DECLINE: Final = (
@@ -366,6 +372,26 @@ STRONG_PERSISTENCE_3: Final = (
 """grading-3's strong continuations beyond grading-2's ("You're sticking with pottery", "You
 kept it up")."""
 
+STRONG_PERSISTENCE: Final = tuple(
+    p
+    for p in PERSISTENCE
+    if p
+    not in (
+        "regularly",
+        "currently",
+        "these days",
+        "nowadays",
+        "every week",
+        "each week",
+        "every weekend",
+        "weekly",
+        "at the moment",
+        "right now",
+        "yes",
+    )
+)
+"""Persistence cues that say the activity goes on; the rest only place it in the present."""
+
 USED_TO: Final = ("used to", "formerly", "back in the day")
 """A suggestion that an activity ended without saying so ("used to", but not "got used to")."""
 
@@ -383,14 +409,78 @@ SKIPPED: Final = wordset(
 up", "can't be saved")."""
 
 
+class UnknownLexiconError(DittobenchError, ValueError):
+    """A grading policy names a lexicon this build lacks."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """The phrase lists one grading policy reads (``GradingPolicy.lexicon`` names it)."""
+
+    id: str
+    decline: tuple[str, ...]
+    """Declining to answer (``check_decline``)."""
+    cessation: tuple[str, ...]
+    """Saying an activity ended."""
+    persistence: tuple[str, ...]
+    """Placing an activity in the present: the strong cues and the weak ones."""
+    strong_persistence: tuple[str, ...]
+    """The persistence cues that say an activity goes on; the rest of ``persistence`` only place
+    it in the present (with ``typed_determination``)."""
+
+
+LEXICONS: Final = MappingProxyType(
+    {
+        lex.id: lex
+        for lex in (
+            # grading-1 and grading-2: the floor.
+            Lexicon("lex-1", DECLINE, CESSATION, PERSISTENCE, STRONG_PERSISTENCE),
+            # grading-3: "no idea", what the user never told, endings read with "it".
+            Lexicon(
+                "lex-3",
+                DECLINE_3,
+                CESSATION_3,
+                PERSISTENCE,
+                STRONG_PERSISTENCE + STRONG_PERSISTENCE_3,
+            ),
+            # grading-4 on: "never actually told", "it didn't last", "a fixture every Saturday".
+            Lexicon(
+                "lex-4",
+                DECLINE_4,
+                CESSATION_4,
+                PERSISTENCE + PERSISTENCE_4,
+                STRONG_PERSISTENCE + STRONG_PERSISTENCE_3,
+            ),
+        )
+    }
+)
+"""Every lexicon by id; each shipped grading policy names one (``spec.versions.GRADINGS``)."""
+
+
+def lexicon(lexicon_id: str) -> Lexicon:
+    """The lexicon ``lexicon_id``, or ``UnknownLexiconError`` listing the known ones."""
+    try:
+        return LEXICONS[lexicon_id]
+    except KeyError:
+        known = ", ".join(LEXICONS)
+        raise UnknownLexiconError(
+            f"unknown lexicon {lexicon_id!r}; this build has: {known}"
+        ) from None
+
+
 __all__ = [
     "ACKNOWLEDGE",
     "CESSATION",
     "DECLINE",
     "DELETION_OUTCOMES",
+    "LEXICONS",
     "NEGATORS",
     "PERSISTENCE",
     "SKIPPED",
+    "STRONG_PERSISTENCE",
     "USED_TO",
+    "Lexicon",
+    "UnknownLexiconError",
+    "lexicon",
     "wordset",
 ]

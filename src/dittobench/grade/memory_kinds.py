@@ -31,17 +31,10 @@ from dittobench.grade.guards import (
 )
 from dittobench.grade.lexicon import (
     ACKNOWLEDGE,
-    CESSATION,
-    CESSATION_3,
-    CESSATION_4,
     DECLINE,
-    DECLINE_3,
-    DECLINE_4,
     DELETION_OUTCOMES,
-    PERSISTENCE,
-    PERSISTENCE_4,
-    STRONG_PERSISTENCE_3,
     USED_TO,
+    lexicon,
 )
 from dittobench.grade.match import (
     Prepared,
@@ -91,26 +84,6 @@ STOP_WORDS: Final = text.STOP_WORDS | text.wordset(
 )
 """Words that never ground a decline: the shared function words, the verbs of remembering and
 telling, and the nouns any question may use ("name", "thing")."""
-
-STRONG_PERSISTENCE: Final = tuple(
-    p
-    for p in PERSISTENCE
-    if p
-    not in (
-        "regularly",
-        "currently",
-        "these days",
-        "nowadays",
-        "every week",
-        "each week",
-        "every weekend",
-        "weekly",
-        "at the moment",
-        "right now",
-        "yes",
-    )
-)
-"""Persistence cues that say the activity goes on; the rest only place it in the present."""
 
 _ACK_BLOCKERS: Final = tuple(p for p in DECLINE if p not in DELETION_OUTCOMES)
 _HEDGE = re.compile(r" ?(?:-|/|or|to|or maybe|or perhaps|or possibly) ?")
@@ -459,14 +432,12 @@ class _Determination:
 
 def _determine(case: MemoryCase, answer: Answer) -> _Determination:
     full = answer.full
-    more = answer.rules.more_phrasings
-    strong_cues = STRONG_PERSISTENCE + STRONG_PERSISTENCE_3 if more else STRONG_PERSISTENCE
-    endings = CESSATION_4 if answer.rules.phrasings_4 else CESSATION_3 if more else CESSATION
-    cessation = phrases_outside(case.question, endings)
-    strong = phrases_outside(case.question, strong_cues)
-    present = PERSISTENCE + PERSISTENCE_4 if answer.rules.phrasings_4 else PERSISTENCE
+    words = lexicon(answer.rules.lexicon)
+    cessation = phrases_outside(case.question, words.cessation)
+    strong = phrases_outside(case.question, words.strong_persistence)
+    present = words.persistence
     weak = phrases_outside(case.question, tuple(p for p in present if p not in strong))
-    if more:  # "You gave pottery up" says "gave it up"
+    if answer.rules.more_phrasings:  # "You gave pottery up" says "gave it up"
         full = _activity_as_it(case, full)
     ended = has_unnegated(full, cessation) or has_negated(full, strong) or has_phrase(full, USED_TO)
     goes_on = has_unnegated(full, strong) or has_negated(full, cessation)
@@ -502,8 +473,8 @@ def check_reversal(case: MemoryCase, answer: Answer) -> float:
     if answer.rules.typed_determination:
         said = _determine(case, answer)
         return float(said.ended and not said.goes_on and _names_activity(case, answer))
-    full = answer.full
-    ended = has_unnegated(full, CESSATION) or has_negated(full, PERSISTENCE)
+    full, words = answer.full, lexicon(answer.rules.lexicon)
+    ended = has_unnegated(full, words.cessation) or has_negated(full, words.persistence)
     return float(ended and _names_activity(case, answer))
 
 
@@ -515,11 +486,11 @@ def check_persistence(case: MemoryCase, answer: Answer) -> float:
         said = _determine(case, answer)
         on = said.goes_on or said.current
         return float(on and not said.ended and _names_activity(case, answer))
-    full = answer.full
-    goes_on = has_unnegated(full, PERSISTENCE) or has_negated(full, CESSATION)
+    full, words = answer.full, lexicon(answer.rules.lexicon)
+    goes_on = has_unnegated(full, words.persistence) or has_negated(full, words.cessation)
     ended = (
-        has_unnegated(full, CESSATION)
-        or has_negated(full, PERSISTENCE)
+        has_unnegated(full, words.cessation)
+        or has_negated(full, words.persistence)
         or has_phrase(full, USED_TO)
     )
     return float(goes_on and not ended and _names_activity(case, answer))
@@ -530,7 +501,7 @@ def check_decline(case: MemoryCase, answer: Answer) -> float:
     shares a content word with the question ("no record of your grandfather's name" declines
     grounded; a bare "I don't know." does not)."""
     rules = answer.rules
-    phrases = DECLINE_4 if rules.phrasings_4 else DECLINE_3 if rules.more_phrasings else DECLINE
+    phrases = lexicon(rules.lexicon).decline
     declined = answer.abstain is True or has_unnegated(answer.full, phrases)
     need = answer.rules.decline_grounding_words
     if need <= 1:

@@ -27,7 +27,7 @@ from dittobench.mocktools.confirm import calendar_event, confirmation
 from dittobench.mocktools.content import serve_content
 from dittobench.packs import Replies, public_pack
 from dittobench.spec.dataset import ToolCase, ToolFixture
-from dittobench.spec.versions import content_of
+from dittobench.spec.versions import catalog_of, content_of
 from dittobench.spec.wire import ToolExecResponse
 
 TRANSIENT_ERROR: Final = "transient upstream error (503); retry"
@@ -55,7 +55,8 @@ def execute(
     """
     if fixture.case_id != case.id:
         raise ValueError(f"fixture for case {fixture.case_id!r} used for case {case.id!r}")
-    if not is_known_tool(name):
+    catalog = catalog_of(content_version)
+    if not is_known_tool(name, catalog):
         return _error(f"unknown tool: {name}")
     if name in MEMORY_TOOLS:
         return _error(f"tool not available via this endpoint: {name}")
@@ -69,7 +70,7 @@ def execute(
         digest = args_digest(args)
     except CanonicalJSONError as exc:
         return _error(f"arguments for {name} have no canonical JSON form: {exc}")
-    for arg in required_args(name):
+    for arg in required_args(name, catalog):
         if _is_empty(args.get(arg)):
             return _error(f"missing required argument '{arg}' for {name}")
 

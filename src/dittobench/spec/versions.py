@@ -8,9 +8,10 @@ wording rotates with each minor version. Code reads ``policy.<field>``, never co
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from dittobench.core.errors import DittobenchError
 from dittobench.spec.judging import JUDGE_1, JudgeProtocol
@@ -37,6 +38,10 @@ class GradingPolicy:
 
     id: str
     """Names this table in reports and receipts."""
+    lexicon: str = "lex-1"
+    """The phrase lists the memory grader reads (declines, endings, going on): an id of
+    ``grade.lexicon.LEXICONS``. Further phrases are a new lexicon named by a new policy; the
+    lexicon an older policy names never changes."""
     tool_selection: float = 0.4
     tool_arguments: float = 0.4
     tool_order_discipline: float = 0.2
@@ -109,9 +114,8 @@ class GradingPolicy:
     """Value kinds (with ``former_values_excused``): a distractor named as a former value takes
     its shorter forms with it ("Not Surface Milper any more" names no "Milper" as the answer)."""
     more_phrasings: bool = False
-    """Declines and ended/ongoing: grading-3's further phrases (``lexicon.DECLINE_3``,
-    ``CESSATION_3``, ``STRONG_PERSISTENCE_3``), the activity's name read as "it" ("You gave
-    pottery up")."""
+    """Ended/ongoing: the activity's name read as "it" ("You gave pottery up" says "gave it
+    up"), with grading-3's lexicon (``lex-3``)."""
     former_cues_more: bool = False
     """Value kinds (with ``former_values_excused``): "before that it was X", "after leaving X",
     "earlier you had X" and "X was the old one" name X as a former value too."""
@@ -130,9 +134,8 @@ class GradingPolicy:
     """Declines: after a grounded decline that offers no candidate, the user's own values named
     as context do not trip the dump guard."""
     phrasings_4: bool = False
-    """Declines and endings: grading-4's further phrases (``lexicon.DECLINE_4``: "you've never
-    actually told me", "it never came up"; ``lexicon.CESSATION_4``: "it didn't last", "it's
-    behind you")."""
+    """Declines: "was it" and "is it" offer a candidate only in a question ("Was it Lisbon?"),
+    not in a report; with grading-4's lexicon (``lex-4``)."""
     answer_leads: bool = False
     """Value answers: the answer is the first sentence that commits to a candidate; what follows
     is context (one value is asked for, so only one can be put forward: listing more after the
@@ -186,6 +189,7 @@ GRADING_2 = GradingPolicy(
 GRADING_3 = replace(
     GRADING_2,
     id="dittobench-grading-3",
+    lexicon="lex-3",
     decline_voids_answer=True,
     parts_agree=True,
     duration_max_distinct=2,
@@ -198,6 +202,7 @@ GRADING_3 = replace(
 GRADING_4 = replace(
     GRADING_3,
     id="dittobench-grading-4",
+    lexicon="lex-4",
     committed_scans=True,
     slot_commits=True,
     guard_spares_evidence=True,
@@ -380,6 +385,47 @@ CONTENT_8 = replace(CONTENT_7, open_questions=True)
 """Bench 8.0: 7.1's content and open questions (pack ``public-8.0``: their wordings)."""
 
 
+Sizes = MappingProxyType[str, RunSize]
+_K = TypeVar("_K")
+
+CATALOG_1: Final = "catalog-1"
+"""The catalog shape of every version so far (``catalog.tools.SHAPES``)."""
+
+SIZES_TOOLS_ONLY: Final = sizes(with_memory=False)
+"""1.0.0: tool cases only (memory quotas empty)."""
+SIZES_1: Final = sizes(with_memory=True)
+"""1.1.0 to 7.1.0: seed 002's table, one quota per question type."""
+SIZES_8: Final = sizes(with_memory=True, with_open=True)
+"""8.0.0: ``SIZES_1`` and open questions."""
+
+
+def extended_sizes(
+    base: Sizes,
+    memory: Mapping[str, Mapping[Any, int]] | None = None,
+    open_kinds: Mapping[str, Mapping[Any, int]] | None = None,
+) -> Sizes:
+    """A new version's run sizes: ``base`` with further quotas per run size (``{"full":
+    {"new_type": 6}}``), in new tables, so ``base`` and every version naming it keep theirs."""
+    memory, open_kinds = memory or {}, open_kinds or {}
+    unknown = sorted((set(memory) | set(open_kinds)) - set(base))
+    if unknown:
+        raise UnknownRunSizeError(f"unknown run size {unknown[0]!r}; choose one of: {list(base)}")
+    return MappingProxyType(
+        {
+            name: replace(
+                size,
+                memory_quota=_merged(size.memory_quota, memory.get(name, {})),
+                open_quota=_merged(size.open_quota, open_kinds.get(name, {})),
+            )
+            for name, size in base.items()
+        }
+    )
+
+
+def _merged(table: Mapping[_K, int], more: Mapping[_K, int]) -> MappingProxyType[_K, int]:
+    return MappingProxyType({**table, **more})
+
+
 @dataclass(frozen=True, slots=True)
 class BenchPolicy:
     """Everything a bench version fixes."""
@@ -387,11 +433,15 @@ class BenchPolicy:
     version: str
     epoch: str
     """``generated_at`` of every dataset of this version; the clock is never read."""
-    run_sizes: MappingProxyType[str, RunSize]
+    run_sizes: Sizes
+    """The version's quotas (one of the named tables above, or ``extended_sizes`` of one)."""
     grading: GradingPolicy = GRADING_1
     content: ContentPolicy = CONTENT_1
     pack_id: str = "public-1.1"
     """The shipped content pack the version's datasets are generated from by default."""
+    catalog: str = CATALOG_1
+    """The tool catalog's shape (tool names, arguments, types): an id of
+    ``catalog.tools.SHAPE_TABLES``. A new tool is a new shape named by a new version."""
     judge: JudgeProtocol | None = None
     """The locked judge of the version's open questions (None: the version has none)."""
     draft: bool = False
@@ -417,18 +467,16 @@ class BenchPolicy:
 POLICIES: Final = MappingProxyType(
     {
         # 1.0.0: tool side only (its memory keys are present and empty).
-        "1.0.0": BenchPolicy("1.0.0", "2026-11-01T00:00:00Z", sizes(with_memory=False)),
-        "1.1.0": BenchPolicy("1.1.0", "2026-12-01T00:00:00Z", sizes(with_memory=True)),
+        "1.0.0": BenchPolicy("1.0.0", "2026-11-01T00:00:00Z", SIZES_TOOLS_ONLY),
+        "1.1.0": BenchPolicy("1.1.0", "2026-12-01T00:00:00Z", SIZES_1),
         # 2.0.0: grading-2 closes answers that score without memory; content that feeds it.
-        "2.0.0": BenchPolicy(
-            "2.0.0", "2026-12-01T00:00:00Z", sizes(with_memory=True), GRADING_2, CONTENT_2
-        ),
+        "2.0.0": BenchPolicy("2.0.0", "2026-12-01T00:00:00Z", SIZES_1, GRADING_2, CONTENT_2),
         # 3.0.0: a new answer kind (tally: bench-versions.md, MAJOR) and content that needs
         # memory, from its own pack.
         "3.0.0": BenchPolicy(
             "3.0.0",
             "2026-12-01T00:00:00Z",
-            sizes(with_memory=True),
+            SIZES_1,
             GRADING_2,
             CONTENT_3,
             pack_id="public-3.0",
@@ -438,7 +486,7 @@ POLICIES: Final = MappingProxyType(
         "4.0.0": BenchPolicy(
             "4.0.0",
             "2026-12-06T00:00:00Z",
-            sizes(with_memory=True),
+            SIZES_1,
             GRADING_3,
             CONTENT_4,
             pack_id="public-3.0",
@@ -449,7 +497,7 @@ POLICIES: Final = MappingProxyType(
         "5.0.0": BenchPolicy(
             "5.0.0",
             "2026-12-06T00:00:00Z",
-            sizes(with_memory=True),
+            SIZES_1,
             GRADING_4,
             CONTENT_5,
             pack_id="public-3.0",
@@ -459,7 +507,7 @@ POLICIES: Final = MappingProxyType(
         "6.0.0": BenchPolicy(
             "6.0.0",
             "2026-12-06T00:00:00Z",
-            sizes(with_memory=True),
+            SIZES_1,
             GRADING_5,
             CONTENT_5,
             pack_id="public-3.0",
@@ -470,7 +518,7 @@ POLICIES: Final = MappingProxyType(
         "6.1.0": BenchPolicy(
             "6.1.0",
             "2026-12-06T00:00:00Z",
-            sizes(with_memory=True),
+            SIZES_1,
             GRADING_5,
             CONTENT_6,
             pack_id="public-6.1",
@@ -480,7 +528,7 @@ POLICIES: Final = MappingProxyType(
         "7.0.0": BenchPolicy(
             "7.0.0",
             "2026-12-06T00:00:00Z",
-            sizes(with_memory=True),
+            SIZES_1,
             GRADING_6,
             CONTENT_6,
             pack_id="public-6.1",
@@ -490,7 +538,7 @@ POLICIES: Final = MappingProxyType(
         "7.1.0": BenchPolicy(
             "7.1.0",
             "2026-12-06T00:00:00Z",
-            sizes(with_memory=True),
+            SIZES_1,
             GRADING_6,
             CONTENT_7,
             pack_id="public-7.1",
@@ -500,7 +548,7 @@ POLICIES: Final = MappingProxyType(
         "8.0.0": BenchPolicy(
             "8.0.0",
             "2026-12-06T00:00:00Z",
-            sizes(with_memory=True, with_open=True),
+            SIZES_8,
             GRADING_6,
             CONTENT_8,
             pack_id="public-8.0",
@@ -520,6 +568,15 @@ def content_of(content_version: str) -> ContentPolicy:
         if policy.content_version == content_version:
             return policy.content
     return CONTENT_1
+
+
+def catalog_of(content_version: str) -> str:
+    """The catalog shape of a content version (MAJOR.MINOR), as the mock tools know a run by it;
+    the first policy's for a content version no bench version has."""
+    for policy in POLICIES.values():
+        if policy.content_version == content_version:
+            return policy.catalog
+    return CATALOG_1
 
 
 def get_policy(version: str = CURRENT_VERSION) -> BenchPolicy:

@@ -1,0 +1,170 @@
+"""The tables each bench version names: its grading's lexicon, its catalog shape, its quotas.
+
+Every table a policy names exists; what an older version names never changes when a version is
+added (each version's tables are pinned by digest here, so editing a shared table in place fails);
+and the lexicons grow: a later grading's lists hold every phrase of an earlier one's.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from dittobench.catalog import SHAPE_TABLES, UnknownCatalogError, shape_of, tool_names
+from dittobench.catalog.shown import shown_by
+from dittobench.core.hashing import canonical_sha256
+from dittobench.grade.lexicon import LEXICONS, UnknownLexiconError, lexicon
+from dittobench.mocktools import execute
+from dittobench.packs import own_pack
+from dittobench.spec.dataset import ToolCase, ToolFixture
+from dittobench.spec.versions import (
+    GRADINGS,
+    POLICIES,
+    SIZES_1,
+    BenchPolicy,
+    UnknownRunSizeError,
+    catalog_of,
+    extended_sizes,
+)
+
+LEXICON_OF: dict[str, str] = {
+    "dittobench-grading-1": "lex-1",
+    "dittobench-grading-2": "lex-1",
+    "dittobench-grading-3": "lex-3",
+    "dittobench-grading-4": "lex-4",
+    "dittobench-grading-5": "lex-4",
+    "dittobench-grading-6": "lex-4",
+}
+"""The lexicon each shipped grading read before policies named it (grading-3's further phrases
+came with ``more_phrasings``, grading-4's with ``phrasings_4``)."""
+
+SHAPE_DIGESTS: dict[str, str] = {
+    "catalog-1": "e0ba7c45d6672eb1e4946044179f92fc463233ef763ecf7c861c8d54dbcb5593",
+}
+"""Each catalog shape's digest (names, arguments, schemas, required flags), taken before
+versions named their shape."""
+
+QUOTA_DIGESTS: dict[str, str] = {
+    "1.0.0": "e3bb7e628c3d1de4565a4416833dc9bc19e2e2bd39fdf526e2dbf90f11bf19fd",
+    "1.1.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
+    "2.0.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
+    "3.0.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
+    "4.0.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
+    "5.0.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
+    "6.0.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
+    "6.1.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
+    "7.0.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
+    "7.1.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
+    "8.0.0": "b8e312ac284896bace376ce40848f878525a1fe626687d3fa0edd6b078891e6c",
+}
+"""Each version's run sizes (every quota), taken before versions named their tables."""
+
+
+def quotas(policy: BenchPolicy) -> dict[str, object]:
+    """A version's run sizes as plain data."""
+    return {
+        name: {
+            "tool_cases": size.tool_cases,
+            "waves": size.waves,
+            "raw_pairs_permille": size.raw_pairs_permille,
+            "isolation_cases": size.isolation_cases,
+            "memory_quota": dict(size.memory_quota),
+            "open_quota": dict(size.open_quota),
+        }
+        for name, size in policy.run_sizes.items()
+    }
+
+
+def test_every_grading_names_a_lexicon_that_exists() -> None:
+    missing = {g.id: g.lexicon for g in GRADINGS.values() if g.lexicon not in LEXICONS}
+    assert missing == {}
+    for policy in POLICIES.values():
+        assert lexicon(policy.grading.lexicon).id == policy.grading.lexicon
+
+
+def test_shipped_gradings_keep_their_lexicons() -> None:
+    assert {g.id: g.lexicon for g in GRADINGS.values()} == LEXICON_OF
+
+
+def test_an_unknown_lexicon_is_refused_naming_the_known_ones() -> None:
+    with pytest.raises(UnknownLexiconError, match="lex-1"):
+        lexicon("lex-0")
+
+
+def test_a_later_lexicon_keeps_every_phrase_of_an_earlier_one() -> None:
+    order = sorted(LEXICONS, key=lambda i: int(i.rsplit("-", 1)[1]))
+    for earlier, later in itertools.pairwise(order):
+        a, b = LEXICONS[earlier], LEXICONS[later]
+        for field in ("decline", "cessation", "persistence", "strong_persistence"):
+            lost = set(getattr(a, field)) - set(getattr(b, field))
+            assert not lost, (earlier, later, field, sorted(lost)[:3])
+
+
+def plain(table: Mapping[Any, int]) -> dict[str, int]:
+    return {str(key): count for key, count in table.items()}
+
+
+def shape_digest(catalog_id: str) -> str:
+    return canonical_sha256(
+        [
+            [name, [[a, schema, req] for a, schema, req in args]]
+            for name, args in shape_of(catalog_id)
+        ]
+    )
+
+
+def test_every_version_names_a_catalog_shape_that_exists() -> None:
+    assert {p.catalog for p in POLICIES.values()} <= set(SHAPE_TABLES)
+    with pytest.raises(UnknownCatalogError, match="catalog-1"):
+        shape_of("catalog-0")
+
+
+def test_catalog_shapes_are_pinned() -> None:
+    assert {c: shape_digest(c) for c in SHAPE_TABLES} == SHAPE_DIGESTS
+
+
+def test_every_version_s_own_pack_describes_its_catalog() -> None:
+    for version, policy in POLICIES.items():
+        shown = shown_by(own_pack(version), policy.catalog)
+        assert tuple(t.name for t in shown.tools) == tool_names(policy.catalog), version
+
+
+def test_the_mock_tools_serve_the_version_s_catalog() -> None:
+    """A tool outside the version's catalog is unknown to the endpoint; every tool in it gets
+    past the name check."""
+    case = ToolCase("tool-0001", "c", "result_usage", "p", (), 2, False, False, "b")
+    fixture = ToolFixture(
+        case_id=case.id, subject="s", unit="u", decoy_figure="1", job_id="j", link="l"
+    )
+    for version, policy in POLICIES.items():
+        content_version = policy.content_version
+        assert catalog_of(content_version) == policy.catalog
+        known = set(tool_names(policy.catalog))
+        for name in (*sorted(known), "no_such_tool"):
+            reply = execute(1, content_version, case, fixture, name, {}, [])
+            unknown = reply.error == f"unknown tool: {name}"
+            assert unknown == (name not in known), (version, name)
+
+
+def test_quotas_are_pinned_per_version() -> None:
+    assert {v: canonical_sha256(quotas(p)) for v, p in POLICIES.items()} == QUOTA_DIGESTS
+
+
+def test_a_new_question_type_is_a_new_table() -> None:
+    """``extended_sizes`` gives a new version its quotas without touching the table it extends,
+    nor any version naming it."""
+    before = {v: canonical_sha256(quotas(p)) for v, p in POLICIES.items()}
+    grown = extended_sizes(
+        SIZES_1, memory={"full": {"new_type": 6}}, open_kinds={"small": {"x": 1}}
+    )
+    assert plain(grown["full"].memory_quota)["new_type"] == 6
+    assert grown["full"].memory_cases == SIZES_1["full"].memory_cases + 6
+    assert plain(grown["small"].open_quota)["x"] == 1
+    assert "new_type" not in plain(SIZES_1["full"].memory_quota)
+    assert dict(grown["medium"].memory_quota) == dict(SIZES_1["medium"].memory_quota)
+    assert {v: canonical_sha256(quotas(p)) for v, p in POLICIES.items()} == before
+    with pytest.raises(UnknownRunSizeError, match="huge"):
+        extended_sizes(SIZES_1, memory={"huge": {"new_type": 1}})
