@@ -13,25 +13,22 @@ day.
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from dittobench.spec.wire import RunResponse
+from dittobench.study.asked import Answerer, Asked, parse_day
 from dittobench.study.history import Mention
-
-if TYPE_CHECKING:
-    from dittobench.study.parser import Asked, MemoryParser
 
 SUBJECT_SLOTS = ("subject", "things", "theme")
 ORDER_SUBSET = 3
 
 
-def attribute_of(parser: MemoryParser, slots: dict[str, str], held: set[str], slot: str) -> str:
+def attribute_of(parser: Answerer, slots: dict[str, str], held: set[str], slot: str) -> str:
     """The attribute a subject slot names (one the user mentioned first), "" when none."""
     names = parser.index.subjects.get(slots.get(slot, "").lower(), ())
     return next((n for n in names if n in held), names[0] if names else "")
 
 
-def resolve(parser: MemoryParser, slots: dict[str, str], held: set[str]) -> str:
+def resolve(parser: Answerer, slots: dict[str, str], held: set[str]) -> str:
     for slot in SUBJECT_SLOTS:
         if slot in slots:
             return attribute_of(parser, slots, held, slot)
@@ -59,7 +56,7 @@ def _names(text: str, value: str) -> bool:
     return False
 
 
-def then_event(parser: MemoryParser, asked: Asked) -> RunResponse:
+def then_event(parser: Answerer, asked: Asked) -> RunResponse:
     event = event_in(asked, asked.slots.get("event", ""))
     if event is None:
         return parser.decline(parser.subject(asked.attribute))
@@ -69,7 +66,7 @@ def then_event(parser: MemoryParser, asked: Asked) -> RunResponse:
     return RunResponse(final_text=f"It's {chain[-1].value}.")
 
 
-def order_kinds(parser: MemoryParser, asked: Asked) -> RunResponse:
+def order_kinds(parser: Answerer, asked: Asked) -> RunResponse:
     held = {m.attribute for m in asked.seen}
     kinds = {asked.attribute, attribute_of(parser, asked.slots, held, "things_b")} - {""}
     firsts: dict[str, Mention] = {}
@@ -86,19 +83,14 @@ def order_kinds(parser: MemoryParser, asked: Asked) -> RunResponse:
     return RunResponse(final_text="First " + ", then ".join(m.value for m in events) + ".")
 
 
-def activity_on(parser: MemoryParser, asked: Asked) -> RunResponse:
-    from dittobench.study.parser import Asked as Parsed
-    from dittobench.study.parser import parse_day
-
+def activity_on(parser: Answerer, asked: Asked) -> RunResponse:
     day = parse_day(asked.slots.get("date", ""))
     starts = [
         m for m in asked.seen if m.role == "start" and day is not None and m.day == day.isoformat()
     ]
     if not starts:
         return RunResponse(final_text="I don't know.")
-    named = Parsed(
-        asked.case, asked.wording, {**asked.slots, "value": starts[-1].value}, asked.seen
-    )
+    named = Asked(asked.case, asked.wording, {**asked.slots, "value": starts[-1].value}, asked.seen)
     named.attribute = starts[-1].attribute
     return parser.activity(named)
 
@@ -114,7 +106,7 @@ def _company_after(asked: Asked, event: Mention) -> Mention | None:
     return notes[0] if notes else None
 
 
-def with_whom(parser: MemoryParser, asked: Asked) -> RunResponse:
+def with_whom(parser: Answerer, asked: Asked) -> RunResponse:
     event = event_in(asked, asked.slots.get("event", ""))
     note = _company_after(asked, event) if event else None
     if note is None:
@@ -122,7 +114,7 @@ def with_whom(parser: MemoryParser, asked: Asked) -> RunResponse:
     return RunResponse(final_text=f"You went with {note.slots.get('person', '')}.")
 
 
-def weekday(parser: MemoryParser, asked: Asked) -> RunResponse:
+def weekday(parser: Answerer, asked: Asked) -> RunResponse:
     event = event_in(asked, asked.slots.get("event", ""))
     names = parser.index.texts.pack.file("chatter").get("weekdays", [])
     if event is None or not isinstance(names, list) or len(names) != 7:
@@ -130,7 +122,7 @@ def weekday(parser: MemoryParser, asked: Asked) -> RunResponse:
     return RunResponse(final_text=f"It was a {names[date.fromisoformat(event.day).weekday()]}.")
 
 
-def with_which(parser: MemoryParser, asked: Asked) -> RunResponse:
+def with_which(parser: Answerer, asked: Asked) -> RunResponse:
     companion = asked.slots.get("companion", "").lower()
     for note in asked.seen:
         if note.role != "with_note" or companion not in note.slots.get("person", "").lower():

@@ -18,13 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 
-from dittobench.core.dates import MONTH_NAMES, spoken_date
+from dittobench.core.dates import spoken_date
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.wire import RunResponse, ToolCall
 from dittobench.study import families
+from dittobench.study.asked import Asked, parse_day
 from dittobench.study.history import Mention, read_history, stored_pairs
-from dittobench.study.index import PackIndex, QuestionWording, index_of, pack_of
+from dittobench.study.index import PackIndex, index_of, pack_of
 
 UNKNOWN = RunResponse(final_text="I don't know.")
 _VALUE_ROLES = ("state", "change")
@@ -277,24 +278,6 @@ class MemoryParser:
         return (clean or forms or ["that"])[0]
 
 
-class Asked:
-    """A question as parsed: its case, the wording it fits, the slot values and the user's
-    mentions seeded by the time it is asked."""
-
-    def __init__(
-        self, case: MemoryCase, wording: QuestionWording, slots: dict[str, str], seen: list[Mention]
-    ) -> None:
-        self.case = case
-        self.wording = wording
-        self.slots = slots
-        self.seen = seen
-        self.attribute = wording.attribute
-
-    def own(self, roles: tuple[str, ...]) -> list[Mention]:
-        """The user's own mentions of the asked attribute in ``roles``, oldest first."""
-        return [m for m in self.seen if m.attribute == self.attribute and m.role in roles]
-
-
 def said(value: str) -> RunResponse:
     return RunResponse(final_text=f"It's {value}.")
 
@@ -315,12 +298,4 @@ def _occurrences(text: str, value: str) -> list[int]:
     return found
 
 
-def parse_day(text: str) -> date | None:
-    """``March 3, 2026`` (``core.dates.spoken_date``) as a date; None when it is not one."""
-    parts = text.replace(",", " ").split()
-    if len(parts) != 3 or parts[0] not in MONTH_NAMES:
-        return None
-    try:
-        return date(int(parts[2]), MONTH_NAMES.index(parts[0]) + 1, int(parts[1]))
-    except ValueError:
-        return None
+__all__ = ["UNKNOWN", "Asked", "MemoryParser", "parse_day", "said", "same"]
