@@ -21,12 +21,10 @@ from __future__ import annotations
 import re
 import tarfile
 import zlib
-from typing import TYPE_CHECKING, Self
+from typing import Self
 
 from dittobench.sandbox import ArchiveError
-
-if TYPE_CHECKING:
-    from dittobench.sandbox.archive import ArchiveLimits
+from dittobench.sandbox.intake_limits import ArchiveLimits
 
 BLOCK = tarfile.BLOCKSIZE
 FEED = 64 * 1024  # compressed bytes handed to zlib at a time
