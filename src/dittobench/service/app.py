@@ -2,17 +2,18 @@
 
 It opens the run store (jobs included), loads the tokens and the operator's signing key, and
 builds the routes, the middleware (outermost first: closing the connection on an answer given
-before the body is in, HEAD as GET, auth, the body guard) and the error handlers:
-every error is ``{"error": "..."}`` with its status, never a traceback. The job queue starts and
-stops with the app (its lifespan). ``serve(settings)`` runs it under uvicorn with the slow-client
-limits of the settings.
+before the body is in, HEAD as GET, auth, the body guard) and the error handlers: every error
+is ``{"error": "..."}`` with its status, never a traceback; one handler answers any
+``DittobenchError`` with its class's ``http_status`` (``core/errors.py``). The job queue starts
+and stops with the app (its lifespan). ``serve(settings)`` runs it under uvicorn with the
+slow-client limits of the settings.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import dittobench
+from dittobench.core.errors import DittobenchError
 from dittobench.receipts.keys import (
     PRIVATE_KEY_NAME,
     KeyFileError,
@@ -79,41 +81,13 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
     except (KeyFileError, OSError) as exc:
         store.close()
         raise SettingsError(f"signing key: {exc}") from None
-    hub = ProgressHub()
     broker = _broker(settings, store)
-    send = None if broker is None else broker.send
-    queue = JobQueue(store, settings, key, data_dir / "service-runs", hub, resolver, send)
-    service = ServiceState(
-        settings=settings,
-        store=store,
-        queue=queue,
-        hub=hub,
-        resolver=resolver,
-        capabilities=routes_info.describe_capabilities(settings),
-        key=key,
-        windows_dir=data_dir / "windows",
-        submit_limit=SlidingWindow(settings.submit_limit, settings.submit_window_s),
-        dataset_limit=SlidingWindow(settings.dataset_limit, settings.dataset_window_s),
-        streams=StreamSlots(settings.max_event_streams, settings.max_streams_per_client),
-        auth_failures=SlidingWindow(settings.auth_failure_limit, settings.auth_failure_window_s),
-    )
-
-    @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        queue.start()
-        try:
-            yield
-        finally:
-            queue.stop()
-            store.close()
-            if broker is not None:
-                broker.close()
-
+    service = _service_state(settings, store, key, data_dir, resolver, broker)
     app = FastAPI(
         title="dittobench scoring service",
         version=dittobench.__version__,
         description=DESCRIPTION,
-        lifespan=lifespan,
+        lifespan=_lifespan(service, broker),
     )
     app.state.service = service
     app.state.pages = routes_pages.PagesState(
@@ -132,6 +106,53 @@ def create_app(settings: ServiceSettings, *, resolver: Resolver = system_resolve
         raise SettingsError(f"routes neither public nor protected (service/auth.py): {stray}")
     _document_errors(app)
     return app
+
+
+def _service_state(
+    settings: ServiceSettings,
+    store: ServiceStore,
+    key: Ed25519PrivateKey,
+    data_dir: Path,
+    resolver: Resolver,
+    broker: Broker | None,
+) -> ServiceState:
+    """What every route shares, with the job queue (not started: the lifespan starts it)."""
+    hub = ProgressHub()
+    send = None if broker is None else broker.send
+    queue = JobQueue(store, settings, key, data_dir / "service-runs", hub, resolver, send)
+    return ServiceState(
+        settings=settings,
+        store=store,
+        queue=queue,
+        hub=hub,
+        resolver=resolver,
+        capabilities=routes_info.describe_capabilities(settings),
+        key=key,
+        windows_dir=data_dir / "windows",
+        submit_limit=SlidingWindow(settings.submit_limit, settings.submit_window_s),
+        dataset_limit=SlidingWindow(settings.dataset_limit, settings.dataset_window_s),
+        streams=StreamSlots(settings.max_event_streams, settings.max_streams_per_client),
+        auth_failures=SlidingWindow(settings.auth_failure_limit, settings.auth_failure_window_s),
+    )
+
+
+def _lifespan(
+    service: ServiceState, broker: Broker | None
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The job queue runs while the app does; the store and the broker close after it."""
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        service.queue.start()
+        try:
+            yield
+        finally:
+            service.queue.stop()
+            service.store.close()
+            if broker is not None:
+                broker.close()
+
+    return lifespan
 
 
 def _middleware(
@@ -206,9 +227,15 @@ def operator_key(given: Path | None, data_dir: Path) -> Ed25519PrivateKey:
 
 
 def _handlers(app: FastAPI) -> None:
-    async def api_error(_request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ApiError)
-        return JSONResponse({"error": exc.message}, exc.status, headers=exc.headers)
+    """Every error as ``{"error": "..."}``: a ``DittobenchError`` with its ``http_status`` (500
+    keeps its message for the log), FastAPI's own errors, and a crash as 500."""
+
+    async def failed(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, DittobenchError)
+        if exc.http_status == 500:  # the server's own fault: the message is for the operator
+            return await crashed(request, exc)
+        headers = exc.headers if isinstance(exc, ApiError) else None
+        return JSONResponse({"error": str(exc)}, exc.http_status, headers=headers)
 
     async def http_error(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
@@ -224,7 +251,7 @@ def _handlers(app: FastAPI) -> None:
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
         return JSONResponse({"error": "internal error; the operator's log has the details"}, 500)
 
-    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(DittobenchError, failed)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(Exception, crashed)

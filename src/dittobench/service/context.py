@@ -1,5 +1,7 @@
 """What every route shares: the service's state (settings, store, queue, limiters), the caller,
-and the one error type routes raise (``ApiError``: a status and a one-line message)."""
+and the error a route raises itself (``ApiError``: a status and a one-line message). Any other
+``DittobenchError`` a route lets through is answered with its class's ``http_status`` by the
+app's one handler (``core/errors.py`` has the tree)."""
 
 from __future__ import annotations
 
@@ -26,11 +28,12 @@ from dittobench.store.jobs import JobRow, ServiceStore
 
 
 class ApiError(DittobenchError):
-    """An answer other than success: ``status`` and ``{"error": message}``."""
+    """An answer other than success that the route words itself: ``status`` (kept as
+    ``http_status``), ``{"error": message}`` and ``headers`` (``Retry-After``)."""
 
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
-        self.status, self.message, self.headers = status, message, headers or {}
+        self.http_status, self.message, self.headers = status, message, headers or {}
 
 
 @dataclass

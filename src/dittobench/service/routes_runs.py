@@ -41,7 +41,7 @@ from dittobench.service.routes_suites import submit_suite
 from dittobench.service.ssrf import UnsafeURLError, check_url
 from dittobench.spec.seeds import OPERATOR, SUBMITTER, seed_source_of
 from dittobench.store import StoreError
-from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow, WindowStateError
+from dittobench.store.jobs import TERMINAL, JobRow
 from dittobench.store.windows import OPEN
 from dittobench.views.access import reach_job
 from dittobench.views.model import ViewError
@@ -100,11 +100,8 @@ def _enqueue(
         seed_source=seed_source,
         window_id=window_id,
     )
-    with service.submit_lock:
-        try:
-            made = service.store.create_job(job)
-        except (ActiveJobError, WindowStateError) as exc:
-            raise ApiError(409, str(exc)) from None
+    with service.submit_lock:  # ActiveJobError, WindowStateError: 409
+        made = service.store.create_job(job)
     service.queue.poke()
     return accepted(made, version, run_size, seed)
 

@@ -24,7 +24,7 @@ from dittobench.service.jobs import new_run_id, now
 from dittobench.service.models import SuiteObject
 from dittobench.service.routes_info import errors
 from dittobench.spec.seeds import OPERATOR, seed_shown
-from dittobench.store.jobs import TERMINAL, ActiveJobError, JobRow
+from dittobench.store.jobs import TERMINAL, JobRow
 from dittobench.store.suites import SuiteRow, new_suite_id
 
 router = APIRouter()
@@ -58,10 +58,7 @@ def submit_suite(
                 run_id, 0, principal.name, "submit", harness_url, seed, run_size, version, "",
                 "queued", "", False, "", "", stamp, stamp, "", "", suite_id, OPERATOR,
             )  # fmt: skip
-            try:
-                service.store.create_job(job, one_per_submitter=position == 0)
-            except ActiveJobError as exc:
-                raise ApiError(409, str(exc)) from None
+            service.store.create_job(job, one_per_submitter=position == 0)  # ActiveJobError: 409
         row = SuiteRow(
             suite_id, principal.name, harness_url, run_size, version, stamp, stamp, tuple(run_ids)
         )
