@@ -4,6 +4,8 @@ The library's entry points, importable from here::
 
     from dittobench import build_dataset, grade_run, verify_receipt
 
+    outcome = dittobench.run(harness="builtin", run_size="small", seed=7)  # one run, as `run` does
+
 Each is loaded on first use, so ``import dittobench`` stays as light as the command line needs
 (and the package itself imports no layer, so the layering contracts hold for it too).
 """
@@ -29,6 +31,8 @@ _EXPORTS = {
     "CaseRecord": "dittobench.spec.transcript",
     "CURRENT_VERSION": "dittobench.spec.versions",
     "get_policy": "dittobench.spec.versions",
+    "run": "dittobench.drive.api",
+    "RunOutcome": "dittobench.engine.runner",
 }
 
 __all__ = [
@@ -38,6 +42,7 @@ __all__ = [
     "Dataset",
     "MemoryCase",
     "ReportDetails",
+    "RunOutcome",
     "ScoreReport",
     "Transcript",
     "__version__",
@@ -45,6 +50,7 @@ __all__ = [
     "dataset_from_json",
     "get_policy",
     "grade_run",
+    "run",
     "verify_receipt",
 ]
 

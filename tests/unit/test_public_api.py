@@ -17,6 +17,7 @@ PUBLIC = [
     "Dataset",
     "MemoryCase",
     "ReportDetails",
+    "RunOutcome",
     "ScoreReport",
     "Transcript",
     "__version__",
@@ -24,6 +25,7 @@ PUBLIC = [
     "dataset_from_json",
     "get_policy",
     "grade_run",
+    "run",
     "verify_receipt",
 ]
 

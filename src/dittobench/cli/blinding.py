@@ -133,17 +133,17 @@ def replay(
     Gives a human baseline, or any batch system's score, on the same footing as a live harness.
     """
     from dittobench.cli.running import (
-        _drive,
-        _print_outcome,
+        drive_here,
         installation_key,
         judge_endpoint,
         new_run_id,
         open_store,
+        print_outcome,
         store_location,
     )
     from dittobench.core.hashing import sha256_hex
+    from dittobench.drive.runs import RunRequest
     from dittobench.engine.replay import replay_harness
-    from dittobench.engine.runner import RunOptions
     from dittobench.spec.seeds import SUBMITTER
 
     judge = judge_endpoint(judge_url, bench_version)
@@ -158,9 +158,9 @@ def replay(
     typer.echo(f"run {run_id} · seed {seed} · {len(replies.replies)} answers", err=True)
     with replay_harness(dataset, replies) as harness_url:
         # The answers were written for this seed: a replay is practice, never ranked.
-        options = RunOptions(
-            harness_url, seed, run_size.value, bench_version, 4, out_dir, signing_key=key,
-            seed_source=SUBMITTER, judge=judge, judge_model=judge_model,
+        request = RunRequest(
+            harness_url, seed, run_size.value, bench_version, out_dir, 4, signing_key=key,
+            seed_source=SUBMITTER, judge=judge, judge_model=judge_model, harness_name=name,
         )  # fmt: skip
-        outcome = _drive(store, run_id, options, name, home, resumed=False)
-    _print_outcome(outcome, json_out)
+        outcome = drive_here(store, run_id, request, resumed=False)
+    print_outcome(outcome, json_out)

@@ -52,9 +52,9 @@ def queue_jobs(
 ) -> None:
     """Make a job for each ``(run id, seed)`` and hand it to the workers (exit 2 when the broker
     cannot be reached: nothing is queued then); ``seed_source`` says who chose the seeds."""
+    from dittobench.drive.clock import now
     from dittobench.store.jobs import JobRow
     from dittobench.workers.broker import Broker, BrokerError
-    from dittobench.workers.driver import now
 
     try:
         broker = Broker(broker_url)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -17,16 +16,9 @@ import typer
 
 from dittobench.cli.common import app, fail
 from dittobench.cli.inputs import read_json, read_trusted_keys
-from dittobench.cli.running import (
-    BarProgress,
-    PlainProgress,
-    _harness_url,
-    _print_outcome,
-    installation_key,
-    new_run_id,
-    now,
-    store_location,
-)
+from dittobench.cli.places import installation_key, store_location
+from dittobench.cli.progress import display, print_outcome
+from dittobench.drive.clock import new_run_id, now
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -88,7 +80,7 @@ def many_runs(plan: Plan) -> None:
         if suite_id:
             _report_suite(store, suite_id, outcomes, key, plan.out_dir)
         elif outcomes:
-            _print_outcome(outcomes[0], plan.json_out)
+            print_outcome(outcomes[0], plan.json_out)
     except StoreError as exc:
         raise fail(str(exc)) from None
     finally:
@@ -120,10 +112,6 @@ def _run_ids(count: int) -> list[str]:
     return made
 
 
-def _display() -> BarProgress | PlainProgress:
-    return BarProgress() if sys.stderr.isatty() else PlainProgress()
-
-
 def _on_workers(
     store: ServiceStore,
     plan: Plan,
@@ -135,10 +123,11 @@ def _on_workers(
     """Queue the runs for the workers, wait, write each run's files from the store. A built-in
     harness is started here (workers on this machine reach it, with --allow-private-harness)."""
     from dittobench.cli import queued
+    from dittobench.drive.runs import harness_url as reach
 
     hint = f" --db {plan.db}" if plan.db else ""
     with (
-        _harness_url(plan.harness, home, run_ids[0]) as harness_url,
+        reach(plan.harness, home, run_ids[0]) as harness_url,
         queued.interrupt_leaves_runs(run_ids, hint),
     ):
         runs = list(zip(run_ids, seeds, strict=True))
@@ -147,8 +136,8 @@ def _on_workers(
             seed_source=_seed_source(plan),
         )  # fmt: skip
         typer.echo(f"queued {' '.join(run_ids)} for the workers at {plan.broker}", err=True)
-        with _display() as display:
-            jobs = queued.wait_for_jobs(store, run_ids, display)
+        with display() as shown:
+            jobs = queued.wait_for_jobs(store, run_ids, shown)
     outcomes = []
     for run_id in run_ids:
         job = jobs[run_id]
@@ -170,22 +159,20 @@ def _here(
     """Drive the runs in this process, ``plan.parallel`` at once, each against a harness of its
     own when the harness is the built-in one. Ctrl-C leaves them resumable (``--resume``)."""
     from dittobench.cli import queued
+    from dittobench.drive.runs import RunRequest, drive_run
     from dittobench.engine.client import ClientLimits
-    from dittobench.engine.runner import RunOptions, start_run
 
     limits = ClientLimits(run_deadline_s=plan.case_timeout, health_wait_s=plan.wait)
     places = threading.BoundedSemaphore(plan.parallel)
     results: dict[str, RunOutcome | str] = {}
 
     def one(run_id: str, seed: int) -> None:
+        request = RunRequest(plan.harness, seed, plan.run_size, plan.bench_version, plan.out_dir,
+                             plan.concurrency, limits, signing_key=key,
+                             seed_source=_seed_source(plan), local_dir=home)  # fmt: skip
         with places:
             try:
-                with _harness_url(plan.harness, home, run_id) as url:
-                    options = RunOptions(url, seed, plan.run_size, plan.bench_version,
-                                         plan.concurrency, plan.out_dir, limits, key,
-                                         harness_name=plan.harness,
-                                         seed_source=_seed_source(plan))  # fmt: skip
-                    results[run_id] = start_run(store, run_id, options, now, lambda _p: None)
+                results[run_id] = drive_run(store, run_id, request, resume=False)
             except Exception as exc:  # reported with the run; the others go on
                 results[run_id] = " ".join(str(exc).split()) or type(exc).__name__
 
@@ -197,11 +184,11 @@ def _here(
     for thread in threads:
         thread.start()
     try:
-        with _display() as display:
+        with display() as shown:
             while any(thread.is_alive() for thread in threads):
-                display(queued.progress_of(store, run_ids, f"{len(results)}/{len(run_ids)}"))
+                shown(queued.progress_of(store, run_ids, f"{len(results)}/{len(run_ids)}"))
                 time.sleep(queued.POLL_S)
-            display(queued.progress_of(store, run_ids, f"{len(results)}/{len(run_ids)}"))
+            shown(queued.progress_of(store, run_ids, f"{len(results)}/{len(run_ids)}"))
     except KeyboardInterrupt:
         typer.echo("\ninterrupted; finish each with: dittobench run --resume RUN_ID", err=True)
         raise typer.Exit(130) from None

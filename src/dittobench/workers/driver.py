@@ -1,7 +1,7 @@
 """Driving one job, the same way in the service's own threads and on a Celery worker.
 
-``JobDriver`` starts a job's run through the engine (``start_run``), or resumes it from the store
-(``resume_run``: recorded cases are kept, the rest run) when its run already exists, signs the
+``JobDriver`` starts a job's run through the run driver (``drive.runs.drive_run``), or resumes it
+from the store (recorded cases are kept, the rest run) when its run already exists, signs the
 finished run's receipt with the operator's key (trust tier ``verified``), and records how a job
 that raised ended: cancelled, failed with a reason, or left alone because another driver holds
 the run (a duplicate delivery) or took it over. Who calls it decides only where it runs: the
@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,25 +22,19 @@ import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from dittobench.core.errors import DittobenchError
+from dittobench.drive.clock import new_run_id, now
+from dittobench.drive.runs import RunRequest, drive_run
 from dittobench.engine.client import ClientLimits, HarnessError
 from dittobench.engine.judging import JudgeEndpoint
 from dittobench.engine.orchestrate import Progress
-from dittobench.engine.runner import (
-    LeaseLost,
-    RunError,
-    RunHeld,
-    RunOptions,
-    held_by_another,
-    resume_run,
-    start_run,
-)
+from dittobench.engine.runner import LeaseLost, RunError, RunHeld, held_by_another
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import Pack, PackError, load_pack, own_pack
 from dittobench.receipts.logentries import entry_bytes, run_signed
 from dittobench.receipts.sign import build_receipt, case_prompts
 from dittobench.sandbox import SandboxError
-from dittobench.sandbox.archive import read_archive
-from dittobench.sandbox.harness import SandboxConfig, SandboxedHarness, sandboxed_harness
+from dittobench.sandbox.archive import Archive, read_archive
+from dittobench.sandbox.harness import SandboxConfig
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import get_policy
@@ -107,15 +99,6 @@ URLCheck = Callable[[str], None]
 why."""
 
 
-def now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def new_run_id() -> str:
-    """A run id of the command line's shape (``store.runs.RUN_ID_PATTERN``)."""
-    return "r-" + datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + "-" + os.urandom(3).hex()
-
-
 class JobDriver:
     """Runs, signs and closes jobs against one store with the operator's key."""
 
@@ -138,73 +121,50 @@ class JobDriver:
         """Run the job, or resume its run when one exists; the run's report as stored. A run
         another live driver holds raises ``RunHeld`` before anything changes. An ``archive``
         job's harness is its submitted archive, built and run in a sandbox for the run."""
-        if job.mode == ARCHIVE_MODE:
-            return self._drive_archive(job, reporter)
-        try:
-            self._check_url(job.harness_url)
-        except (ValueError, DittobenchError) as exc:
-            raise UnsafeHarness(str(exc)) from None
-        options = self._options(job, job.harness_url, self._transport)
-        return self._run(job, options, reporter)
-
-    def _options(
-        self,
-        job: JobRow,
-        url: str,
-        transport: Callable[[], httpx.AsyncBaseTransport] | None,
-        tool_route: Callable[[str], str] | None = None,
-    ) -> RunOptions:
-        """The engine's options for ``job``, reaching its harness at ``url`` over ``transport``
-        (and, for a sandboxed harness, its tool endpoint through ``tool_route``)."""
-        limits = ClientLimits(
-            run_deadline_s=self.settings.case_timeout_s,
-            health_wait_s=self.settings.health_wait_s,
-        )
-        return RunOptions(
-            harness_url=url,
-            seed=job.seed,
-            run_size=job.run_size,
-            bench_version=job.bench_version,
-            concurrency=self.settings.run_concurrency,
-            out_dir=self.runs_dir,
-            limits=limits,
-            harness_name=job.harness_url,
-            transport=transport,
-            tool_route=tool_route,
-            seed_source=job.seed_source,
-            pack=job_pack(self.store, job),
-            judge=self.settings.judge if get_policy(job.bench_version).judge else None,
-        )
-
-    def _drive_archive(self, job: JobRow, reporter: Callable[[Progress], None]) -> dict[str, Any]:
-        submission = self.store.get_submission(job.run_id)
-        if submission is None:
-            raise SandboxError(f"run {job.run_id} has no submitted archive in the store")
-        archive = read_archive(submission.archive, self.sandbox.archive_limits)
         existing = self.run_status(job.run_id)
-        if existing == "done":  # scored already (a restart before signing): nothing to build
+        if existing == "done":  # scored already (a restart before signing): nothing to drive
             return self._report_of(job)
+        if job.mode != ARCHIVE_MODE:
+            try:
+                self._check_url(job.harness_url)
+            except (ValueError, DittobenchError) as exc:
+                raise UnsafeHarness(str(exc)) from None
+            drive_run(self.store, job.run_id, self.request(job), reporter, resume=bool(existing))
+            return self._report_of(job)
+        request = replace(self.request(job), archive=self._archive(job), sandbox=self.sandbox)
         busy = held_by_another(self.store, job.run_id, now) if existing else ""
         if busy:
             raise RunHeld(busy)  # before building anything
         self.store.update_job(job.run_id, updated_at=now(), status="building", only_from=ACTIVE)
-        folder = self.runs_dir / job.run_id / "sandbox"
-        with (
-            _touching(self.store, job.run_id),
-            sandboxed_harness(archive, self.sandbox, folder) as harness,
-        ):
-            options = self._options(job, harness.url, harness.transport, harness.tool_route)
-            return self._run(job, options, _watching(harness, reporter))
-
-    def _run(
-        self, job: JobRow, options: RunOptions, reporter: Callable[[Progress], None]
-    ) -> dict[str, Any]:
-        existing = self.run_status(job.run_id)
-        if existing == "":
-            start_run(self.store, job.run_id, options, now, reporter)
-        elif existing != "done":
-            resume_run(self.store, job.run_id, options, now, reporter)
+        with _touching(self.store, job.run_id):  # a no-op once the build is over
+            drive_run(self.store, job.run_id, request, reporter, resume=bool(existing))
         return self._report_of(job)
+
+    def request(self, job: JobRow) -> RunRequest:
+        """What the driver is asked to run for ``job``."""
+        limits = ClientLimits(
+            run_deadline_s=self.settings.case_timeout_s,
+            health_wait_s=self.settings.health_wait_s,
+        )
+        return RunRequest(
+            harness=job.harness_url,
+            seed=job.seed,
+            run_size=job.run_size,
+            bench_version=job.bench_version,
+            out_dir=self.runs_dir,
+            concurrency=self.settings.run_concurrency,
+            limits=limits,
+            pack=job_pack(self.store, job),
+            judge=self.settings.judge if get_policy(job.bench_version).judge else None,
+            seed_source=job.seed_source,
+            transport=self._transport,
+        )
+
+    def _archive(self, job: JobRow) -> Archive:
+        submission = self.store.get_submission(job.run_id)
+        if submission is None:
+            raise SandboxError(f"run {job.run_id} has no submitted archive in the store")
+        return read_archive(submission.archive, self.sandbox.archive_limits)
 
     def _report_of(self, job: JobRow) -> dict[str, Any]:
         report = self.store.report(job.run_id)
@@ -327,21 +287,6 @@ def job_pack(store: ServiceStore, job: JobRow) -> Pack:
             f"{pack.sha256}, not the commitment {window.pack_sha256}"
         )
     return pack
-
-
-def _watching(
-    harness: SandboxedHarness, reporter: Callable[[Progress], None]
-) -> Callable[[Progress], None]:
-    """``reporter``, but once the sandbox was ended for a bound (its memory, its disk quota)
-    the run stops at its next report, failed with that reason, instead of asking a harness
-    that is gone for every case left."""
-
-    def report(progress: Progress) -> None:
-        if harness.sandbox.ended:
-            raise SandboxError(f"the sandbox was ended: {harness.sandbox.ended}")
-        reporter(progress)
-
-    return report
 
 
 @contextlib.contextmanager
