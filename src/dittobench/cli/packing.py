@@ -46,7 +46,7 @@ def pack_new(
     ] = None,
 ) -> None:
     """Copy a shipped pack into FOLDER (which must not exist or be empty), under a new id."""
-    from dittobench.packs import PACK_FILES, PackError, public_pack
+    from dittobench.packs import PackError, public_pack
 
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise fail(f"{folder} exists and is not an empty folder; choose a new one")
@@ -57,7 +57,7 @@ def pack_new(
     new_id = pack_id or folder.resolve().name.lower()
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for name in PACK_FILES:
+        for name in origin.files:
             data = origin.file(name)
             if name == "pack":
                 data = {**data, "pack_id": new_id, "title": f"{new_id} (from {origin.pack_id})"}

@@ -9,7 +9,9 @@ formatting never changes the identity.
 from dittobench.packs.load import (
     DEFAULT_PACK_ID,
     PACK_FILES,
+    PACK_FORMATS,
     PACK_ID_PATTERN,
+    REPLIES_FORMAT,
     Pack,
     PackError,
     load_pack,
@@ -23,7 +25,9 @@ from dittobench.packs.replies import Replies, RepliesError, format_replies
 __all__ = [
     "DEFAULT_PACK_ID",
     "PACK_FILES",
+    "PACK_FORMATS",
     "PACK_ID_PATTERN",
+    "REPLIES_FORMAT",
     "Pack",
     "PackError",
     "Replies",

@@ -6,12 +6,13 @@ import json
 import re
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Final
 
 from dittobench.core.canonical import CanonicalJSONError
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
-from dittobench.packs.replies import Replies, RepliesError, format_replies
+from dittobench.packs.replies import Replies, RepliesError, format_replies, replies_from
 from dittobench.spec.dataset import PackRef
 from dittobench.spec.versions import get_policy
 
@@ -29,7 +30,17 @@ PACK_FILES: Final = (
     "system",
     "catalog",
 )
-"""The files of a pack, each ``<name>.json`` holding one JSON object."""
+"""The files of a ``dittobench-pack-1`` pack, each ``<name>.json`` holding one JSON object."""
+
+REPLIES_FORMAT: Final = "dittobench-pack-2"
+"""The layout of a pack that words its own tool replies: ``PACK_FILES`` and ``replies.json``."""
+
+PACK_FORMATS: Final = MappingProxyType(
+    {PACK_FORMAT: PACK_FILES, REPLIES_FORMAT: (*PACK_FILES, "replies")}
+)
+"""Each pack format and its files; ``pack_sha256`` covers every file of the pack's format."""
+
+_ANY_FILE: Final = frozenset(name for files in PACK_FORMATS.values() for name in files)
 
 DEFAULT_PACK_ID: Final = "public-1.1"
 """The pack of the bench versions whose policy names no other (1.0.0 to 2.0.0): ``own_pack``
@@ -54,10 +65,21 @@ class Pack:
         self.path = path
         self._files: dict[str, Any] = {}
         self._sha256 = ""
+        self._replies: Replies | None = None
+
+    @property
+    def format(self) -> str:
+        """``pack.json``'s ``format``: which files the pack holds (``PACK_FORMATS``)."""
+        return str(self.file("pack").get("format", PACK_FORMAT))
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The pack's files (without ``.json``), the ones ``sha256`` covers and a copy keeps."""
+        return PACK_FORMATS.get(self.format, PACK_FILES)
 
     def file(self, name: str) -> Any:
         """The parsed ``<name>.json`` (callers must not change it)."""
-        if name not in PACK_FILES:
+        if name not in _ANY_FILE or (name not in PACK_FILES and name not in self.files):
             raise PackError(f"{self.path}: no pack file {name!r}")
         if name not in self._files:
             self._files[name] = _read_object(self.path / f"{name}.json")
@@ -65,9 +87,10 @@ class Pack:
 
     @property
     def sha256(self) -> str:
-        """SHA-256 of the RFC 8785 bytes of ``{file name: parsed file}`` over every file."""
+        """SHA-256 of the RFC 8785 bytes of ``{file name: parsed file}`` over every file of the
+        pack's format."""
         if not self._sha256:
-            files = {name: self.file(name) for name in PACK_FILES}
+            files = {name: self.file(name) for name in self.files}
             try:
                 self._sha256 = canonical_sha256(files)
             except CanonicalJSONError as exc:
@@ -76,12 +99,19 @@ class Pack:
 
     @property
     def replies(self) -> Replies:
-        """The words of the mock tools' replies this pack serves: its format's
-        (``packs/replies.py``), which ``pack.json`` names and ``sha256`` therefore commits to."""
-        try:
-            return format_replies(str(self.file("pack").get("format", PACK_FORMAT)))
-        except RepliesError as exc:
-            raise PackError(str(exc)) from None
+        """The words of the mock tools' replies this pack serves: its own ``replies.json``
+        (``dittobench-pack-2``) or its format's (``packs/replies.py``); ``sha256`` commits to
+        either (the file, or the format ``pack.json`` names)."""
+        if self._replies is None:
+            try:
+                if "replies" in self.files:
+                    where = str(self.path / "replies.json")
+                    self._replies = replies_from(self.file("replies"), where)
+                else:
+                    self._replies = format_replies(self.format)
+            except RepliesError as exc:
+                raise PackError(str(exc)) from None
+        return self._replies
 
     def ref(self) -> PackRef:
         """How a dataset, transcript or report names this pack."""
@@ -93,24 +123,28 @@ class Pack:
 
 
 def load_pack(folder: Path | str) -> Pack:
-    """Open the pack in ``folder``: every file must be there and ``pack.json`` must name the
-    format and the pack id. Raises ``PackError`` naming the file at fault. The generator checks
-    each file's contents when it first uses the pack; ``dittobench pack lint`` checks them all."""
+    """Open the pack in ``folder``: ``pack.json`` must name the format and the pack id, and every
+    file of the format must be there, no other. Raises ``PackError`` naming the file at fault.
+    The generator checks each file's contents when it first uses the pack; ``dittobench pack
+    lint`` checks them all."""
     root = Path(folder)
     if not root.is_dir():
         raise PackError(f"{root}: not a folder holding a content pack")
-    unknown = sorted(
-        p.name for p in root.iterdir() if p.suffix == ".json" and p.stem not in PACK_FILES
-    )
-    if unknown:
-        raise PackError(f"{root}: unknown pack files {', '.join(unknown)}")
-    missing = [name for name in PACK_FILES if not (root / f"{name}.json").is_file()]
-    if missing:
-        raise PackError(f"{root}: missing {', '.join(f'{m}.json' for m in missing)}")
     pack = Pack("", root)
     head = pack.file("pack")
-    if head.get("format") != PACK_FORMAT:
-        raise PackError(f"{root / 'pack.json'}: key 'format' must be {PACK_FORMAT!r}")
+    files = PACK_FORMATS.get(head.get("format", ""))
+    if files is None:
+        known = " or ".join(repr(f) for f in PACK_FORMATS)
+        raise PackError(f"{root / 'pack.json'}: key 'format' must be {known}")
+    unknown = sorted(p.name for p in root.iterdir() if p.suffix == ".json" and p.stem not in files)
+    if unknown:
+        raise PackError(
+            f"{root}: unknown pack files {', '.join(unknown)} (a {head['format']} pack holds "
+            f"{', '.join(files)})"
+        )
+    missing = [name for name in files if not (root / f"{name}.json").is_file()]
+    if missing:
+        raise PackError(f"{root}: missing {', '.join(f'{m}.json' for m in missing)}")
     pack_id = head.get("pack_id")
     if not isinstance(pack_id, str) or not PACK_ID_PATTERN.fullmatch(pack_id):
         raise PackError(f"{root / 'pack.json'}: key 'pack_id' must be 1-64 of a-z, 0-9, '.', '-'")

@@ -27,7 +27,7 @@ from dittobench.catalog.shown import shown_by
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import sha256_hex
 from dittobench.generate.assemble import build_dataset
-from dittobench.packs import PACK_FILES, Pack, PackError, load_pack, own_pack, shipped_pack
+from dittobench.packs import Pack, PackError, load_pack, own_pack, shipped_pack
 from dittobench.packs.distance import pack_distance
 from dittobench.receipts.logentries import entry_bytes, window_opened, window_revealed
 from dittobench.receipts.logtree import (
@@ -80,7 +80,7 @@ def open_window(
     pack = _checked_pack(source, bench_version, run_size)
     folder = windows_dir / window_id / "pack"
     folder.mkdir(parents=True)
-    for name in PACK_FILES:
+    for name in pack.files:
         shutil.copyfile(pack.path / f"{name}.json", folder / f"{name}.json")
     kept = load_pack(folder)
     if kept.sha256 != pack.sha256:
@@ -171,7 +171,7 @@ def pack_archive(pack: Pack) -> bytes:
     times, owners and modes fixed."""
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        for name in sorted(PACK_FILES):
+        for name in sorted(pack.files):
             data = (pack.path / f"{name}.json").read_bytes()
             info = tarfile.TarInfo(f"{name}.json")
             info.size, info.mtime, info.mode = len(data), 0, 0o644
