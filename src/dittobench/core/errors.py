@@ -31,7 +31,9 @@ class needs its line here::
     ├── UnknownVersionError              400    2   spec.versions
     ├── WireIdError                      400    2   spec.wireids
     ├── PackError                        500    2   packs.load
+    ├── RepliesError                     500    2   packs.replies
     ├── CatalogTextError                 500    2   catalog.tools
+    ├── UnknownCatalogError              500    2   catalog.tools
     ├── ExternalFileError                400    2   generate.external.shape
     ├── UnknownReleaseError              400    2   generate.external.shape
     ├── GrammarError                     500    2   generate.grammar
@@ -40,6 +42,7 @@ class needs its line here::
     ├── OpenQuestionError                500    2   generate.memory.open
     ├── CoinError                        500    2   generate.persona.coin
     ├── ExternalGradeError               422    2   grade.external
+    ├── UnknownLexiconError              500    2   grade.lexicon
     ├── UnknownAnswerKindError           500    2   grade.memory_kinds
     ├── GradeInputError                  422    2   grade.run
     ├── AnswersError                     400    2   engine.blind
@@ -75,6 +78,7 @@ class needs its line here::
     ├── ServiceStopping                  500    1   workers.driver
     ├── UnsafeHarness                    500    1   workers.driver
     ├── ViewError                        500    2   views.model
+    │   └── DatasetMismatch              500    2   views.model
     ├── PatternError                     500    2   study.patterns
     ├── StudyError                       400    2   study.run
     ├── AuthError                        500    2   service.auth
