@@ -27,7 +27,9 @@ from dittobench.spec.versions import (
     BenchPolicy,
     UnknownRunSizeError,
     catalog_of,
+    content_of,
     extended_sizes,
+    pack_id_of,
 )
 
 LEXICON_OF: dict[str, str] = {
@@ -168,3 +170,13 @@ def test_a_new_question_type_is_a_new_table() -> None:
     assert {v: canonical_sha256(quotas(p)) for v, p in POLICIES.items()} == before
     with pytest.raises(UnknownRunSizeError, match="huge"):
         extended_sizes(SIZES_1, memory={"huge": {"new_type": 1}})
+
+
+def test_a_content_version_knows_its_policy_s_tables() -> None:
+    """What the mock tools look up by content version is its bench version's."""
+    for policy in POLICIES.values():
+        content_version = policy.content_version
+        assert pack_id_of(content_version) == policy.pack_id
+        assert catalog_of(content_version) == policy.catalog
+        assert content_of(content_version) == policy.content
+    assert pack_id_of("0.9") == POLICIES["1.0.0"].pack_id

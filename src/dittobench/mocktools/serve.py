@@ -2,8 +2,8 @@
 
 ``execute`` checks the call (known tool, not a memory tool, arguments an object carrying every
 required argument) and then serves either content (``content``) or a confirmation (``confirm``).
-Wording is the pack's (``replies``: ``Pack.replies``, the default public pack's when none is
-given, which every shipped pack shares), drawn from the stream
+Wording is the pack's (``replies``: ``Pack.replies``; when none is given, the content version's
+own public pack's), drawn from the stream
 ``mocktools/<case id>/<tool>/<args digest>``, so the same
 (seed, content version, case, tool, arguments) always gets the same bytes, and a different
 argument object may get different wording. Errors use ``ToolExecResponse.error`` with an empty
@@ -27,7 +27,7 @@ from dittobench.mocktools.confirm import calendar_event, confirmation
 from dittobench.mocktools.content import serve_content
 from dittobench.packs import Replies, public_pack
 from dittobench.spec.dataset import ToolCase, ToolFixture
-from dittobench.spec.versions import catalog_of, content_of
+from dittobench.spec.versions import catalog_of, content_of, pack_id_of
 from dittobench.spec.wire import ToolExecResponse
 
 TRANSIENT_ERROR: Final = "transient upstream error (503); retry"
@@ -75,7 +75,7 @@ def execute(
             return _error(f"missing required argument '{arg}' for {name}")
 
     stream = Stream(seed, content_version, f"mocktools/{case.id}/{name}/{digest}")
-    words = replies or public_pack().replies
+    words = replies or public_pack(pack_id_of(content_version)).replies
     about = content_of(content_version).fixtures_about_request
     if name in CONTENT_TOOLS:
         if fixture.fail_first and name not in earlier:

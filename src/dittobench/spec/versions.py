@@ -387,7 +387,6 @@ CONTENT_8 = replace(CONTENT_7, open_questions=True)
 
 Sizes = MappingProxyType[str, RunSize]
 _K = TypeVar("_K")
-
 CATALOG_1: Final = "catalog-1"
 """The catalog shape of every version so far (``catalog.tools.SHAPES``)."""
 
@@ -564,19 +563,29 @@ CURRENT_VERSION: Final = "8.0.0"
 def content_of(content_version: str) -> ContentPolicy:
     """The content policy of a content version (MAJOR.MINOR), as the mock tools know a run by
     it; the first policy's (``CONTENT_1``) for a content version no bench version has."""
-    for policy in POLICIES.values():
-        if policy.content_version == content_version:
-            return policy.content
-    return CONTENT_1
+    policy = _first_of(content_version)
+    return policy.content if policy else CONTENT_1
 
 
 def catalog_of(content_version: str) -> str:
     """The catalog shape of a content version (MAJOR.MINOR), as the mock tools know a run by it;
     the first policy's for a content version no bench version has."""
+    policy = _first_of(content_version)
+    return policy.catalog if policy else CATALOG_1
+
+
+def pack_id_of(content_version: str) -> str:
+    """The own pack of a content version's bench versions (the mock tools' words when a caller
+    gives none); the first policy's for a content version no bench version has."""
+    policy = _first_of(content_version)
+    return policy.pack_id if policy else POLICIES["1.0.0"].pack_id
+
+
+def _first_of(content_version: str) -> BenchPolicy | None:
     for policy in POLICIES.values():
         if policy.content_version == content_version:
-            return policy.catalog
-    return CATALOG_1
+            return policy
+    return None
 
 
 def get_policy(version: str = CURRENT_VERSION) -> BenchPolicy:
