@@ -8,7 +8,10 @@ and the lexicons grow: a later grading's lists hold every phrase of an earlier o
 from __future__ import annotations
 
 import itertools
+import json
+import shutil
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +21,7 @@ from dittobench.catalog.shown import shown_by
 from dittobench.core.hashing import canonical_sha256
 from dittobench.grade.lexicon import LEXICONS, UnknownLexiconError, lexicon
 from dittobench.mocktools import execute
-from dittobench.packs import own_pack
+from dittobench.packs import PackError, load_pack, own_pack
 from dittobench.spec.dataset import ToolCase, ToolFixture
 from dittobench.spec.versions import (
     GRADINGS,
@@ -130,8 +133,23 @@ def test_catalog_shapes_are_pinned() -> None:
 
 def test_every_version_s_own_pack_describes_its_catalog() -> None:
     for version, policy in POLICIES.items():
+        assert own_pack(version).catalog_id == policy.catalog, version
         shown = shown_by(own_pack(version), policy.catalog)
         assert tuple(t.name for t in shown.tools) == tool_names(policy.catalog), version
+
+
+def test_a_pack_is_shown_only_with_the_catalog_it_declares(tmp_path: Path) -> None:
+    pack = own_pack("8.0.0")
+    with pytest.raises(PackError, match="describes catalog 'catalog-1'"):
+        shown_by(pack, "catalog-2")
+    folder = tmp_path / "p"
+    shutil.copytree(pack.path, folder)
+    head = json.loads((folder / "pack.json").read_text(encoding="utf-8"))
+    (folder / "pack.json").write_text(json.dumps({**head, "catalog": "catalog-0"}), "utf-8")
+    declared = load_pack(folder)
+    assert declared.catalog_id == "catalog-0"
+    with pytest.raises(PackError, match="unknown catalog 'catalog-0'"):
+        shown_by(declared)
 
 
 def test_the_mock_tools_serve_the_version_s_catalog() -> None:

@@ -14,7 +14,7 @@ from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
 from dittobench.packs.replies import Replies, RepliesError, format_replies, replies_from
 from dittobench.spec.dataset import PackRef
-from dittobench.spec.versions import get_policy
+from dittobench.spec.versions import CATALOG_1, get_policy
 
 PACK_FORMAT: Final = "dittobench-pack-1"
 """Names the pack layout (``docs/packs.md``); a change to the layout gets a new name."""
@@ -71,6 +71,13 @@ class Pack:
     def format(self) -> str:
         """``pack.json``'s ``format``: which files the pack holds (``PACK_FORMATS``)."""
         return str(self.file("pack").get("format", PACK_FORMAT))
+
+    @property
+    def catalog_id(self) -> str:
+        """The catalog shape ``catalog.json`` describes: ``pack.json``'s ``catalog``, or
+        ``catalog-1`` when it names none (every pack so far); a bench version using the pack
+        must name the same (``BenchPolicy.catalog``)."""
+        return str(self.file("pack").get("catalog", CATALOG_1))
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -148,6 +155,8 @@ def load_pack(folder: Path | str) -> Pack:
     pack_id = head.get("pack_id")
     if not isinstance(pack_id, str) or not PACK_ID_PATTERN.fullmatch(pack_id):
         raise PackError(f"{root / 'pack.json'}: key 'pack_id' must be 1-64 of a-z, 0-9, '.', '-'")
+    if not isinstance(head.get("catalog", CATALOG_1), str):
+        raise PackError(f"{root / 'pack.json'}: key 'catalog' must name a catalog shape")
     pack.pack_id = pack_id
     return pack
 
