@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from dittobench.catalog import MEMORY_TOOLS, TOOL_NAMES, get_tool
+from dittobench.catalog import MEMORY_TOOLS, shape_of, tool_names
 from dittobench.core.hashing import canonical_sha256
 from dittobench.generate.assemble import build_dataset
 from dittobench.mocktools import execute
@@ -42,10 +42,12 @@ GOLDEN: dict[str, str] = {
 ``mocktools/content.py`` before it moved into the packs."""
 
 
-def schema_args(name: str, fixture: ToolFixture) -> dict[str, Any]:
-    """Valid arguments for ``name`` built from its catalog schema; the fixture's link and job id
-    where a content tool reads them, so those tools serve their findings."""
-    properties: dict[str, Any] = get_tool(name).parameters["properties"]
+def schema_args(catalog: str, name: str, fixture: ToolFixture) -> dict[str, Any]:
+    """Valid arguments for ``name`` built from its schema in ``catalog``; the fixture's link and
+    job id where a content tool reads them, so those tools serve their findings."""
+    properties = {
+        arg: schema for tool, args in shape_of(catalog) if tool == name for arg, schema, _ in args
+    }
     out: dict[str, Any] = {}
     for arg, schema in properties.items():
         if arg == "urls":
@@ -65,14 +67,14 @@ def schema_args(name: str, fixture: ToolFixture) -> dict[str, Any]:
     return out
 
 
-def calls_of(case: ToolCase, fixture: ToolFixture) -> list[tuple[str, Any]]:
-    """The fixed calls made for one case, in order."""
+def calls_of(catalog: str, case: ToolCase, fixture: ToolFixture) -> list[tuple[str, Any]]:
+    """The fixed calls made for one case, in order: every tool of the version's catalog."""
     expected = {tool.name: dict(tool.required_args) for tool in case.expected_tools}
     calls: list[tuple[str, Any]] = []
-    for name in TOOL_NAMES:
+    for name in tool_names(catalog):
         if name in MEMORY_TOOLS:
             continue
-        args = schema_args(name, fixture)
+        args = schema_args(catalog, name, fixture)
         args.update(expected.get(name, {}))
         calls.append((name, args))
     calls.append(("no_such_tool", {}))
@@ -84,13 +86,14 @@ def calls_of(case: ToolCase, fixture: ToolFixture) -> list[tuple[str, Any]]:
 
 def served(version: str, dataset: Dataset) -> list[list[Any]]:
     """Every reply of the fixed calls over ``dataset``: [case, tool, repeat, result, error]."""
-    content_version = get_policy(version).content_version
+    policy = get_policy(version)
+    content_version = policy.content_version
     replies = own_pack(version).replies  # read through the version's own pack, as a run does
     fixtures = {f.case_id: f for f in dataset.tool_fixtures}
     rows: list[list[Any]] = []
     for case in dataset.tool_cases:
         fixture = fixtures[case.id]
-        for name, args in calls_of(case, fixture):
+        for name, args in calls_of(policy.catalog, case, fixture):
             for earlier in ((), (name,)):
                 reply = execute(
                     dataset.seed, content_version, case, fixture, name, args, list(earlier), replies
@@ -120,6 +123,7 @@ def test_the_calls_reach_every_served_tool_and_its_findings() -> None:
     dataset = build_dataset(SEEDS[0], version, "small")
     rows = served(version, dataset)
     answered = {row[1] for row in rows if row[4] is None and row[3]}
-    assert answered == {name for name in TOOL_NAMES if name not in MEMORY_TOOLS}
+    catalog = get_policy(version).catalog
+    assert answered == {name for name in tool_names(catalog) if name not in MEMORY_TOOLS}
     needles = [f.needle for f in dataset.tool_fixtures if f.needle]
     assert any(needle in row[3] for row in rows for needle in needles)
