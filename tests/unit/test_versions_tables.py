@@ -7,8 +7,10 @@ and the lexicons grow: a later grading's lists hold every phrase of an earlier o
 
 from __future__ import annotations
 
+import ast
 import itertools
 import json
+import re
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -92,6 +94,30 @@ def test_every_grading_names_a_lexicon_that_exists() -> None:
 
 def test_shipped_gradings_keep_their_lexicons() -> None:
     assert {g.id: g.lexicon for g in GRADINGS.values()} == LEXICON_OF
+
+
+def versioned_lexicon_names(source: str) -> list[str]:
+    """Names ending in a version number (``DECLINE_3``) a module takes from ``grade.lexicon``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "dittobench.grade.lexicon":
+            found += [a.name for a in node.names if re.search(r"_[0-9]+$", a.name)]
+        if isinstance(node, ast.Attribute) and getattr(node.value, "id", "") == "lexicon":
+            found += [node.attr] if re.search(r"_[0-9]+$", node.attr) else []
+    return found
+
+
+def test_no_module_picks_a_lexicon_by_a_versioned_name() -> None:
+    """Code reads ``lexicon(policy.lexicon)``; the lists named by version are rows' data."""
+    source = Path(__file__).resolve().parents[2] / "src" / "dittobench"
+    picked = {
+        str(path.relative_to(source)): versioned_lexicon_names(path.read_text(encoding="utf-8"))
+        for path in sorted(source.rglob("*.py"))
+        if path.name != "lexicon.py"
+    }
+    assert {path: names for path, names in picked.items() if names} == {}
+    planted = "from dittobench.grade.lexicon import DECLINE, DECLINE_4\nx = lexicon.CESSATION_3"
+    assert versioned_lexicon_names(planted) == ["DECLINE_4", "CESSATION_3"]
 
 
 def test_an_unknown_lexicon_is_refused_naming_the_known_ones() -> None:
