@@ -64,10 +64,10 @@ router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 50
 
 
-def _visible(service: ServiceState, who: Viewer, run_id: str | None = None) -> list[Listed]:
+def _visible(service: ServiceState, who: Viewer) -> list[Listed]:
     return [
         item
-        for item in list_all(service.store, with_jobs=True, run_id=run_id)
+        for item in list_all(service.store, with_jobs=True)
         if who.may_see(item.submitter, item.job)
     ]
 
