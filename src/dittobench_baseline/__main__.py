@@ -27,7 +27,8 @@ from dittobench_baseline.server import AgentFactory, serve
 from dittobench_baseline.store import MemoryStore
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m dittobench_baseline``."""
     parser = argparse.ArgumentParser(
         prog="python -m dittobench_baseline",
         description="The dittobench reference baseline harness: offline (no model, the default) "
@@ -69,24 +70,33 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PID",
         help="exit when process PID (the one that started this harness) is gone",
     )
+    return parser
+
+
+def _llm_factory(parser: argparse.ArgumentParser, args: argparse.Namespace) -> AgentFactory:
+    """The agent of ``--mode llm``: a tool loop over the chat endpoint the arguments name."""
+    if not args.base_url or not args.model:
+        parser.error("--mode llm needs --base-url and --model")
+    if args.max_steps < 1 or args.timeout <= 0:
+        parser.error("--max-steps must be at least 1 and --timeout positive")
+    base_url: str = args.base_url
+    model: str = args.model
+    max_steps: int = args.max_steps
+    timeout_s: float = args.timeout
+    api_key = api_key_from(os.environ)
+
+    def factory(store: MemoryStore) -> ModelAgent:
+        return ModelAgent(store, base_url, model, api_key, max_steps, timeout_s)
+
+    return factory
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.exit_with_parent is not None:
         exit_with_parent(args.exit_with_parent)
-    factory: AgentFactory | None = None
-    if args.mode == "llm":
-        if not args.base_url or not args.model:
-            parser.error("--mode llm needs --base-url and --model")
-        if args.max_steps < 1 or args.timeout <= 0:
-            parser.error("--max-steps must be at least 1 and --timeout positive")
-        base_url: str = args.base_url
-        model: str = args.model
-        max_steps: int = args.max_steps
-        timeout_s: float = args.timeout
-        api_key = api_key_from(os.environ)
-
-        def factory(store: MemoryStore) -> ModelAgent:
-            return ModelAgent(store, base_url, model, api_key, max_steps, timeout_s)
-
+    factory = _llm_factory(parser, args) if args.mode == "llm" else None
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     try:
         serve(args.host, args.port, args.db, factory, args.allow_remote_tools)

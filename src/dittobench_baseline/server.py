@@ -19,7 +19,7 @@ import ipaddress
 import logging
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit
@@ -46,6 +46,9 @@ T = TypeVar("T")
 
 AgentFactory = Callable[[MemoryStore], Agent]
 """Builds the agent that answers ``/run`` over the server's store."""
+
+Endpoint = Callable[[Request], Awaitable[JSONResponse]]
+"""A route's handler."""
 
 
 class Seeder(Protocol):
@@ -142,6 +145,33 @@ def create_app(
     async def health(request: Request) -> JSONResponse:
         return JSONResponse(health_body)
 
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if owned is not None:
+                owned.close()
+
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        # Whatever escaped a route still gets the documented one-line JSON error.
+        return _error(500, "internal error")
+
+    run = _run_route(agent, caller, max_body_bytes, allow_remote_tools)
+    return Starlette(
+        routes=[
+            Route("/health", health, methods=["GET"]),
+            Route("/seed", _seed_route(store, max_body_bytes), methods=["POST"]),
+            Route("/run", run, methods=["POST"]),
+        ],
+        lifespan=lifespan,
+        exception_handlers={Exception: internal},
+    )
+
+
+def _seed_route(store: Seeder, max_body_bytes: int) -> Endpoint:
+    """``POST /seed``: the sessions go into ``store``; a failing memory system is a 502."""
+
     async def seed(request: Request) -> JSONResponse:
         parsed = await _decode(request, SeedRequest, "seed request", max_body_bytes)
         if isinstance(parsed, JSONResponse):
@@ -155,6 +185,15 @@ def create_app(
             log.exception("seed failed")
             return _error(500, "internal error while seeding")
         return JSONResponse(to_wire(loaded))
+
+    return seed
+
+
+def _run_route(
+    agent: Agent, caller: ToolCaller, max_body_bytes: int, allow_remote_tools: bool
+) -> Endpoint:
+    """``POST /run``: ``agent`` answers one case, calling tools through ``caller``; a
+    ``tool_endpoint`` off this machine is refused unless ``allow_remote_tools``."""
 
     async def run(request: Request) -> JSONResponse:
         parsed = await _decode(request, RunRequest, "run request", max_body_bytes)
@@ -178,27 +217,7 @@ def create_app(
         # The agent's text comes from the request and the store: keep it encodable.
         return JSONResponse(repair_text(to_wire(reply)))
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        try:
-            yield
-        finally:
-            if owned is not None:
-                owned.close()
-
-    async def internal(request: Request, exc: Exception) -> JSONResponse:
-        # Whatever escaped a route still gets the documented one-line JSON error.
-        return _error(500, "internal error")
-
-    return Starlette(
-        routes=[
-            Route("/health", health, methods=["GET"]),
-            Route("/seed", seed, methods=["POST"]),
-            Route("/run", run, methods=["POST"]),
-        ],
-        lifespan=lifespan,
-        exception_handlers={Exception: internal},
-    )
+    return run
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -28,34 +28,41 @@ if TYPE_CHECKING:
     from dittobench.spec.dataset import Dataset
     from dittobench.spec.transcript import Transcript
 
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="Dataset seed, 0 to 2**63-1. Omit it to draw a fresh one (printed on stderr).",
+        show_default=False,
+    ),
+]
+RunSizeOpt = Annotated[
+    RunSizeName, typer.Option("--run-size", help="How many cases: small, medium or full.")
+]
+BenchVersionOpt = Annotated[
+    str, typer.Option("--bench-version", help="Bench version whose rules build the dataset.")
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", help="Write the dataset here instead of stdout.", dir_okay=False, writable=True
+    ),
+]
+ShaOpt = Annotated[
+    bool, typer.Option("--sha", help="Print only the dataset's SHA-256 (dataset_sha256).")
+]
+PackOpt = Annotated[
+    Path | None, typer.Option("--pack", help=PACK_HELP, file_okay=False, show_default=False)
+]
+
 
 @app.command()
 def generate(
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            help="Dataset seed, 0 to 2**63-1. Omit it to draw a fresh one (printed on stderr).",
-            show_default=False,
-        ),
-    ] = None,
-    run_size: Annotated[
-        RunSizeName, typer.Option("--run-size", help="How many cases: small, medium or full.")
-    ] = RunSizeName.small,
-    bench_version: Annotated[
-        str, typer.Option("--bench-version", help="Bench version whose rules build the dataset.")
-    ] = CURRENT_VERSION,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out", help="Write the dataset here instead of stdout.", dir_okay=False, writable=True
-        ),
-    ] = None,
-    sha: Annotated[
-        bool, typer.Option("--sha", help="Print only the dataset's SHA-256 (dataset_sha256).")
-    ] = False,
-    pack: Annotated[
-        Path | None, typer.Option("--pack", help=PACK_HELP, file_okay=False, show_default=False)
-    ] = None,
+    seed: SeedOpt = None,
+    run_size: RunSizeOpt = RunSizeName.small,
+    bench_version: BenchVersionOpt = CURRENT_VERSION,
+    out: OutOpt = None,
+    sha: ShaOpt = False,
+    pack: PackOpt = None,
 ) -> None:
     """Write the canonical dataset JSON for a seed (answer keys included).
 

@@ -9,11 +9,14 @@ import json
 import os
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dittobench.cli.common import command_group, fail
+
+if TYPE_CHECKING:
+    from dittobench_baseline.server import AgentFactory
 
 BUILTIN = "builtin"
 
@@ -58,33 +61,44 @@ ReaderModelOpt = Annotated[
 ]
 
 
+PortOpt = Annotated[int, typer.Option(help="Port to listen on; 0 picks a free one.")]
+HostOpt = Annotated[str, typer.Option(help="Address to bind.")]
+DbOpt = Annotated[
+    Path | None, typer.Option(help="SQLite file for its memory (default: in memory).")
+]
+ModeOpt = Annotated[
+    HarnessMode,
+    typer.Option(help="offline: no model; llm: an OpenAI-compatible chat endpoint."),
+]
+BaseUrlOpt = Annotated[
+    str | None,
+    typer.Option(help="llm mode: the endpoint's base URL, e.g. http://127.0.0.1:8081/v1."),
+]
+ModelOpt = Annotated[str | None, typer.Option(help="llm mode: the model name to request.")]
+MaxStepsOpt = Annotated[int, typer.Option(min=1, help="llm mode: most model calls per case.")]
+TimeoutOpt = Annotated[
+    float, typer.Option(min=0.1, help="llm mode, model reader: seconds to wait for a reply.")
+]
+AllowRemoteToolsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-remote-tools",
+        help="Call a tool_endpoint on another host (by default only loopback http ones).",
+    ),
+]
+
+
 @harness_app.command("serve")
 def harness_serve(
-    port: Annotated[int, typer.Option(help="Port to listen on; 0 picks a free one.")] = 8080,
-    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
-    db: Annotated[
-        Path | None, typer.Option(help="SQLite file for its memory (default: in memory).")
-    ] = None,
-    mode: Annotated[
-        HarnessMode,
-        typer.Option(help="offline: no model; llm: an OpenAI-compatible chat endpoint."),
-    ] = HarnessMode.offline,
-    base_url: Annotated[
-        str | None,
-        typer.Option(help="llm mode: the endpoint's base URL, e.g. http://127.0.0.1:8081/v1."),
-    ] = None,
-    model: Annotated[str | None, typer.Option(help="llm mode: the model name to request.")] = None,
-    max_steps: Annotated[int, typer.Option(min=1, help="llm mode: most model calls per case.")] = 6,
-    timeout: Annotated[
-        float, typer.Option(min=0.1, help="llm mode, model reader: seconds to wait for a reply.")
-    ] = 60.0,
-    allow_remote_tools: Annotated[
-        bool,
-        typer.Option(
-            "--allow-remote-tools",
-            help="Call a tool_endpoint on another host (by default only loopback http ones).",
-        ),
-    ] = False,
+    port: PortOpt = 8080,
+    host: HostOpt = "127.0.0.1",
+    db: DbOpt = None,
+    mode: ModeOpt = HarnessMode.offline,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    max_steps: MaxStepsOpt = 6,
+    timeout: TimeoutOpt = 60.0,
+    allow_remote_tools: AllowRemoteToolsOpt = False,
     adapter: AdapterOpt = None,
     adapter_config: AdapterConfigOpt = None,
     reader_url: ReaderUrlOpt = None,
@@ -118,27 +132,33 @@ def harness_serve(
         return
     if adapter_config is not None or reader_url is not None or reader_model is not None:
         raise fail("--adapter-config, --reader-url and --reader-model need --adapter")
-    from dittobench_baseline.server import AgentFactory, serve
+    from dittobench_baseline.server import serve
 
-    factory: AgentFactory | None = None
-    if mode is HarnessMode.llm:
-        if not base_url or not model:
-            raise fail("--mode llm needs --base-url and --model")
-        from dittobench_baseline.model import ModelAgent, api_key_from
-        from dittobench_baseline.store import MemoryStore
-
-        api_key = api_key_from(os.environ)
-        url, name = base_url, model
-
-        def factory(store: MemoryStore) -> ModelAgent:
-            return ModelAgent(store, url, name, api_key, max_steps, timeout)
-
+    factory = _llm_factory(base_url, model, max_steps, timeout) if mode is HarnessMode.llm else None
     try:
         serve(host, port, db if db is not None else ":memory:", factory, allow_remote_tools)
     except OSError as exc:
         raise fail(f"cannot listen on {host}:{port}: {exc}") from None
     except KeyboardInterrupt:
         pass
+
+
+def _llm_factory(
+    base_url: str | None, model: str | None, max_steps: int, timeout: float
+) -> AgentFactory:
+    """The agent each session of ``--mode llm`` gets: a tool loop over the chat endpoint."""
+    if not base_url or not model:
+        raise fail("--mode llm needs --base-url and --model")
+    from dittobench_baseline.model import ModelAgent, api_key_from
+    from dittobench_baseline.store import MemoryStore
+
+    api_key = api_key_from(os.environ)
+    url, name = base_url, model
+
+    def factory(store: MemoryStore) -> ModelAgent:
+        return ModelAgent(store, url, name, api_key, max_steps, timeout)
+
+    return factory
 
 
 def serve_adapter(

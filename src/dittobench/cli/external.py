@@ -54,54 +54,58 @@ AllowUnknownOpt = Annotated[
         help="Run a file whose SHA-256 is no known release (the report and receipt say so).",
     ),
 ]
+HarnessOpt = Annotated[
+    str,
+    typer.Option(
+        help="The harness base URL, or `builtin` to start the reference baseline harness."
+    ),
+]
+LimitOpt = Annotated[
+    int, typer.Option(help="Ask only the first N questions, in file order (0: all).", min=0)
+]
+TypesOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--type",
+        help="Only this question type or category (repeat for more), e.g. "
+        "temporal-reasoning, multi-hop.",
+        show_default=False,
+    ),
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        help="Folder for report.json, transcript.json, receipt.json and report.html "
+        "(default: dittobench-external/<format>-<time>).",
+        file_okay=False,
+        show_default=False,
+    ),
+]
+ConcurrencyOpt = Annotated[int, typer.Option(help="Questions in flight at once.", min=1, max=64)]
+CaseTimeoutOpt = Annotated[float, typer.Option("--case-timeout", help="Seconds per question.")]
+WaitOpt = Annotated[float, typer.Option(help="Seconds to wait for the harness's /health.")]
+KeyOpt = Annotated[
+    Path | None,
+    typer.Option(help="Ed25519 PEM key that signs the receipt (default: this installation's)."),
+]
 
 
 @external_app.command("run")
 def external_run(
     file: FileArg,
     format: FormatOpt,
-    harness: Annotated[
-        str,
-        typer.Option(
-            help="The harness base URL, or `builtin` to start the reference baseline harness."
-        ),
-    ] = BUILTIN,
+    harness: HarnessOpt = BUILTIN,
     allow_unknown_file: AllowUnknownOpt = False,
-    limit: Annotated[
-        int, typer.Option(help="Ask only the first N questions, in file order (0: all).", min=0)
-    ] = 0,
-    types: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--type",
-            help="Only this question type or category (repeat for more), e.g. "
-            "temporal-reasoning, multi-hop.",
-            show_default=False,
-        ),
-    ] = None,
+    limit: LimitOpt = 0,
+    types: TypesOpt = None,
     judge_url: JudgeUrlOpt = None,
     judge_model: JudgeModelOpt = "",
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            help="Folder for report.json, transcript.json, receipt.json and report.html "
-            "(default: dittobench-external/<format>-<time>).",
-            file_okay=False,
-            show_default=False,
-        ),
-    ] = None,
-    concurrency: Annotated[
-        int, typer.Option(help="Questions in flight at once.", min=1, max=64)
-    ] = 4,
-    case_timeout: Annotated[float, typer.Option("--case-timeout", help="Seconds per question.")] = (
-        120.0
-    ),
-    wait: Annotated[float, typer.Option(help="Seconds to wait for the harness's /health.")] = 180.0,
-    key: Annotated[
-        Path | None,
-        typer.Option(help="Ed25519 PEM key that signs the receipt (default: this installation's)."),
-    ] = None,
+    out: OutOpt = None,
+    concurrency: ConcurrencyOpt = 4,
+    case_timeout: CaseTimeoutOpt = 120.0,
+    wait: WaitOpt = 180.0,
+    key: KeyOpt = None,
 ) -> None:
     """Run a LongMemEval or LoCoMo file against a harness: seed each user's sessions as waves,
     ask every question, grade short answers and abstentions by fixed rules and open answers by

@@ -114,37 +114,42 @@ SaveHeadOpt = Annotated[
     ),
 ]
 
+ReceiptArg = Annotated[Path, typer.Argument(help="The receipt JSON file.", dir_okay=False)]
+TranscriptOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--transcript",
+        help="The run's transcript: its hash and every response must match the leaves.",
+        dir_okay=False,
+    ),
+]
+ProofOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--proof",
+        metavar="CASE_ID",
+        help="Print and check one case's inclusion proof (its leaf, siblings, root).",
+    ),
+]
+RegradeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--regrade",
+        help="Also rebuild the dataset from the manifest, grade every case again (from "
+        "--transcript when given, else from the leaves' responses) and compare every "
+        "signed figure: dataset hash, each leaf, Merkle root, composite, stderr, means, "
+        "dimensions.",
+    ),
+]
+
 
 @app.command()
 def verify(
-    receipt: Annotated[Path, typer.Argument(help="The receipt JSON file.", dir_okay=False)],
+    receipt: ReceiptArg,
     trusted_keys: TrustedKeysOpt = None,
-    transcript: Annotated[
-        Path | None,
-        typer.Option(
-            "--transcript",
-            help="The run's transcript: its hash and every response must match the leaves.",
-            dir_okay=False,
-        ),
-    ] = None,
-    proof: Annotated[
-        str | None,
-        typer.Option(
-            "--proof",
-            metavar="CASE_ID",
-            help="Print and check one case's inclusion proof (its leaf, siblings, root).",
-        ),
-    ] = None,
-    regrade: Annotated[
-        bool,
-        typer.Option(
-            "--regrade",
-            help="Also rebuild the dataset from the manifest, grade every case again (from "
-            "--transcript when given, else from the leaves' responses) and compare every "
-            "signed figure: dataset hash, each leaf, Merkle root, composite, stderr, means, "
-            "dimensions.",
-        ),
-    ] = False,
+    transcript: TranscriptOpt = None,
+    proof: ProofOpt = None,
+    regrade: RegradeOpt = False,
     pack: RegradePackOpt = None,
     log: LogOpt = None,
     old_head: OldHeadOpt = None,

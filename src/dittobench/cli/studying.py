@@ -57,42 +57,50 @@ SHORT = {
     "grammar-across": "across",
 }
 
+SeedsOpt = Annotated[
+    int, typer.Option("--seeds", help="How many datasets (consecutive seeds); at least 2.")
+]
+FirstSeedOpt = Annotated[int, typer.Option("--first-seed", help="The first seed.")]
+RunSizeOpt = Annotated[
+    RunSizeName, typer.Option("--run-size", help="How many cases: small, medium or full.")
+]
+BenchVersionOpt = Annotated[
+    str, typer.Option("--bench-version", help="Bench version whose datasets are studied.")
+]
+JsonOpt = Annotated[
+    Path | None,
+    typer.Option("--json", help="Also write every figure here as JSON.", dir_okay=False),
+]
+PackOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--pack",
+        help="Make the datasets from this pack folder (default: the version's public "
+        "pack); adds grammar-across, the grammar attack built on --attack-pack.",
+        show_default=False,
+    ),
+]
+AttackPackOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--attack-pack",
+        help="The pack grammar-across is built on: a folder or a shipped pack id "
+        "(default with --pack: the version's public pack). Not reported when it is the "
+        "datasets' own pack.",
+        show_default=False,
+    ),
+]
+
 
 @app.command(help=STUDY_HELP)
 def study(
-    seeds: Annotated[
-        int, typer.Option("--seeds", help="How many datasets (consecutive seeds); at least 2.")
-    ] = 20,
-    first_seed: Annotated[int, typer.Option("--first-seed", help="The first seed.")] = 1,
-    run_size: Annotated[
-        RunSizeName, typer.Option("--run-size", help="How many cases: small, medium or full.")
-    ] = RunSizeName.medium,
-    bench_version: Annotated[
-        str, typer.Option("--bench-version", help="Bench version whose datasets are studied.")
-    ] = CURRENT_VERSION,
-    json_out: Annotated[
-        Path | None,
-        typer.Option("--json", help="Also write every figure here as JSON.", dir_okay=False),
-    ] = None,
-    pack_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--pack",
-            help="Make the datasets from this pack folder (default: the version's public "
-            "pack); adds grammar-across, the grammar attack built on --attack-pack.",
-            show_default=False,
-        ),
-    ] = None,
-    attack: Annotated[
-        str | None,
-        typer.Option(
-            "--attack-pack",
-            help="The pack grammar-across is built on: a folder or a shipped pack id "
-            "(default with --pack: the version's public pack). Not reported when it is the "
-            "datasets' own pack.",
-            show_default=False,
-        ),
-    ] = None,
+    seeds: SeedsOpt = 20,
+    first_seed: FirstSeedOpt = 1,
+    run_size: RunSizeOpt = RunSizeName.medium,
+    bench_version: BenchVersionOpt = CURRENT_VERSION,
+    json_out: JsonOpt = None,
+    pack_dir: PackOpt = None,
+    attack: AttackPackOpt = None,
 ) -> None:
     from dittobench.packs import PackError, own_pack
     from dittobench.spec.versions import UnknownVersionError, get_policy

@@ -15,6 +15,10 @@ from dittobench.cli.running import DB_HELP, store_location
 
 if TYPE_CHECKING:
     import httpx
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from dittobench.store.jobs import ServiceStore
+    from dittobench.workers.driver import DriveSettings, JobDriver
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 BrokerOpt = Annotated[
@@ -108,17 +112,34 @@ def worker(
     """
     from dittobench.cli.running import judge_endpoint
     from dittobench.core.errors import DittobenchError
-    from dittobench.receipts.keys import KeyFileError
-    from dittobench.service.ssrf import check_url, system_resolver
-    from dittobench.store import StoreError
-    from dittobench.store.jobs import ServiceStore
     from dittobench.workers import logs
-    from dittobench.workers.driver import DriveSettings, JobDriver
+    from dittobench.workers.driver import DriveSettings
     from dittobench.workers.process import WorkerConfig, serve_worker, worker_name
 
     config = WorkerConfig(broker, concurrency, sweep_every, name)
     log = logs.setup(worker_name(config))
     os.umask(0o077)
+    store, folder, signing_key = _store_and_key(db, data_dir, key)
+    settings = DriveSettings(run_concurrency, case_timeout, wait, judge_endpoint(judge_url))
+    driver = _driver(store, settings, signing_key, folder, allow_private_harness)
+    try:
+        code = serve_worker(config, store, driver, log)
+    except DittobenchError as exc:
+        raise fail(str(exc)) from None
+    finally:
+        store.close()
+    raise typer.Exit(code)
+
+
+def _store_and_key(
+    db: str | None, data_dir: Path | None, key: Path | None
+) -> tuple[ServiceStore, Path, Ed25519PrivateKey]:
+    """The service's store, the folder its run files go under (``--data-dir``, else beside a
+    SQLite store or the user's data folder) and the key that signs receipts."""
+    from dittobench.receipts.keys import KeyFileError
+    from dittobench.store import StoreError
+    from dittobench.store.jobs import ServiceStore
+
     url, home = store_location(db)  # home: beside a SQLite store, else the user's data folder
     folder = data_dir or home
     try:
@@ -132,25 +153,32 @@ def worker(
     except (KeyFileError, OSError) as exc:
         store.close()
         raise fail(f"signing key: {exc}") from None
+    return store, folder, signing_key
+
+
+def _driver(
+    store: ServiceStore,
+    settings: DriveSettings,
+    signing_key: Ed25519PrivateKey,
+    folder: Path,
+    allow_private_harness: bool,
+) -> JobDriver:
+    """The driver of this worker's runs: harness URLs checked by the SSRF guard, and without
+    ``--allow-private-harness`` connections only to the address it checked."""
+    from dittobench.service.ssrf import check_url, system_resolver
+    from dittobench.workers.driver import JobDriver
 
     def guard(harness_url: str) -> None:
         check_url(harness_url, system_resolver, allow_private=allow_private_harness)
 
-    driver = JobDriver(
+    return JobDriver(
         store,
-        DriveSettings(run_concurrency, case_timeout, wait, judge_endpoint(judge_url)),
+        settings,
         signing_key,
         folder / "service-runs",
         check_url=guard,
         transport=None if allow_private_harness else _guarded,
     )
-    try:
-        code = serve_worker(config, store, driver, log)
-    except DittobenchError as exc:
-        raise fail(str(exc)) from None
-    finally:
-        store.close()
-    raise typer.Exit(code)
 
 
 def _guarded() -> httpx.AsyncBaseTransport:

@@ -207,18 +207,21 @@ neighbour ("Invalid HTTP request received.") never flood stderr."""
 _QUIET.setLevel(logging.ERROR)
 
 
-def _guarded_protocol() -> type[Any]:
-    """uvicorn's HTTP protocol (httptools when present, else h11) with the endpoint's limits:
-    a cap on open connections and a deadline for each request to arrive in full."""
-    base: type[Any]
+def _http_protocol() -> type[Any]:
+    """uvicorn's HTTP protocol: httptools when present, else h11."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
-        base = HttpToolsProtocol
     except ImportError:
         from uvicorn.protocols.http.h11_impl import H11Protocol
 
-        base = H11Protocol
+        return H11Protocol
+    return HttpToolsProtocol
+
+
+def _guarded_protocol() -> type[Any]:
+    """uvicorn's HTTP protocol (httptools when present, else h11) with the endpoint's limits:
+    a cap on open connections and a deadline for each request to arrive in full."""
+    base: type[Any] = _http_protocol()
     cap = max_connections()
 
     class Guarded(base):  # type: ignore[misc]
@@ -232,13 +235,7 @@ def _guarded_protocol() -> type[Any]:
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._arm()
-            # Connections already cut stay in the set until the loop gets round to them (a
-            # whole burst of accepts comes first), so only open ones count.
-            live = [c for c in self.connections if not c.transport.is_closing()]
-            if len(live) > cap:
-                idle = [c for c in live if c is not self and _waiting(c)]
-                victim = min(idle, key=lambda c: c._since) if idle else self
-                victim.transport.abort()
+            _shed(self, cap)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
@@ -275,6 +272,17 @@ def _guarded_protocol() -> type[Any]:
                 self.transport.abort()
 
     return Guarded
+
+
+def _shed(newest: Any, cap: int) -> None:
+    """Over ``cap`` open connections, cut the one idle longest (or ``newest`` when none is
+    idle). Connections already cut stay in the set until the loop gets round to them (a whole
+    burst of accepts comes first), so only open ones count."""
+    live = [c for c in newest.connections if not c.transport.is_closing()]
+    if len(live) > cap:
+        idle = [c for c in live if c is not newest and _waiting(c)]
+        victim = min(idle, key=lambda c: c._since) if idle else newest
+        victim.transport.abort()
 
 
 def _heading(connection: Any) -> bool:

@@ -137,7 +137,26 @@ def command_line(
     found = bwrap_path()
     if found is None:
         raise SandboxError("bubblewrap (bwrap) is not installed; apt-get install bubblewrap")
-    line = [
+    line = [*_prlimit(limits), found, *_isolation(seccomp_fd, network, limits.tmp_bytes)]
+    for path in ETC_FILES + (NETWORK_ETC if network else ()):
+        line += ["--ro-bind-try", path, path]
+    line += _work_mounts(work, limits.disk_bytes if running else 0)
+    # A copy beside the work folder, readable by the sandbox's user wherever the package is.
+    line += ["--ro-bind", str(work.parent / "forward.py"), FORWARD_PATH]
+    line += ["--clearenv", "--setenv", "PATH", f"{WORK}/venv/bin:/usr/bin:/bin"]
+    line += ["--setenv", "HOME", f"{WORK}/home", "--setenv", "TMPDIR", "/tmp"]  # noqa: S108
+    for name, value in env.items():
+        line += ["--setenv", name, value]
+    if running:  # the archive copied into the tmpfs first: the harness may write beside it
+        copy = f'cp -R --preserve=mode,timestamps {ARCHIVE_PATH}/. {WORK}/src/ && exec "$@"'
+        argv = ["/bin/sh", "-c", copy, "sh", *argv]
+    line += ["--chdir", chdir, "--", *argv]
+    return line
+
+
+def _prlimit(limits: Limits) -> list[str]:
+    """``prlimit`` with the per-process limits the whole sandbox runs under, up to its ``--``."""
+    return [
         "prlimit",
         f"--cpu={limits.cpu_s}",
         f"--as={limits.memory_bytes}",
@@ -145,7 +164,13 @@ def command_line(
         f"--fsize={limits.file_bytes}",
         f"--nofile={limits.open_files}",
         "--",
-        found,
+    ]
+
+
+def _isolation(seccomp_fd: int, network: bool, tmp_bytes: int) -> list[str]:
+    """bwrap's namespaces, seccomp program, dropped capabilities and the read-only system the
+    command sees: ``/usr``, ``/proc``, ``/dev`` and a ``/tmp`` tmpfs of ``tmp_bytes``."""
+    return [
         "--unshare-all",
         *(["--share-net"] if network else []),
         *_no_userns(),
@@ -166,24 +191,10 @@ def command_line(
         "--dev",
         "/dev",
         "--size",
-        str(limits.tmp_bytes),
+        str(tmp_bytes),
         "--tmpfs",
         "/tmp",  # noqa: S108 - the sandbox's own tmpfs
     ]
-    for path in ETC_FILES + (NETWORK_ETC if network else ()):
-        line += ["--ro-bind-try", path, path]
-    line += _work_mounts(work, limits.disk_bytes if running else 0)
-    # A copy beside the work folder, readable by the sandbox's user wherever the package is.
-    line += ["--ro-bind", str(work.parent / "forward.py"), FORWARD_PATH]
-    line += ["--clearenv", "--setenv", "PATH", f"{WORK}/venv/bin:/usr/bin:/bin"]
-    line += ["--setenv", "HOME", f"{WORK}/home", "--setenv", "TMPDIR", "/tmp"]  # noqa: S108
-    for name, value in env.items():
-        line += ["--setenv", name, value]
-    if running:  # the archive copied into the tmpfs first: the harness may write beside it
-        copy = f'cp -R --preserve=mode,timestamps {ARCHIVE_PATH}/. {WORK}/src/ && exec "$@"'
-        argv = ["/bin/sh", "-c", copy, "sh", *argv]
-    line += ["--chdir", chdir, "--", *argv]
-    return line
 
 
 def _work_mounts(work: Path, disk_bytes: int) -> list[str]:

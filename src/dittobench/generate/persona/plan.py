@@ -139,8 +139,22 @@ def plan_person(
         sessions=len(sessions),
         syllables=syllables,
     )
-    n = d.sessions
+    own_fixed, changing = _states(d, needs)
+    _preferences(d, needs)
+    _events(d, needs)
+    _activities(d, needs)
+    _assistant_and_recurring(d, needs)
+    _token(d, root.fork("token"))
+    _write_olds(d, root.fork("writes"), needs.write_olds)
+    _injections(d, root.fork("injections"), [*own_fixed, *changing], needs.injections)
+    return Plan(user_id, profession, sessions, contacts, tuple(d.facts.items))
 
+
+def _states(d: _Drawing, needs: Needs) -> tuple[list[Attribute], list[Attribute]]:
+    """The person's fixed and changing attributes with their states, changes and near misses
+    (fixed attributes only others hold get near misses alone); returns the person's own fixed
+    ones and the changing ones."""
+    n = d.sessions
     fixed = d.pick("fixed", needs.fixed_self + needs.fixed_other_only, needs.include)
     own_fixed, other_only = fixed[: needs.fixed_self], fixed[needs.fixed_self :]
     changing = d.pick("changing", needs.changing, needs.include)
@@ -161,9 +175,12 @@ def plan_person(
                 attribute.name, "state" if step == 0 else "change", SELF, value, session, step
             )
         _near_misses(d, attribute, set(values), d.draw.between(0, 2))
-    _preferences(d, needs)
-    _events(d, needs)
-    _activities(d, needs)
+    return own_fixed, changing
+
+
+def _assistant_and_recurring(d: _Drawing, needs: Needs) -> None:
+    """What the assistant recommended once, and the topics the person keeps mentioning."""
+    n = d.sessions
     for attribute in d.pick("assistant", needs.assistant):
         d.facts.add(
             attribute.name, "recommend", SELF, d.draw.choice(attribute.values).text, d.when.below(n)
@@ -173,10 +190,6 @@ def plan_person(
         top = min(needs.count_top or 6, n)
         for session in _ordered_sessions(d.when, n, d.draw.between(2, top)):
             d.facts.add(attribute.name, "mention", SELF, topic, session)
-    _token(d, root.fork("token"))
-    _write_olds(d, root.fork("writes"), needs.write_olds)
-    _injections(d, root.fork("injections"), [*own_fixed, *changing], needs.injections)
-    return Plan(user_id, profession, sessions, contacts, tuple(d.facts.items))
 
 
 def _sessions(stream: Stream, count: int) -> tuple[Session, ...]:
