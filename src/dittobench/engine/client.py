@@ -32,6 +32,7 @@ from dittobench.engine.stalls import StallWatch
 from dittobench.spec import repair
 from dittobench.spec.codec import DecodeError, loads
 from dittobench.spec.transcript import Attempt, Execution
+from dittobench.spec.vocab import AttemptOutcome
 from dittobench.spec.wire import RunRequest, RunResponse, SeedRequest, SeedResponse, to_wire
 
 
@@ -150,7 +151,7 @@ def inflate(raw: bytes, encoding: str, limit: int, *, cut: bool = False) -> byte
 
 class _Failure(Exception):
     def __init__(
-        self, outcome: str, status: int = 0, retry: bool = False, detail: str = ""
+        self, outcome: AttemptOutcome, status: int = 0, retry: bool = False, detail: str = ""
     ) -> None:
         super().__init__(outcome)
         self.outcome, self.status, self.retry, self.detail = outcome, status, retry, detail

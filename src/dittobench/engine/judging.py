@@ -33,6 +33,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.judging import CaseJudgement, JudgeCall, JudgeProtocol, JudgeRecord
 from dittobench.spec.open import OpenCase
 from dittobench.spec.transcript import Transcript, safe_text
+from dittobench.spec.vocab import JudgeOutcome
 
 REPLY_BYTES = 256 * 1024
 """The most of a judge reply read."""
@@ -139,7 +140,7 @@ async def _panel_call(
 
 async def _post(
     client: httpx.AsyncClient, endpoint: JudgeEndpoint, body: dict[str, Any]
-) -> tuple[str, str, str, str]:
+) -> tuple[JudgeOutcome, str, str, str]:
     """(outcome, model named, reply text, detail) of one chat completion request, within the
     endpoint's timeout overall (a reply dripped a byte at a time resets every read timeout)."""
     try:
@@ -152,7 +153,7 @@ async def _post(
 
 async def _send(
     client: httpx.AsyncClient, endpoint: JudgeEndpoint, body: dict[str, Any]
-) -> tuple[str, str, str, str]:
+) -> tuple[JudgeOutcome, str, str, str]:
     headers = {**IDENTITY, "content-type": "application/json"}
     if endpoint.api_key:
         headers["authorization"] = f"Bearer {endpoint.api_key}"

@@ -32,7 +32,7 @@ import contextlib
 import json
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import httpx
 
@@ -47,16 +47,20 @@ from dittobench.engine.client import (
 )
 from dittobench.engine.slots import Slots
 from dittobench.engine.tool_endpoint import ToolEndpoint
-from dittobench.spec.codec import decode
+from dittobench.spec import vocab
 from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.identity import identity_of
 from dittobench.spec.transcript import CaseRecord, Execution, Transcript
+from dittobench.spec.vocab import AttemptOutcome, RunCaseKind
 from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest, ToolDefinition
 from dittobench.spec.wireids import WireIds
 from dittobench.store import RunStorage
 
-SAFE, OVERLAP = "safe", "overlap"
-SCHEDULES = (SAFE, OVERLAP)
+SAFE: Final = "safe"
+OVERLAP: Final = "overlap"
+SCHEDULES: Final = vocab.SCHEDULES
+Asked = tuple[str, RunCaseKind, str, str]
+"""A question a wave unlocks: (case id, kind, user id, question)."""
 SEED_WHILE_RUNNING = "seed_while_running"
 """The ``/health`` capability by which a harness says it takes a ``/seed`` while answering."""
 SEED_BACKOFF_S = (1.0, 2.0, 4.0)
@@ -64,7 +68,7 @@ SEED_BACKOFF_S = (1.0, 2.0, 4.0)
 HEALTH_BODY_LIMIT = 64 * 1024
 MAX_RESTARTS = 3
 """Restarts a run recovers from; past them it fails, saying the harness keeps restarting."""
-RESTARTED = "restarted"
+RESTARTED: Final = "restarted"
 """A case's outcome while it waits to be asked again after a restart (kept only if the run
 stops before it is)."""
 
@@ -133,7 +137,7 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
 
     Cases recorded earlier with a response are kept; cases that got none (the harness failed)
     are run again, so resuming after a harness restart recovers them."""
-    earlier = (decode(CaseRecord, data) for data in ctx.store.recorded_cases(ctx.run_id).values())
+    earlier = ctx.store.case_records(ctx.run_id).values()
     records = {record.case_id: record for record in earlier if record.response is not None}
     data = ctx.dataset
     asked = data.asked()
@@ -150,7 +154,7 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
         ctx.schedule = OVERLAP if SEED_WHILE_RUNNING in declared.capabilities else SAFE
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running", schedule=ctx.schedule)
     slots = Slots(min(ctx.concurrency, declared.max_concurrency or ctx.concurrency))
-    tool_jobs = [(c.id, "tool", "", c.prompt) for c in data.tool_cases]
+    tool_jobs: list[Asked] = [(c.id, "tool", "", c.prompt) for c in data.tool_cases]
     # The memory phases go first, so the first /seed is not kept waiting behind tool cases.
     await _together(
         [
@@ -158,7 +162,7 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
             _cases(ctx, slots, tool_jobs, records, tally, urgent=False),
         ]
     )
-    leftover = [
+    leftover: list[Asked] = [
         (case, kind, user, question)
         for case, kind, user, question, _wave in asked
         if case not in records
@@ -177,9 +181,10 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
     return records
 
 
-def _outcome(records: dict[str, CaseRecord], case_id: str) -> str:
+def _outcome(records: dict[str, CaseRecord], case_id: str) -> AttemptOutcome | None:
+    """The case's terminal outcome; None before it was asked."""
     record = records.get(case_id)
-    return "" if record is None else record.execution.outcome
+    return None if record is None else record.execution.outcome
 
 
 async def _memory_phases(
@@ -220,7 +225,7 @@ async def _memory_phases(
     ctx.phase = len(waves)
 
 
-def _unlocked(dataset: Dataset, request: SeedRequest) -> list[tuple[str, str, str, str]]:
+def _unlocked(dataset: Dataset, request: SeedRequest) -> list[Asked]:
     """The questions a wave unlocks (only the person under test is asked)."""
     return [
         (case, kind, user, question)
@@ -292,7 +297,7 @@ async def _recover(ctx: RunContext, records: dict[str, CaseRecord], tally: _Tall
 
 
 async def _replay_writes(
-    ctx: RunContext, unlocked: list[tuple[str, str, str, str]], records: dict[str, CaseRecord]
+    ctx: RunContext, unlocked: list[Asked], records: dict[str, CaseRecord]
 ) -> None:
     """The wave's write instructions already answered, asked again in order with their answers
     discarded: the harness's memory then holds what the run's own writes left in it."""
@@ -400,16 +405,14 @@ async def _together(jobs: Iterable[Coroutine[Any, Any, None]]) -> None:
         raise failures.exceptions[0] from None
 
 
-def _pending(
-    jobs: Iterable[tuple[str, str, str, str]], records: dict[str, CaseRecord]
-) -> list[tuple[str, str, str, str]]:
+def _pending(jobs: Iterable[Asked], records: dict[str, CaseRecord]) -> list[Asked]:
     return [job for job in jobs if job[0] not in records]
 
 
 async def _cases(
     ctx: RunContext,
     slots: Slots,
-    jobs: Iterable[tuple[str, str, str, str]],
+    jobs: Iterable[Asked],
     records: dict[str, CaseRecord],
     tally: _Tally,
     urgent: bool,
@@ -422,7 +425,7 @@ async def _cases(
         tickets = slots.tickets(len(pending), urgent)
 
     async def one(
-        ticket: asyncio.Future[None], case_id: str, kind: str, user_id: str, text: str
+        ticket: asyncio.Future[None], case_id: str, kind: RunCaseKind, user_id: str, text: str
     ) -> None:
         for chance in (1, 2):
             async with slots.hold(ticket):
@@ -461,7 +464,7 @@ async def _cases(
     await _together(one(ticket, *job) for ticket, job in zip(tickets, pending, strict=True))
 
 
-UNAVAILABLE = ("timeout", "connection_error", RESTARTED)
+UNAVAILABLE: Final[tuple[AttemptOutcome, ...]] = ("timeout", "connection_error", RESTARTED)
 """Outcomes of a case whose answer never arrived, which a resume may still get."""
 MAX_UNAVAILABLE_SHARE = 0.2
 """A run in which more cases than this share got no answer for want of the harness (the
@@ -486,7 +489,7 @@ def _swamped(record: CaseRecord) -> bool:
 
 
 async def _run_case(
-    ctx: RunContext, case_id: str, kind: str, user_id: str, text: str
+    ctx: RunContext, case_id: str, kind: RunCaseKind, user_id: str, text: str
 ) -> CaseRecord:
     request = RunRequest(
         case_id=ctx.ids.case(case_id),

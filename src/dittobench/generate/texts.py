@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from dittobench.core.prng import Stream
 from dittobench.core.text import words as words_of
@@ -25,6 +25,9 @@ from dittobench.generate.persona.library import Library, People
 from dittobench.generate.tools.category import Category, Pin, SlotMaker
 from dittobench.generate.tools.makers import MAKERS, Maker, ValueWords
 from dittobench.packs import Pack, PackError, public_pack
+from dittobench.spec.vocab import TOOL_GROUPS, VocabularyError, member
+
+M = TypeVar("M", bound=str)
 
 _SYMBOL = re.compile(r"#([a-z_][a-z0-9_]*)#")
 _CHATTER = (
@@ -149,6 +152,14 @@ class _Reader:
         if not isinstance(value, str):
             raise self.fail(key, "must be a string")
         return value
+
+    def member(self, key: str, vocabulary: tuple[M, ...], value: Any = None) -> M:
+        """A string of a closed vocabulary (``spec.vocab``)."""
+        text = self.text(key, value)
+        try:
+            return member(vocabulary, text, key)
+        except VocabularyError:
+            raise self.fail(key, f"must be one of {', '.join(vocabulary)}") from None
 
     def strings(self, key: str, value: Any = None, *, empty: bool = False) -> tuple[str, ...]:
         value = self.get(key) if value is None else value
@@ -355,7 +366,7 @@ def _categories(reader: _Reader, words: ValueWords) -> tuple[Category, ...]:
         categories.append(
             Category(
                 name=name,
-                group=reader.text(f"{key}.group", record.get("group")),
+                group=reader.member(f"{key}.group", TOOL_GROUPS, record.get("group")),
                 tools=reader.strings(f"{key}.tools", record.get("tools"), empty=True),
                 grammar=_merged(
                     reader.grammar(f"{key}.grammar", record.get("grammar")), shared, reaches

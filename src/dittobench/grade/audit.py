@@ -142,6 +142,7 @@ def judge_rows(
             continue
         rules = graded.memory[case.id]
         rules_pass = rules.score >= correct_at
+        disagreement: str
         if verdict.score is None:
             disagreement = verdict.status
         else:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import ceil
 from types import MappingProxyType
-from typing import Final
+from typing import Final, Literal
 
 from dittobench.grade.commitment import (
     committed_text,
@@ -67,30 +67,25 @@ from dittobench.grade.people import owners_in, question_words
 from dittobench.grade.timing import AT_A_TIME, LATEST
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GradingPolicy
+from dittobench.spec.vocab import MEMORY_REASONS, AnswerKind, MemoryQuestionType, MemoryReason
 from dittobench.spec.wire import RunResponse
 
-REASONS: Final = (
-    "undelivered",
-    "empty",
-    "forbidden",
-    "distractor",
-    "dump_guard",
-    "wrongful_decline",
-    "unconfirmed",
-    "typed",
-    "partial",
-)
+REASONS: Final = MEMORY_REASONS
 """Why a memory case lost credit, in grading order ("" when it scored in full)."""
 
-ABSTAIN_KINDS: Final = frozenset(("decline", "acknowledge"))
+ABSTAIN_KINDS: Final[frozenset[AnswerKind]] = frozenset(("decline", "acknowledge"))
 """Answer kinds on which the abstain flag is not a wrongful decline."""
 
-ECHO_MASKED_KINDS: Final = frozenset(("reversal", "persistence"))
+ECHO_MASKED_KINDS: Final[frozenset[AnswerKind]] = frozenset(("reversal", "persistence"))
 """Kinds whose typed check ignores a verbatim repeat of the question (grading-1; grading-2
 ignores echoes for every kind)."""
 
 _WRITE_REFUSALS: Final = tuple(p for p in DECLINE if p not in DELETION_OUTCOMES)
 """A reply that says it could not do the write ("I can't find that") is no write."""
+
+
+MemoryVerdictReason = Literal["", MemoryReason]
+"""A memory verdict's reason: "" for full credit, else one of ``REASONS``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +99,14 @@ class MemoryVerdict:
     """
 
     score: float
-    reason: str
+    reason: MemoryVerdictReason
     disqualified: bool
     leaked: bool = False
 
 
-def _zero(reason: str, *, disqualified: bool = False, leaked: bool = False) -> MemoryVerdict:
+def _zero(
+    reason: MemoryReason, *, disqualified: bool = False, leaked: bool = False
+) -> MemoryVerdict:
     return MemoryVerdict(0.0, reason, disqualified, leaked)
 
 
@@ -189,7 +186,7 @@ class HistoryKeys:
     """A decline case's distractors the user's own history names (grading-6 grounding)."""
 
 
-TIMING: Final = MappingProxyType(
+TIMING: Final[MappingProxyType[MemoryQuestionType, str]] = MappingProxyType(
     {
         "point_in_time": AT_A_TIME,
         "temporal_order": AT_A_TIME,
@@ -200,11 +197,13 @@ TIMING: Final = MappingProxyType(
 """How a question type reads when a value held (``grade.commitment``): at a time (what came
 later is set aside) or the latest (what came earlier is)."""
 
-ADVICE_TYPES: Final = frozenset(("preference_application",))
+ADVICE_TYPES: Final[frozenset[MemoryQuestionType]] = frozenset(("preference_application",))
 """Question types answered with advice: the slot holds the advice ("mushroom risotto"), the key
 the preference it honours ("gluten-free"), so the slot is read with the prose."""
 
-SLOT_KINDS: Final = frozenset(("value", "number", "list", "ordered_list", "duration"))
+SLOT_KINDS: Final[frozenset[AnswerKind]] = frozenset(
+    ("value", "number", "list", "ordered_list", "duration")
+)
 """Kinds whose answer slot, when given, is the commitment (``slot_commits``)."""
 
 

@@ -22,6 +22,7 @@ from dittobench.spec.memory import DIMENSIONS, QUESTION_TYPES, MemoryCase
 from dittobench.spec.report import CaseScore, CategoryStat, ReportDetails, ScoreReport
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.versions import GradingPolicy, get_policy
+from dittobench.spec.vocab import Dimension, RunCaseKind
 from dittobench.spec.wire import RunResponse
 from dittobench.spec.wireids import WireIdError, WireIds
 
@@ -285,7 +286,7 @@ def _factors(
 
 
 def _categories(scores: Sequence[CaseScore]) -> tuple[CategoryStat, ...]:
-    groups: dict[tuple[str, str], list[float]] = {}
+    groups: dict[tuple[RunCaseKind, str], list[float]] = {}
     for s in scores:
         groups.setdefault((s.kind, s.category), []).append(s.score)
     return tuple(
@@ -298,9 +299,10 @@ def _dimensions(scores: Sequence[CaseScore], policy: GradingPolicy) -> dict[str,
     """Seed 003's dimensions over memory cases, and their weighted score (weights renormalised
     over the dimensions a run actually has). Reported beside the composite, never in it."""
     buckets: dict[str, list[float]] = {}
+    dimension_of: dict[str, Dimension] = {n: t.dimension for n, t in QUESTION_TYPES.items()}
     for s in scores:
-        if s.kind == "memory" and s.category in QUESTION_TYPES:
-            buckets.setdefault(QUESTION_TYPES[s.category].dimension, []).append(s.score)
+        if s.kind == "memory" and s.category in dimension_of:
+            buckets.setdefault(dimension_of[s.category], []).append(s.score)
     out: dict[str, float] = {
         name: round(mean(buckets[name]), 6) for name in DIMENSIONS if name in buckets
     }

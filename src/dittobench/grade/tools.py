@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, Literal
 
 from dittobench.catalog.tools import MEMORY_TOOLS
 from dittobench.grade.commitment import committed_text, lines_as_sentences, read_mentions
@@ -24,14 +24,21 @@ from dittobench.grade.match import hit, normalize, prepare, words_of
 from dittobench.spec.dataset import ExpectedTool, ToolCase, ToolFixture
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import GradingPolicy
+from dittobench.spec.vocab import TOOL_REASONS, ToolReason
 from dittobench.spec.wire import ToolCall
+
+ToolVerdictReason = Literal["", ToolReason]
+"""A tool verdict's reason: "" for full credit, else one of ``REASONS``."""
+
+REASONS: Final = TOOL_REASONS
+"""Why a tool case lost credit (``spec.vocab.ToolReason``; docs/grading.md)."""
 
 
 @dataclass(frozen=True, slots=True)
 class ToolVerdict:
     score: float
     trajectory: float
-    reason: str
+    reason: ToolVerdictReason
     called: tuple[str, ...]
     observed: bool
     capped: bool
@@ -97,7 +104,9 @@ def _calls(
     return reported, False, bool(reported)
 
 
-def _trajectory(case: ToolCase, calls: list[ToolCall], policy: GradingPolicy) -> tuple[float, str]:
+def _trajectory(
+    case: ToolCase, calls: list[ToolCall], policy: GradingPolicy
+) -> tuple[float, ToolVerdictReason]:
     expected = [t.name for t in case.expected_tools]
     want = Counter(expected)
     counted = _forgiven(case, calls, want) if policy.retry_free else calls
@@ -116,7 +125,7 @@ def _trajectory(case: ToolCase, calls: list[ToolCall], policy: GradingPolicy) ->
         + policy.tool_arguments * arguments
         + policy.tool_order_discipline * order * (1 - penalty)
     )
-    reason = ""
+    reason: ToolVerdictReason = ""
     if arguments < 1:
         reason = "arguments"
     elif order < 1:
@@ -258,7 +267,9 @@ def _forgiven(case: ToolCase, calls: list[ToolCall], want: Counter[str]) -> list
     return kept
 
 
-def _usage(text: str, fixture: ToolFixture, policy: GradingPolicy) -> tuple[float, str]:
+def _usage(
+    text: str, fixture: ToolFixture, policy: GradingPolicy
+) -> tuple[float, ToolVerdictReason]:
     """1 when the answer states the needle figure and not the decoy figure (with
     ``decoy_set_aside``, a decoy it sets aside does not count)."""
     if policy.decoy_set_aside:

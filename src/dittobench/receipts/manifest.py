@@ -11,15 +11,17 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from dittobench.core.canonical import MAX_SAFE_INTEGER, canonical_bytes
 from dittobench.core.errors import DittobenchError
 from dittobench.core.prng import SeedError, parse_seed
 from dittobench.packs import PACK_ID_PATTERN
 from dittobench.receipts.merkle import SCORE_TEXT, format_score
+from dittobench.spec import vocab
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.seeds import SEED_SOURCES
+from dittobench.spec.vocab import SeedSource, TrustTier, VocabularyError, member
 
 RECEIPT_FORMAT_5: Final = "dittobench-receipt-5"
 """Format 4 plus ``nuance``: the judged score of the run's open questions (bench 8.0) and the
@@ -75,7 +77,7 @@ SEED_SOURCE_FIELD: Final = "seed_source"
 NUANCE_FIELD: Final = "nuance"
 """The manifest field format 5 adds: the ``Nuance`` object."""
 
-TRUST_TIERS: Final = ("self-reported", "verified")
+TRUST_TIERS: Final = vocab.TRUST_TIERS
 """``self-reported``: signed with the submitter's own key. ``verified``: the operator's engine
 ran the harness and signed with the operator's key."""
 
@@ -214,7 +216,7 @@ class Manifest:
     merkle_root: str
     leaf_count: int
     harness: str
-    trust_tier: str
+    trust_tier: TrustTier
     scores: Scores
     grading_policy: str
     created_at: str
@@ -223,7 +225,7 @@ class Manifest:
     pack_sha256: str
     format: str = RECEIPT_FORMAT
     wire_nonce: str = ""
-    seed_source: str = ""
+    seed_source: SeedSource | Literal[""] = ""
     nuance: Nuance | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -269,7 +271,7 @@ class Manifest:
             merkle_root=data["merkle_root"],
             leaf_count=data["leaf_count"],
             harness=data["harness"],
-            trust_tier=data["trust_tier"],
+            trust_tier=check_trust_tier(data["trust_tier"]),
             scores=_scores(data["scores"]),
             grading_policy=data["grading_policy"],
             created_at=data["created_at"],
@@ -344,10 +346,13 @@ def manifest_bytes(manifest: Manifest) -> bytes:
     return canonical_bytes(manifest.to_json())
 
 
-def check_trust_tier(tier: Any) -> str:
-    if tier not in TRUST_TIERS:
-        raise ManifestError(f"trust tier {tier!r} is not one of: {', '.join(TRUST_TIERS)}")
-    return str(tier)
+def check_trust_tier(tier: Any) -> TrustTier:
+    try:
+        return member(TRUST_TIERS, tier, "trust tier")
+    except VocabularyError:
+        raise ManifestError(
+            f"trust tier {tier!r} is not one of: {', '.join(TRUST_TIERS)}"
+        ) from None
 
 
 def parse_rfc3339(value: Any, what: str = "timestamp") -> datetime:

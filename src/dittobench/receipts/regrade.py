@@ -60,6 +60,7 @@ from dittobench.spec.codec import decode
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import CaseRecord, Transcript
+from dittobench.spec.vocab import RUN_SIZES, RunSizeName, VocabularyError, member
 
 LEAF_FIELDS = ("prompt_sha256", "response", "observed", "score")
 """The leaf fields regrading recomputes (``case_id`` names the leaf)."""
@@ -264,7 +265,7 @@ def _graded_transcript(
         benchmark=manifest.benchmark,
         bench_version=manifest.bench_version,
         seed=dataset.seed,
-        run_size=manifest.run_size,
+        run_size=_run_size(manifest.run_size),
         dataset_sha256=dataset_sha,
         harness=manifest.harness,
         cases=tuple(records),
@@ -366,6 +367,15 @@ def _shown(value: Any, limit: int = 80) -> str:
         except CanonicalJSONError:
             text = repr(value)
     return text if len(text) <= limit else f"{text[: limit - 1]}…"
+
+
+def _run_size(signed: str) -> RunSizeName:
+    """The receipt's run size, one this build knows (else the rebuilt transcript would not be
+    one ``Transcript.from_json`` reads)."""
+    try:
+        return member(RUN_SIZES, signed, "manifest.run_size")
+    except VocabularyError as exc:
+        raise RegradeError(str(exc)) from None
 
 
 __all__ = [

@@ -1,7 +1,9 @@
 """Read JSON into the spec's dataclasses, with errors that say what is wrong and where.
 
 ``decode(cls, data)`` walks the dataclass's type hints: ``str``, ``int``, ``bool``, ``float``,
-``X | None``, ``tuple[X, ...]``, ``dict[str, X]``, nested dataclasses and ``Any`` (JSON kept as is).
+``Literal`` of strings (a ``spec.vocab`` vocabulary: any other string is an error naming the
+field and the value), ``X | None``, ``tuple[X, ...]``, ``dict[str, X]``, nested dataclasses and
+``Any`` (JSON kept as is).
 Unknown keys are ignored (the wire tolerates extra keys); missing keys take the field's default or
 are an error. Strings are never coerced into numbers, nor numbers into strings.
 """
@@ -13,7 +15,7 @@ import json
 import types
 import typing
 from functools import cache
-from typing import Any, TypeVar, Union
+from typing import Any, Literal, TypeVar, Union
 
 from dittobench.core.errors import DittobenchError
 
@@ -87,7 +89,21 @@ def _value(hint: Any, data: Any, path: str) -> Any:
         return {k: _value(item_hint, v, f"{path}.{k}") for k, v in data.items()}
     if dataclasses.is_dataclass(hint):
         return decode(hint, data, path)  # type: ignore[arg-type]
+    if origin is Literal:
+        return _member(typing.get_args(hint), data, path)
     return _scalar(hint, data, path)
+
+
+def _member(members: tuple[str, ...], data: Any, path: str) -> str:
+    """``data`` when it is one of ``members`` (a vocabulary); else an error naming the field
+    (the last step of ``path``) and the value."""
+    if not isinstance(data, str):
+        raise DecodeError(f"{path}: expected str, got {_kind(data)}")
+    if data not in members:
+        name = path.rsplit(".", 1)[-1].split("[", 1)[0]
+        choices = ", ".join(m for m in members if m)
+        raise DecodeError(f"{path}: unknown {name} {data!r:.60}; expected one of {choices}")
+    return data
 
 
 def _scalar(hint: Any, data: Any, path: str) -> Any:

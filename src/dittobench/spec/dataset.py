@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dittobench.core.prng import SeedError, parse_seed, seed_text
+from dittobench.spec import vocab
 from dittobench.spec.codec import DecodeError, decode
-from dittobench.spec.memory import ANSWER_KINDS, QUESTION_TYPES, WRITE_OPS, MemoryCase
+from dittobench.spec.memory import MemoryCase
 from dittobench.spec.open import MUST_NOT_REASONS, OPEN_KINDS, OpenCase
+from dittobench.spec.vocab import RunCaseKind, RunSizeName, ToolGroup
 from dittobench.spec.wire import SeedRequest, to_wire
 
-TOOL_GROUPS = ("direct_routing", "routing_traps", "restraint", "multi_step", "result_usage")
+TOOL_GROUPS = vocab.TOOL_GROUPS
 """The five groups of tool categories, in the order runs are stratified over them."""
 
 
@@ -40,7 +42,7 @@ class ToolCase:
 
     id: str
     category: str
-    group: str
+    group: ToolGroup
     prompt: str
     expected_tools: tuple[ExpectedTool, ...]
     max_tool_calls: int
@@ -126,7 +128,7 @@ class Dataset:
     benchmark: str
     bench_version: str
     seed: int
-    run_size: str
+    run_size: RunSizeName
     generated_at: str
     tool_cases: tuple[ToolCase, ...]
     memory_waves: tuple[SeedRequest, ...]
@@ -157,10 +159,12 @@ class Dataset:
             **({"open_cases": [c.to_json() for c in self.open_cases]} if self.open_cases else {}),
         }
 
-    def asked(self) -> list[tuple[str, str, str, str, int]]:
+    def asked(self) -> list[tuple[str, RunCaseKind, str, str, int]]:
         """Every question asked after a wave, as (case id, transcript kind, user id, question,
         wave): the memory cases, then the open ones."""
-        out = [(c.id, "memory", c.user_id, c.question, c.run_after_wave) for c in self.memory_cases]
+        out: list[tuple[str, RunCaseKind, str, str, int]] = [
+            (c.id, "memory", c.user_id, c.question, c.run_after_wave) for c in self.memory_cases
+        ]
         out += [(c.id, "open", c.user_id, c.question, c.run_after_wave) for c in self.open_cases]
         return out
 
@@ -179,7 +183,7 @@ class _ExpectedToolShape:
 class _ToolCaseShape:
     id: str
     category: str
-    group: str
+    group: ToolGroup
     prompt: str
     expected_tools: tuple[_ExpectedToolShape, ...]
     max_tool_calls: int
@@ -192,7 +196,7 @@ class _ToolCaseShape:
 class _DatasetShape:
     benchmark: str
     bench_version: str
-    run_size: str
+    run_size: RunSizeName
     generated_at: str
     tool_cases: tuple[_ToolCaseShape, ...]
     memory_waves: tuple[SeedRequest, ...]
@@ -203,19 +207,6 @@ class _DatasetShape:
     open_cases: tuple[OpenCase, ...] = ()
 
 
-def _check_kinds(case: MemoryCase, where: str) -> None:
-    """Every kind a memory case names is one this build grades (an unknown one is an error,
-    never graded as something else)."""
-    for key, value, known in (
-        ("question_type", case.question_type, tuple(QUESTION_TYPES)),
-        ("answer_kind", case.answer_kind, ANSWER_KINDS),
-        ("write_op", case.write_op, ("", *WRITE_OPS)),
-    ):
-        if value not in known:
-            choices = ", ".join(k for k in known if k)
-            raise DecodeError(f"{where}.{key}: unknown {key} {value!r}; expected one of {choices}")
-
-
 def dataset_from_json(data: Any) -> Dataset:
     """Read a dataset file's parsed JSON; ``DecodeError`` names the first problem and where."""
     if not isinstance(data, dict):
@@ -224,9 +215,9 @@ def dataset_from_json(data: Any) -> Dataset:
         seed = parse_seed(data.get("seed"))
     except SeedError as exc:
         raise DecodeError(f"$.seed: {exc}") from None
+    # Every vocabulary field (question type, answer kind, write op, group, run size) is
+    # checked by ``decode``: an unknown one is an error, never graded as another.
     shape = decode(_DatasetShape, data)
-    for index, case in enumerate(shape.memory_cases):
-        _check_kinds(case, f"$.memory_cases[{index}]")
     for index, open_case in enumerate(shape.open_cases):
         _check_open(open_case, f"$.open_cases[{index}]")
     tool_cases = tuple(

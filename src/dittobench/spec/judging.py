@@ -18,12 +18,14 @@ from typing import Any, Final
 
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
+from dittobench.spec import vocab
 from dittobench.spec.locked_files import LockedFileError, locked_json
+from dittobench.spec.vocab import JudgedStatus, JudgeOutcome
 
-JUDGE_OUTCOMES: Final = ("ok", "unparsed", "http_error", "timeout", "connection_error", "bad_json")
+JUDGE_OUTCOMES: Final = vocab.JUDGE_OUTCOMES
 """How one judge call went: a reply that parsed, one that did not, or a transport failure."""
 
-CASE_STATUSES: Final = ("judged", "judge_error", "no_answer", "not_judged")
+CASE_STATUSES: Final = vocab.JUDGED_STATUSES
 """Per open case: judged (every panel call parsed), judge_error (a call never parsed after its
 retries: counted neither as pass nor fail), no_answer (the harness gave none: scores 0, no judge
 asked), not_judged (the run had no judge)."""
@@ -137,7 +139,7 @@ class JudgeCall:
     panel_call: int
     attempt: int
     request_sha256: str
-    outcome: str
+    outcome: JudgeOutcome
     model: str = ""
     reply: str = ""
     verdicts: dict[str, str] | None = None
@@ -190,7 +192,7 @@ class OpenVerdict:
 
     case_id: str
     open_kind: str
-    status: str
+    status: JudgedStatus
     score: float | None = None
     verdicts: dict[str, str] | None = None
     calls: int = 0

@@ -8,34 +8,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
-ANSWER_KINDS: Final = (
-    "value",
-    "number",
-    "tally",
-    "list",
-    "ordered_list",
-    "duration",
-    "reversal",
-    "persistence",
-    "decline",
-    "acknowledge",
-)
+from dittobench.spec import vocab
+from dittobench.spec.vocab import AnswerKind, Dimension, MemoryQuestionType, WriteOp
+
+CaseWriteOp = Literal["", WriteOp]
+"""A memory case's ``write_op``: empty except on write instructions."""
+CASE_WRITE_OPS: Final[tuple[CaseWriteOp, ...]] = get_args(CaseWriteOp)
+
+ANSWER_KINDS: Final = vocab.ANSWER_KINDS
 """How an answer is checked (docs/grading.md): a value named, an exact number, an exact number with
 the day of the first it counts (bench 3.0's counts), a fraction of list
 items, all items in order, a duration within tolerance, an activity said to have ended / to go
 on, a grounded decline, an acknowledgement of an instruction."""
 
-DIMENSIONS: Final = ("recall", "temporal", "reasoning")
+DIMENSIONS: Final = vocab.DIMENSIONS
 """Seed 003's three dimensions, reported beside the composite and never blended into it."""
 
 
 @dataclass(frozen=True, slots=True)
 class QuestionType:
-    name: str
-    answer_kind: str
-    dimension: str
+    name: MemoryQuestionType
+    answer_kind: AnswerKind
+    dimension: Dimension
     tests: str
 
 
@@ -64,11 +60,14 @@ _TYPES = (
     QuestionType("activity_ongoing", "persistence", "temporal", "an activity still going on"),
 )
 
-WRITE_OPS: Final = ("save", "update", "delete")
+WRITE_OPS: Final = vocab.WRITE_OPS
 """What a write instruction asks for (``MemoryCase.write_op``)."""
 
-QUESTION_TYPES: Final = MappingProxyType({t.name: t for t in _TYPES})
-"""Every memory question type, in report order. ``write_readback`` cases of a delete are graded
+QUESTION_TYPES: Final[MappingProxyType[MemoryQuestionType, QuestionType]] = MappingProxyType(
+    {t.name: t for t in _TYPES}
+)
+"""Every memory question type (``spec.vocab.MemoryQuestionType``, one each), in report order.
+``write_readback`` cases of a delete are graded
 as ``decline``; the case's own ``answer_kind`` is authoritative."""
 
 
@@ -93,9 +92,9 @@ class MemoryCase:
     """
 
     id: str
-    question_type: str
+    question_type: MemoryQuestionType
     question: str
-    answer_kind: str
+    answer_kind: AnswerKind
     expected_answer: str
     user_id: str
     run_after_wave: int
@@ -106,7 +105,7 @@ class MemoryCase:
     dump_guard: tuple[str, ...] = ()
     family_id: str = ""
     evidence_pair_ids: tuple[str, ...] = ()
-    write_op: str = ""
+    write_op: CaseWriteOp = ""
     confirmed_by: str = ""
 
     def to_json(self) -> dict[str, Any]:

@@ -14,12 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-OPEN_KINDS: Final = ("summary", "change", "task", "multi_hop")
+from dittobench.spec import vocab
+
+OPEN_KINDS: Final = vocab.OPEN_KINDS
 """What an open question asks for: a summary of one area of the person's life over a period, how
 something changed and when, what to keep in mind for a task (several preferences at once), and
 a question whose answer joins facts said in different sessions."""
 
-MUST_NOT_REASONS: Final = ("superseded", "look_alike", "someone_else", "not_answer")
+MUST_NOT_REASONS: Final = vocab.MUST_NOT_REASONS
 """Why a rubric value must not be asserted: it was the person's once and was replaced, nobody
 holds it (a plan that fell through, a negation, a wish), it is another person's, or (a typed
 key read as a rubric by the audit, which does not say which) it is not the answer."""
@@ -63,6 +65,9 @@ class OpenCase:
 
     id: str
     open_kind: str
+    """One of ``OPEN_KINDS`` in a dataset (checked when one is read); a rubric built elsewhere
+    for a judge (an external suite's question, a memory case the audit judges) names its own
+    kind, so the field takes any string."""
     question: str
     user_id: str
     run_after_wave: int

@@ -20,20 +20,21 @@ from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import PackRef
 from dittobench.spec.judging import NuanceScore
+from dittobench.spec.vocab import ReasonCode, RunCaseKind, RunSizeName
 from dittobench.spec.wire import to_wire
 
 
 @dataclass(frozen=True, slots=True)
 class CaseScore:
     """One graded case. ``tool_score`` is the trajectory part of a tool case; ``reason`` says why
-    a case lost credit ("" when fully credited)."""
+    a case lost credit ("" when fully credited; ``spec.vocab.ReasonCode``)."""
 
     case_id: str
     category: str
-    kind: str
+    kind: RunCaseKind
     score: float
     correct: bool
-    reason: str = ""
+    reason: ReasonCode = ""
     tool_score: float = 0.0
     latency_ms: int = 0
     called: tuple[str, ...] = ()
@@ -63,7 +64,7 @@ class CaseScore:
 @dataclass(frozen=True, slots=True)
 class CategoryStat:
     category: str
-    kind: str
+    kind: RunCaseKind
     count: int
     mean: float
     std_err: float
@@ -119,7 +120,7 @@ class ScoreReport:
     benchmark: str
     bench_version: str
     grading_policy: str
-    run_size: str
+    run_size: RunSizeName
     seed: int
     dataset_sha256: str
     transcript_sha256: str

@@ -13,30 +13,33 @@ from __future__ import annotations
 from typing import Final
 
 from dittobench.core.errors import DittobenchError
+from dittobench.spec import vocab
+from dittobench.spec.vocab import JobStatus, SeedSource
 
 OPERATOR: Final = "operator"
 SUBMITTER: Final = "submitter"
-SEED_SOURCES: Final = (OPERATOR, SUBMITTER)
+SEED_SOURCES: Final = vocab.SEED_SOURCES
 
 
 class SeedSourceError(DittobenchError, ValueError):
     """A seed source that is neither ``operator`` nor ``submitter``."""
 
 
-def check_seed_source(value: object) -> str:
+def check_seed_source(value: object) -> SeedSource:
     """``value`` when it is one of ``SEED_SOURCES``; ``SeedSourceError`` otherwise."""
-    if value not in SEED_SOURCES:
-        raise SeedSourceError(f"seed source {value!r:.40} is not one of: {', '.join(SEED_SOURCES)}")
-    return str(value)
+    for source in SEED_SOURCES:
+        if value == source:
+            return source
+    raise SeedSourceError(f"seed source {value!r:.40} is not one of: {', '.join(SEED_SOURCES)}")
 
 
-def seed_source_of(given: int | None) -> str:
+def seed_source_of(given: int | None) -> SeedSource:
     """The source of a seed a caller may have given: ``submitter`` when it did, else the
     operator's fresh draw."""
     return OPERATOR if given is None else SUBMITTER
 
 
-FINISHED: Final = frozenset({"done", "failed", "cancelled"})
+FINISHED: Final[frozenset[JobStatus]] = frozenset({"done", "failed", "cancelled"})
 
 SEED_HIDDEN: Final = ""
 

@@ -1,7 +1,10 @@
 """Run sizes: how many cases of each kind one run holds (seed 002's table; docs/bench-versions.md).
 
 A ``RunSize`` is shared by the versions whose quotas agree; ``sizes(with_memory, with_open)`` builds
-the three sizes of a version: 1.0.0 has no memory side, 8.0.0 adds open questions.
+the three sizes of a version: 1.0.0 has no memory side, 8.0.0 adds open questions. The medium
+and full quotas name every memory question type (``spec.vocab.MemoryQuestionType``) but
+``isolation``, whose cases come on top (``isolation_cases``), and their open quotas every open
+kind; the small quotas a few of them. ``tests/unit/test_vocab.py`` holds them to it.
 """
 
 from __future__ import annotations
@@ -10,7 +13,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
-RUN_SIZE_NAMES: Final = ("small", "medium", "full")
+from dittobench.spec import vocab
+from dittobench.spec.vocab import MemoryQuestionType, OpenKind, RunSizeName
+
+RUN_SIZE_NAMES: Final = vocab.RUN_SIZES
+
+Quota = MappingProxyType[MemoryQuestionType, int]
+OpenQuota = MappingProxyType[OpenKind, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,13 +28,13 @@ class RunSize:
     hashed bytes. ``memory_quota`` gives the number of memory cases of each question type
     (summing to ``memory_cases``); isolation cases come on top."""
 
-    name: str
+    name: RunSizeName
     tool_cases: int
     waves: int
     raw_pairs_permille: int
     isolation_cases: int
-    memory_quota: MappingProxyType[str, int]
-    open_quota: MappingProxyType[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    memory_quota: Quota
+    open_quota: OpenQuota = field(default_factory=lambda: MappingProxyType({}))
     """Open questions of each kind (``spec.open.OPEN_KINDS``), judged for the nuance score and
     never part of the composite (bench 8.0)."""
 
@@ -35,7 +44,7 @@ class RunSize:
         return sum(self.memory_quota.values())
 
 
-_QUOTA_SMALL = {
+_QUOTA_SMALL: dict[MemoryQuestionType, int] = {
     "integrity_token": 1,
     "single_session_recall": 1,
     "knowledge_update": 1,
@@ -43,7 +52,7 @@ _QUOTA_SMALL = {
     "abstention_near_miss": 1,
     "multi_session_count": 1,
 }
-_QUOTA_MEDIUM = {
+_QUOTA_MEDIUM: dict[MemoryQuestionType, int] = {
     "integrity_token": 1,
     "single_session_recall": 8,
     "assistant_recall": 2,
@@ -64,7 +73,7 @@ _QUOTA_MEDIUM = {
     "activity_quit": 3,
     "activity_ongoing": 3,
 }
-_QUOTA_FULL = {
+_QUOTA_FULL: dict[MemoryQuestionType, int] = {
     "integrity_token": 1,
     "single_session_recall": 32,
     "assistant_recall": 8,
@@ -86,20 +95,21 @@ _QUOTA_FULL = {
     "activity_ongoing": 10,
 }
 
-_NO_MEMORY: MappingProxyType[str, int] = MappingProxyType({})
+_NO_MEMORY: Quota = MappingProxyType({})
+_NO_OPEN: OpenQuota = MappingProxyType({})
 
 
-_OPEN_SMALL = {"summary": 1, "change": 1}
-_OPEN_MEDIUM = {"summary": 2, "change": 2, "task": 2, "multi_hop": 2}
-_OPEN_FULL = {"summary": 6, "change": 5, "task": 4, "multi_hop": 5}
+_OPEN_SMALL: dict[OpenKind, int] = {"summary": 1, "change": 1}
+_OPEN_MEDIUM: dict[OpenKind, int] = {"summary": 2, "change": 2, "task": 2, "multi_hop": 2}
+_OPEN_FULL: dict[OpenKind, int] = {"summary": 6, "change": 5, "task": 4, "multi_hop": 5}
 
 
 def sizes(with_memory: bool, with_open: bool = False) -> MappingProxyType[str, RunSize]:
-    def quota(table: dict[str, int]) -> MappingProxyType[str, int]:
+    def quota(table: dict[MemoryQuestionType, int]) -> Quota:
         return MappingProxyType(table) if with_memory else _NO_MEMORY
 
-    def open_quota(table: dict[str, int]) -> MappingProxyType[str, int]:
-        return MappingProxyType(table) if with_open else _NO_MEMORY
+    def open_quota(table: dict[OpenKind, int]) -> OpenQuota:
+        return MappingProxyType(table) if with_open else _NO_OPEN
 
     return MappingProxyType(
         {

@@ -5,6 +5,10 @@ tool endpoint observed in arrival order, and how the request went (attempts, dur
 Cases are sorted by ``case_id``, the dataset's ids (``wire_nonce`` maps them to the ids the harness
 was shown, ``spec.wireids``); ``transcript_sha256`` is the SHA-256 of the RFC 8785 bytes of
 ``to_json()``. A score is a pure function of (dataset, transcript). docs/transcript.md.
+
+Every vocabulary field (a case's ``kind``, an attempt's ``outcome``, the run size) is a
+``spec.vocab`` type, so ``decode`` refuses a record, read from a file or from the run store, that
+holds a value outside it, naming the field and the value.
 """
 
 from __future__ import annotations
@@ -16,24 +20,28 @@ from typing import Any
 from dittobench.core.canonical import MAX_SAFE_INTEGER
 from dittobench.core.hashing import canonical_sha256
 from dittobench.core.prng import SeedError, parse_seed, seed_text
+from dittobench.spec import vocab
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import PackRef
 from dittobench.spec.identity import identity_of
 from dittobench.spec.judging import JudgeRecord
+from dittobench.spec.vocab import AttemptOutcome, CaseKind, RunSizeName
 from dittobench.spec.wire import RunResponse, ToolCall, to_wire
 from dittobench.spec.wireids import WireIdError, check_nonce
 
-CASE_KINDS = ("tool", "memory", "open")
+CASE_KINDS = vocab.RUN_CASE_KINDS
+"""The kinds of a run's cases (an ``external`` record belongs to ``spec.external_transcript``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """One HTTP attempt at ``POST /run``. ``outcome`` is ``ok``, ``timeout``,
-    ``connection_error``, ``http_error``, ``bad_json``, ``too_large`` or ``cancelled``."""
+    """One HTTP attempt at ``POST /run``. ``outcome`` is one of ``spec.vocab.AttemptOutcome``
+    (``ok``, ``timeout``, ``connection_error``, ``http_error``, ``bad_json``, ``too_large``,
+    ``cancelled``, ``restarted``)."""
 
     attempt: int
     duration_ms: int
-    outcome: str
+    outcome: AttemptOutcome
     http_status: int = 0
     detail: str | None = None
     """Why it failed, when there is more to say than the outcome (the field a reply broke, a
@@ -44,7 +52,7 @@ class Attempt:
 class Execution:
     attempts: tuple[Attempt, ...] = ()
     total_duration_ms: int = 0
-    outcome: str = "ok"
+    outcome: AttemptOutcome = "ok"
     """The terminal outcome: ``ok`` when a response was graded, else the last failure."""
     tool_calls_dropped: int | None = None
     """Reported tool calls beyond the number kept per case (``spec.repair.CALLS_KEPT``); absent
@@ -54,7 +62,7 @@ class Execution:
 @dataclass(frozen=True, slots=True)
 class CaseRecord:
     case_id: str
-    kind: str
+    kind: CaseKind
     user_id: str
     response: RunResponse | None
     observed: tuple[ToolCall, ...] = ()
@@ -76,7 +84,7 @@ class Transcript:
     benchmark: str
     bench_version: str
     seed: int
-    run_size: str
+    run_size: RunSizeName
     dataset_sha256: str
     harness: str
     cases: tuple[CaseRecord, ...]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from dittobench.spec.transcript import CaseRecord
 from dittobench.store.rows import RunRow
 
 
@@ -59,6 +60,8 @@ class RunStorage(Protocol):
     def get_run(self, run_id: str) -> RunRow: ...
 
     def recorded_cases(self, run_id: str) -> dict[str, dict[str, Any]]: ...
+
+    def case_records(self, run_id: str) -> dict[str, CaseRecord]: ...
 
 
 __all__ = ["RunStorage"]

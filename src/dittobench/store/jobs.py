@@ -15,13 +15,15 @@ UTC strings.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from dittobench.core.prng import parse_seed, seed_text
+from dittobench.spec import vocab
 from dittobench.spec.seeds import SEED_SOURCES, SUBMITTER
+from dittobench.spec.vocab import JobStatus
 from dittobench.store import fleet, submissions, suites, translog, windows
 from dittobench.store.errors import BadContentError, StoreError
 from dittobench.store.fleet import WorkerRow
@@ -31,21 +33,13 @@ from dittobench.store.submissions import SubmissionRow
 from dittobench.store.suites import SuiteRow
 from dittobench.store.windows import WindowRow
 
-JOB_STATUSES = (
-    "queued",
-    "building",
-    "generating",
-    "seeding",
-    "running",
-    "scoring",
-    "done",
-    "failed",
-    "cancelled",
-)
+JOB_STATUSES: Final = vocab.JOB_STATUSES
 """Every status a job can have, in the order a job moves through them (seeding and running
 alternate once per wave)."""
-TERMINAL = frozenset({"done", "failed", "cancelled"})
-ACTIVE = frozenset({"building", "generating", "seeding", "running", "scoring"})
+TERMINAL: Final[frozenset[JobStatus]] = frozenset({"done", "failed", "cancelled"})
+ACTIVE: Final[frozenset[JobStatus]] = frozenset(
+    {"building", "generating", "seeding", "running", "scoring"}
+)
 
 _metadata = sa.MetaData()
 
@@ -93,7 +87,7 @@ class JobRow:
     run_size: str
     bench_version: str
     dataset_sha256: str
-    status: str
+    status: JobStatus
     failure_kind: str
     failure_retryable: bool
     failure_message: str

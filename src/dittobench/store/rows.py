@@ -14,12 +14,20 @@ import sqlalchemy as sa
 
 from dittobench.core.prng import MAX_SEED, SeedError, parse_seed
 from dittobench.spec.seeds import SEED_SOURCES, SUBMITTER
+from dittobench.spec.vocab import (
+    RUN_SIZES,
+    RUN_STAGES,
+    RUN_STATUSES,
+    SCHEDULES,
+    RunStage,
+    RunStatus,
+)
 from dittobench.spec.wireids import WireIdError, check_nonce
 from dittobench.store.errors import BadContentError, StoreError
 from dittobench.store.schema import runs_table
 
-STATUSES = frozenset({"running", "done", "failed", "interrupted"})
-STAGES = frozenset({"generating", "starting", "seeding", "running", "scoring", "done"})
+STATUSES: frozenset[RunStatus] = frozenset(RUN_STATUSES)
+STAGES: frozenset[RunStage] = frozenset(RUN_STAGES)
 
 # The shape of the run ids the command line makes (r-YYYYMMDD-HHMMSS-6 hex digits). Run ids name
 # files and folders (the run's output folder, the built-in harness's memory), so a caller checks
@@ -42,10 +50,12 @@ class RunRow:
     seed: int
     bench_version: str
     run_size: str
+    """One of ``spec.vocab.RUN_SIZES`` (checked when read back; typed ``str`` for the engine's
+    runner, which builds rows from its options)."""
     dataset_sha256: str
     harness: str
-    status: str
-    stage: str
+    status: RunStatus
+    stage: RunStage
     error: str
     created_at: str
     updated_at: str
@@ -162,6 +172,10 @@ def row_to_run(row: sa.Row[Any], where: str) -> RunRow:
         raise bad("status", f"one of {', '.join(sorted(STATUSES))}")
     if values["stage"] not in STAGES:
         raise bad("stage", f"one of {', '.join(sorted(STAGES))}")
+    if values["run_size"] not in RUN_SIZES:
+        raise bad("run_size", f"one of {', '.join(RUN_SIZES)}")
+    if values["schedule"] not in ("", *SCHEDULES):
+        raise bad("schedule", f"one of {', '.join(SCHEDULES)} or nothing")
     try:
         check_nonce(values["wire_nonce"])
     except WireIdError:

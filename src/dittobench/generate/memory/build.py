@@ -27,15 +27,16 @@ from dittobench.generate.persona.twists import twist_plan
 from dittobench.generate.persona.voice import voice_person
 from dittobench.generate.persona.weave import weave_person
 from dittobench.generate.texts import Texts
-from dittobench.spec.memory import MemoryCase
+from dittobench.spec.memory import CASE_WRITE_OPS, MemoryCase
 from dittobench.spec.open import OpenCase
-from dittobench.spec.sizes import RunSize
+from dittobench.spec.sizes import Quota, RunSize
 from dittobench.spec.versions import CONTENT_1, ContentPolicy
+from dittobench.spec.vocab import ANSWER_KINDS, MEMORY_QUESTION_TYPES, MemoryQuestionType, member
 from dittobench.spec.wire import DEFAULT_USER_ID, ISOLATION_USER_ID, SeedRequest
 
 Generator = Callable[[Context, int], list[Draft]]
 
-GENERATORS: tuple[tuple[str, Generator], ...] = (
+GENERATORS: tuple[tuple[MemoryQuestionType, Generator], ...] = (
     ("integrity_token", recall.integrity_token),
     ("single_session_recall", recall.single_session_recall),
     ("assistant_recall", recall.assistant_recall),
@@ -54,7 +55,13 @@ GENERATORS: tuple[tuple[str, Generator], ...] = (
     ("activity_quit", timeline.activity_quit),
     ("activity_ongoing", timeline.activity_ongoing),
 )
-WRITE_TYPES = ("write_instruction", "write_readback")
+"""The generator of every memory question type but the write path's and isolation, in the order
+the run draws them (``tests/unit/test_vocab.py``: with ``WRITE_TYPES`` and ``ISOLATION_TYPE``
+they name every ``spec.vocab.MemoryQuestionType`` once)."""
+WRITE_TYPES: tuple[MemoryQuestionType, ...] = ("write_instruction", "write_readback")
+"""Made together by ``write_path``."""
+ISOLATION_TYPE: MemoryQuestionType = "isolation"
+"""Made by ``isolation_cases`` for the size's ``isolation_cases``."""
 
 
 class MemoryGenerationError(DittobenchError, ValueError):
@@ -226,7 +233,7 @@ def _run_texts(dataset: Stream, texts: Texts, content: ContentPolicy) -> Texts:
     return replace(texts, library=library)
 
 
-def _drafts(ctx: Context, root: Stream, quota: Mapping[str, int], waves: int) -> list[Draft]:
+def _drafts(ctx: Context, root: Stream, quota: Quota, waves: int) -> list[Draft]:
     drafts: list[Draft] = []
     for question_type, generate in GENERATORS:
         wanted = quota.get(question_type, 0)
@@ -380,9 +387,9 @@ def _cases(
         cases.append(
             MemoryCase(
                 id=ids[index],
-                question_type=draft.question_type,
+                question_type=member(MEMORY_QUESTION_TYPES, draft.question_type, "question_type"),
                 question=questions[index],
-                answer_kind=draft.answer_kind,
+                answer_kind=member(ANSWER_KINDS, draft.answer_kind, "answer_kind"),
                 expected_answer=draft.expected,
                 user_id=draft.user_id,
                 run_after_wave=wave,
@@ -393,7 +400,7 @@ def _cases(
                 dump_guard=draft.dump_guard,
                 family_id=opaque_id("fam", seed, version, draft.family) if draft.family else "",
                 evidence_pair_ids=_evidence_pairs(hays[draft.user_id], draft),
-                write_op=draft.write_op,
+                write_op=member(CASE_WRITE_OPS, draft.write_op, "write_op"),
                 confirmed_by=linked[draft.confirmed_by] if draft.confirmed_by else "",
             )
         )

@@ -6,14 +6,16 @@ from collections.abc import Mapping
 
 from dittobench.generate.memory.recall import families_and_singles
 from dittobench.generate.persona.plan import Needs
+from dittobench.spec.vocab import MEMORY_QUESTION_TYPES, MemoryQuestionType
 
 ISOLATION_USER_SESSIONS = 6
 
 
-def needs_for(quota: Mapping[str, int], isolation_cases: int) -> Needs:
+def needs_for(quota: Mapping[MemoryQuestionType, int], isolation_cases: int) -> Needs:
     """The first user's needs. Extra fixed attributes leave room for near misses and dump guards;
-    three event lists at least give the order and duration questions distinct dates."""
-    q = {name: quota.get(name, 0) for name in _TYPES}
+    three event lists at least give the order and duration questions distinct dates. A type
+    that needs no persona material of its own is simply not read here."""
+    q = {name: quota.get(name, 0) for name in MEMORY_QUESTION_TYPES}
     families, singles = families_and_singles(q["single_session_recall"])
     timed = q["temporal_order"] + q["temporal_duration"]
     total = sum(quota.values())
@@ -57,23 +59,3 @@ def isolation_needs(attributes: list[str], avoid: Mapping[str, tuple[str, ...]])
         avoid=dict(avoid),
         include=tuple(attributes),
     )
-
-
-_TYPES = (
-    "single_session_recall",
-    "assistant_recall",
-    "stored_injection",
-    "write_instruction",
-    "preference_application",
-    "multi_session_count",
-    "multi_session_list",
-    "mention_count",
-    "abstention_near_miss",
-    "abstention_never_visited",
-    "knowledge_update",
-    "point_in_time",
-    "temporal_order",
-    "temporal_duration",
-    "activity_quit",
-    "activity_ongoing",
-)

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
+from types import MappingProxyType
+from typing import Final
 
 from dittobench.core.dates import spoken_date
 from dittobench.core.errors import DittobenchError
@@ -31,6 +33,7 @@ from dittobench.generate.memory.draft import Context, Draft, event_label
 from dittobench.generate.persona.attribute import Attribute
 from dittobench.generate.persona.model import NOBODY, SELF, TWIN, Fact
 from dittobench.spec.open import NOT_PREFIX, STATE_PREFIX, RubricItem
+from dittobench.spec.vocab import OpenKind
 
 OPEN_FAMILIES = (
     "open_summary",
@@ -64,17 +67,11 @@ class OpenDraft:
     period_to: str
 
 
-def open_drafts(ctx: Context, quota: Mapping[str, int]) -> list[OpenDraft]:
+def open_drafts(ctx: Context, quota: Mapping[OpenKind, int]) -> list[OpenDraft]:
     """The open questions of one run, kind by kind in ``OPEN_KINDS`` order, each kind drawing
     from its own fork of ``ctx.stream``."""
-    makers: dict[str, Callable[[Context], list[OpenDraft]]] = {
-        "summary": _summaries,
-        "change": _changes,
-        "task": _tasks,
-        "multi_hop": _multi_hops,
-    }
     out: list[OpenDraft] = []
-    for kind, make in makers.items():
+    for kind, make in MAKERS.items():
         wanted = quota.get(kind, 0)
         if not wanted:
             continue
@@ -86,6 +83,7 @@ def open_drafts(ctx: Context, quota: Mapping[str, int]) -> list[OpenDraft]:
 
 
 # -- the kinds ----------------------------------------------------------------------------
+# (``MAKERS``, after them, names every ``spec.vocab.OpenKind`` once, in ``OPEN_KINDS`` order.)
 
 
 def _summaries(ctx: Context) -> list[OpenDraft]:
@@ -373,3 +371,14 @@ def _rubric_words(ctx: Context) -> dict[str, str]:
             f"questions.json rubric: needs {', '.join(missing)} (each with an {{event}} slot)"
         )
     return words
+
+
+MAKERS: Final[Mapping[OpenKind, Callable[[Context], list[OpenDraft]]]] = MappingProxyType(
+    {
+        "summary": _summaries,
+        "change": _changes,
+        "task": _tasks,
+        "multi_hop": _multi_hops,
+    }
+)
+"""The maker of every open kind (``spec.vocab.OpenKind``, one each), in ``OPEN_KINDS`` order."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from dittobench.core.prng import Stream
 from dittobench.generate.grammar import Grammar
+from dittobench.spec.vocab import ToolGroup
 
 SlotMaker = Callable[[Stream], str]
 """Draws one value for a slot from the case's stream."""
@@ -50,7 +51,7 @@ class Category:
     """
 
     name: str
-    group: str
+    group: ToolGroup
     tools: tuple[str, ...]
     grammar: Grammar
     slots: Mapping[str, SlotMaker] = field(default_factory=dict)
