@@ -29,6 +29,7 @@ class needs its line here::
     ├── SeedSourceError                  500    2   spec.seeds
     ├── UnknownRunSizeError              400    2   spec.versions
     ├── UnknownVersionError              400    2   spec.versions
+    ├── VocabularyError                  400    2   spec.vocab
     ├── WireIdError                      400    2   spec.wireids
     ├── PackError                        500    2   packs.load
     ├── RepliesError                     500    2   packs.replies

@@ -233,6 +233,8 @@ JUDGED_STATUSES: Final[tuple[JudgedStatus, ...]] = get_args(JudgedStatus)
 class VocabularyError(DittobenchError, ValueError):
     """A value that is not a member of the vocabulary its field takes."""
 
+    http_status = 400
+
 
 def member(vocabulary: tuple[M, ...], value: object, what: str) -> M:
     """``value`` as a member of ``vocabulary`` (one of the tuples above), or
