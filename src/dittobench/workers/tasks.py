@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+from dittobench.drive.clock import now
 from dittobench.engine.runner import LEASE_S, held_by_another
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL, JobRow, ServiceStore
-from dittobench.workers.driver import JobCancelled, JobDriver, ServiceStopping, classify, now
+from dittobench.workers.driver import JobCancelled, JobDriver, ServiceStopping, classify
 from dittobench.workers.logs import event
 
 CANCEL_CHECK_S = 1.0
