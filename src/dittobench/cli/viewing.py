@@ -13,7 +13,9 @@ from dittobench.cli.common import app, fail
 from dittobench.cli.running import DB_HELP, open_store, store_location
 
 if TYPE_CHECKING:
-    from dittobench.store import RunStore
+    from dittobench.store import RunRow, RunStore
+    from dittobench.views.compare import Delta
+    from dittobench.views.comparing import RunComparison
     from dittobench.views.model import StoredRun
 
 DbOpt = Annotated[str | None, typer.Option(help=DB_HELP)]
@@ -91,38 +93,89 @@ def _tier(store: RunStore, run_id: str, home: Path) -> str:
 def compare(
     run_a: Annotated[str, typer.Argument(help="The run compared against (A).")],
     run_b: Annotated[str, typer.Argument(help="The run compared (B).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the comparison as JSON, its case list included."),
+    ] = False,
+    cases: Annotated[
+        bool,
+        typer.Option(
+            "--cases",
+            help="List the cases whose score changed, worst first: the question, both answers, "
+            "both rules in words with the answer key's values that decided them.",
+        ),
+    ] = False,
+    changed_only: Annotated[
+        bool,
+        typer.Option(
+            "--changed-only/--all-cases",
+            help="List only the cases whose score changed (the default), or every case both "
+            "runs graded.",
+        ),
+    ] = True,
     db: DbOpt = None,
 ) -> None:
     """Compare run B with run A: per-case wins, losses and ties, the composite's delta with its
     95% interval and per-category deltas when both graded the same dataset (paired); the
-    delta from the two reports' standard errors when they did not (unpaired, said plainly)."""
+    delta from the two reports' standard errors when they did not (unpaired, said plainly).
+    A category of one case shows its delta without an interval. With --cases (and always in
+    --json), the cases whose score changed, largest drop first, then the gains."""
     from dittobench.views.comparing import compare_reports, comparison_json
 
     store = open_store(store_location(db)[0], create=False)
     try:
         a, b = _stored(store, run_a), _stored(store, run_b)
+        for stored in (a, b):
+            if stored.report is None:
+                raise fail(f"run {stored.row.run_id} has no report yet (it is {stored.row.status})")
+        assert a.report is not None and b.report is not None
+        made = compare_reports(run_a, a.report, run_b, b.report)
+        if cases or as_json:
+            made = _with_cases(store, made, a.row, all_cases=not changed_only)
     finally:
         store.close()
-    for stored in (a, b):
-        if stored.report is None:
-            raise fail(f"run {stored.row.run_id} has no report yet (it is {stored.row.status})")
-    assert a.report is not None and b.report is not None
-    made = compare_reports(run_a, a.report, run_b, b.report)
     if as_json:
         typer.echo(json.dumps(comparison_json(made), indent=2))
         return
     _print(made)
+    if cases:
+        _print_cases(made)
 
 
-def _print(made: object) -> None:
+def _with_cases(
+    store: RunStore, made: RunComparison, row: RunRow, *, all_cases: bool
+) -> RunComparison:
+    """``made`` with its case list; the words come from the runs' rebuilt dataset (checked
+    against the stored hash), left out with a warning when it cannot be rebuilt."""
+    from dittobench.views.comparing import with_cases
+    from dittobench.views.model import ViewError, dataset_of
+
+    if not made.result.paired:
+        return with_cases(made, None, {}, {}, all_cases=all_cases)
+    try:
+        dataset = dataset_of(row)
+        note = ""
+    except ViewError as exc:
+        typer.echo(f"warning: {exc}; questions and answer keys left out", err=True)
+        dataset, note = None, str(exc)
+    records_a = store.recorded_cases(made.a_id)
+    records_b = store.recorded_cases(made.b_id)
+    return with_cases(made, dataset, records_a, records_b, all_cases=all_cases, note=note)
+
+
+def _interval(delta: Delta, digits: int = 3) -> str:
+    """``[low, high]``, or ``–`` where there is no interval (a category of one case)."""
+    if not delta.interval:
+        return "–"
+    return f"[{delta.low:+.{digits}f}, {delta.high:+.{digits}f}]"
+
+
+def _print(made: RunComparison) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from dittobench.views.comparing import RunComparison
     from dittobench.views.nuance import nuance_text
 
-    assert isinstance(made, RunComparison)
     r = made.result
     console = Console(highlight=False)
     delta = r.composite
@@ -134,13 +187,14 @@ def _print(made: object) -> None:
         if report.nuance is not None:  # beside the composite, never in it or in the delta
             shown = nuance_text(report.nuance, report.bench_version)
             console.print(f"{' ' * len(run_id)}    nuance    {shown}", markup=False)
-    console.print(made.why)
+    console.print(made.why, markup=False)
     verdict = (
         "B higher" if delta.low > 0 else "B lower" if delta.high < 0 else "no clear difference"
     )
     console.print(
         f"composite delta (B - A) {delta.value:+.4f} ± {delta.std_err:.4f}, 95% CI "
-        f"[{delta.low:+.4f}, {delta.high:+.4f}]: {verdict}"
+        f"{_interval(delta, 4)}: {verdict}",
+        markup=False,
     )
     if r.paired:
         console.print(f"per case: B wins {r.wins}, loses {r.losses}, ties {r.ties}")
@@ -152,6 +206,35 @@ def _print(made: object) -> None:
     for c in r.categories:
         table.add_row(
             c.category, c.kind, str(c.count), f"{c.mean_a:.3f}", f"{c.mean_b:.3f}",
-            f"{c.delta.value:+.3f}", f"[{c.delta.low:+.3f}, {c.delta.high:+.3f}]",
+            f"{c.delta.value:+.3f}", _interval(c.delta),
         )  # fmt: skip
     console.print(table)
+
+
+def _print_cases(made: RunComparison) -> None:
+    """The case list, one block per case, worst first."""
+    if not made.result.paired:
+        typer.echo("no case list: the runs graded different datasets")
+        return
+    which = "every case both runs graded" if made.all_cases else "cases whose score changed"
+    typer.echo(f"\n{which}, worst first ({len(made.cases)}):")
+    for change in made.cases:
+        f = change.flip
+        typer.echo(
+            f"\n{f.case_id}  {f.kind} {f.category}  A {f.score_a:.3f} -> B {f.score_b:.3f} "
+            f"({f.delta:+.3f})"
+        )
+        if change.asked:
+            typer.echo(f"  asked:    {_one_line(change.asked)}")
+        expected = change.why_a.expected or change.why_b.expected
+        if expected:
+            typer.echo(f"  expected: {_one_line(expected)}")
+        typer.echo(f"  A answer: {_one_line(change.answer_a) or '(none)'}")
+        typer.echo(f"  A rule:   {change.why_a.line()}")
+        typer.echo(f"  B answer: {_one_line(change.answer_b) or '(none)'}")
+        typer.echo(f"  B rule:   {change.why_b.line()}")
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

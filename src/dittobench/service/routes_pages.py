@@ -38,16 +38,25 @@ from dittobench.service.windows import sealed_until, window_view
 from dittobench.spec.identity import identity_of
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.versions import POLICIES, UnknownVersionError, get_policy
-from dittobench.store import StoreError
+from dittobench.store import RunRow, StoreError
 from dittobench.store.jobs import TERMINAL
 from dittobench.store.listing import Listed, identity_of_runs, list_all, nuance_of, reports_of
 from dittobench.views.access import reach_run
 from dittobench.views.board import Board, board_row, leaderboard_page
-from dittobench.views.comparing import compare_reports
+from dittobench.views.comparing import RunComparison, compare_reports, with_cases
 from dittobench.views.model import DatasetMismatch, ViewError, case_detail, dataset_of, load_run
 from dittobench.views.nuance import OpenText, open_texts, read_nuance
-from dittobench.views.pages import CaseFilter, ListedRow, case_page, run_page, runs_page
+from dittobench.views.pages import (
+    CaseFilter,
+    CaseView,
+    ListedRow,
+    case_link,
+    case_page,
+    run_page,
+    runs_page,
+)
 from dittobench.views.pages_more import compare_page, dataset_page
+from dittobench.views.paging import MAX_PER, PER, parse_sort
 from dittobench.views.ranking import (
     Ranked,
     RunFilter,
@@ -162,6 +171,9 @@ def run(
     passed: str = "",
     rule: str = "",
     q: Annotated[str, Query(max_length=200)] = "",
+    sort: Annotated[str, Query(max_length=20)] = "",
+    page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+    per: Annotated[int, Query(ge=1, le=MAX_PER)] = PER,
 ) -> HTMLResponse:
     item = _one(service, who, run_id)
     stored = None
@@ -183,12 +195,12 @@ def run(
         href = f"/runs/{quote(run_id)}/receipt.json"
     sealed = _sealed(service, who, item)
     texts, opens = _texts(service, stored) if stored is not None and not sealed else ({}, {})
-    page = run_page(
+    made = run_page(
         stored.row if stored else None,
         item,
         stored.report if stored else None,
         texts,
-        CaseFilter(kind, category, passed, rule, q),
+        CaseView(CaseFilter(kind, category, passed, rule, q), parse_sort(sort), page, per),
         chrome(who),
         tier=tier(item.job, check),
         receipt_note=note,
@@ -197,7 +209,7 @@ def run(
         opens=opens,
         receipt_href=href,
     )
-    return html(page)
+    return html(made)
 
 
 def _with_progress(item: Listed, done: int, total: int) -> Listed:
@@ -248,7 +260,13 @@ def events(request: Request, run_id: str, service: Service, who: Looker) -> Stre
 
 
 @router.get("/compare", response_class=HTMLResponse)
-def compare(service: Service, who: Looker, a: str = "", b: str = "") -> HTMLResponse:
+def compare(
+    service: Service,
+    who: Looker,
+    a: str = "",
+    b: str = "",
+    cases: Annotated[str, Query(pattern="^(changed|all)?$")] = "",
+) -> HTMLResponse:
     done = [i for i in _visible(service, who) if i.status == "done"]
     made = None
     if a and b:
@@ -260,7 +278,32 @@ def compare(service: Service, who: Looker, a: str = "", b: str = "") -> HTMLResp
         if ra.report is None or rb.report is None:
             raise PageError(400, "both runs must be finished to be compared")
         made = compare_reports(a, ra.report, b, rb.report)
+        hidden = _sealed(service, who, left) or _sealed(service, who, right)
+        made = _compared_cases(service, made, ra.row, cases == "all", hidden)
     return html(compare_page(done, a, b, made, chrome(who)))
+
+
+def _compared_cases(
+    service: ServiceState, made: RunComparison, row: RunRow, all_cases: bool, sealed: str
+) -> RunComparison:
+    """``made`` with its case list (the words left out, said why, when a run's cases are
+    sealed or the dataset cannot be rebuilt)."""
+    if sealed:
+        return with_cases(made, None, {}, {}, all_cases=all_cases, note=sealed)
+    dataset, note = None, ""
+    if made.result.paired:
+        try:
+            dataset = dataset_of(row)
+        except ViewError as exc:
+            note = str(exc)
+    try:
+        records_a = service.store.recorded_cases(made.a_id)
+        records_b = service.store.recorded_cases(made.b_id)
+    except StoreError:
+        records_a, records_b = {}, {}
+    return with_cases(
+        made, dataset, records_a, records_b, all_cases=all_cases, link=case_link, note=note
+    )
 
 
 @router.get("/datasets", response_class=HTMLResponse)
@@ -270,6 +313,9 @@ def datasets(
     seed: Annotated[str, Query(max_length=24)] = "",
     run_size: str = "small",
     bench_version: str = "",
+    section: Annotated[str, Query(pattern="^(tool|memory|history)?$")] = "tool",
+    page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+    per: Annotated[int, Query(ge=1, le=MAX_PER)] = PER,
 ) -> HTMLResponse:
     versions = [v for v, p in POLICIES.items() if not p.draft or service.settings.allow_drafts]
     version = bench_version or service.settings.default_bench_version
@@ -285,8 +331,11 @@ def datasets(
             problem = exc.message
         except DittobenchError as exc:
             problem = f"cannot make that dataset: {exc}"
-    page = dataset_page(made, seed, run_size, version, versions, chrome(who), problem)
-    return html(page, 400 if problem else 200)
+    shown = dataset_page(
+        made, seed, run_size, version, versions, chrome(who), problem,
+        section=section or "tool", page=page, per=per,
+    )  # fmt: skip
+    return html(shown, 400 if problem else 200)
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)

@@ -13,7 +13,9 @@ the two runs' factor products (efficiency x consistency x token = composite / ba
 Unpaired (different datasets): nothing lines up case by case, so the delta's standard error is
 sqrt(SE_A^2 + SE_B^2) from the two reports, which is wider. Both use the normal 95% interval,
 delta +- 1.96 SE: runs have tens to hundreds of cases, where the t quantile differs by < 2%.
-Pure: numbers in, numbers out.
+A category of one case has no interval
+(one difference has no spread): its delta is shown alone. ``flips`` lists the cases whose score
+changed, worst first. Pure: numbers in, numbers out.
 """
 
 from __future__ import annotations
@@ -47,23 +49,45 @@ class Side:
 
 @dataclass(frozen=True, slots=True)
 class Delta:
-    """B minus A with its standard error and 95% interval."""
+    """B minus A with its standard error and 95% interval; ``interval`` False when there is
+    none to give (a category of one case: one difference has no spread), and then ``low`` and
+    ``high`` are the value itself and it is never ``clear``."""
 
     value: float
     std_err: float
+    interval: bool = True
 
     @property
     def low(self) -> float:
-        return self.value - Z95 * self.std_err
+        return self.value - Z95 * self.std_err if self.interval else self.value
 
     @property
     def high(self) -> float:
-        return self.value + Z95 * self.std_err
+        return self.value + Z95 * self.std_err if self.interval else self.value
 
     @property
     def clear(self) -> bool:
-        """The interval excludes zero."""
-        return self.low > 0 or self.high < 0
+        """The interval excludes zero (never when there is no interval)."""
+        return self.interval and (self.low > 0 or self.high < 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """One case both runs graded: its score in A and in B; ``delta`` is B minus A."""
+
+    case_id: str
+    kind: str
+    category: str
+    score_a: float
+    score_b: float
+
+    @property
+    def delta(self) -> float:
+        return self.score_b - self.score_a
+
+    @property
+    def changed(self) -> bool:
+        return abs(self.delta) > TIE_EPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +126,19 @@ def win_loss_tie(a: Mapping[str, float], b: Mapping[str, float]) -> tuple[int, i
         else:
             ties += 1
     return wins, losses, ties
+
+
+def flips(a: Side, b: Side, *, changed_only: bool = True) -> tuple[Flip, ...]:
+    """The cases both runs graded, worst first: the largest drop first, then smaller drops,
+    then (unless ``changed_only``) the ties, then the gains; equal deltas by case id."""
+    out = []
+    for case_id in a.scores.keys() & b.scores.keys():
+        made = Flip(
+            case_id, a.kinds[case_id], a.categories[case_id], a.scores[case_id], b.scores[case_id]
+        )
+        if made.changed or not changed_only:
+            out.append(made)
+    return tuple(sorted(out, key=lambda f: (0.0 if not f.changed else f.delta, f.case_id)))
 
 
 def factor(side: Side) -> float:
@@ -168,11 +205,8 @@ def _paired_categories(a: Side, b: Side, common: Sequence[str]) -> tuple[Categor
         mean_a = mean([a.scores[i] for i in ids])
         mean_b = mean([b.scores[i] for i in ids])
         kind = a.kinds[ids[0]]
-        out.append(
-            CategoryDelta(
-                category, kind, mean_a, mean_b, Delta(mean(diffs), std_err(diffs)), len(ids)
-            )
-        )
+        delta = Delta(mean(diffs), std_err(diffs), interval=len(ids) > 1)
+        out.append(CategoryDelta(category, kind, mean_a, mean_b, delta, len(ids)))
     return tuple(sorted(out, key=lambda c: (c.delta.value, c.category)))
 
 
@@ -184,10 +218,9 @@ def _unpaired_categories(a: Side, b: Side) -> tuple[CategoryDelta, ...]:
     for category in a.category_means.keys() & b.category_means.keys():
         mean_a, se_a, n_a = a.category_means[category]
         mean_b, se_b, n_b = b.category_means[category]
-        delta = Delta(mean_b - mean_a, unpaired_stderr(se_a, se_b))
-        out.append(
-            CategoryDelta(category, kinds.get(category, ""), mean_a, mean_b, delta, min(n_a, n_b))
-        )
+        count = min(n_a, n_b)
+        delta = Delta(mean_b - mean_a, unpaired_stderr(se_a, se_b), interval=count > 1)
+        out.append(CategoryDelta(category, kinds.get(category, ""), mean_a, mean_b, delta, count))
     return tuple(sorted(out, key=lambda c: (c.delta.value, c.category)))
 
 
@@ -197,9 +230,11 @@ __all__ = [
     "CategoryDelta",
     "Comparison",
     "Delta",
+    "Flip",
     "Side",
     "compare",
     "factor",
+    "flips",
     "paired_stderr",
     "unpaired_stderr",
     "win_loss_tie",

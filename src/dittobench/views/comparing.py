@@ -1,15 +1,40 @@
 """Two stored runs compared: paired when they graded the same dataset, unpaired otherwise
-(``views.compare`` holds the maths), with the sentence that says which and why, and the same
-comparison as JSON for ``dittobench compare --json``."""
+(``views.compare`` holds the maths), with the sentence that says which and why, the cases whose
+score changed (what was asked, both answers, both rules in words with the answer key's values
+that decided them: ``views.report.case_texts``, as the run and case pages explain a case), and
+the same comparison as JSON for ``dittobench compare --json``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
+from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.versions import UnknownVersionError, get_policy
-from dittobench.views.compare import Comparison, Delta, Side, compare
+from dittobench.views.compare import Comparison, Delta, Flip, Side, compare, flips
+from dittobench.views.explain import Why, explain
+from dittobench.views.report import CaseText, case_texts
+
+Records = Mapping[str, dict[str, object]]
+"""case id -> the run's recorded case (``RunStore.recorded_cases``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaseChange:
+    """One case of a paired comparison: its scores, what it asked, each run's answer as graded
+    and each run's rule in words (``Why``: the answer key's values that decided it, and the
+    expected answer), and each run's case page ("" where there is none)."""
+
+    flip: Flip
+    asked: str
+    answer_a: str
+    answer_b: str
+    why_a: Why
+    why_b: Why
+    href_a: str = ""
+    href_b: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +46,12 @@ class RunComparison:
     result: Comparison
     why: str
     """Why the comparison is paired or not, in one sentence."""
+    cases: tuple[CaseChange, ...] = ()
+    """The cases listed, worst first (``with_cases``); none until asked for, and none unpaired."""
+    all_cases: bool = False
+    """``cases`` holds every case both runs graded, not only those whose score changed."""
+    cases_note: str = ""
+    """Why the case list is short of words (the dataset could not be rebuilt), or ""."""
 
 
 def side_of(report: ScoreReport) -> Side:
@@ -71,12 +102,74 @@ def compare_reports(a_id: str, a: ScoreReport, b_id: str, b: ScoreReport) -> Run
     return RunComparison(a_id, b_id, a, b, result, why)
 
 
-def _delta(delta: Delta) -> dict[str, float]:
+def _text(texts: Mapping[str, CaseText], case_id: str, reason: str) -> CaseText:
+    return texts.get(case_id) or CaseText("", "", explain(reason))
+
+
+def with_cases(
+    made: RunComparison,
+    dataset: Dataset | None,
+    records_a: Records,
+    records_b: Records,
+    *,
+    all_cases: bool = False,
+    link: Callable[[str, str], str] | None = None,
+    note: str = "",
+) -> RunComparison:
+    """``made`` with its case list: the cases whose score changed (every case both graded
+    with ``all_cases``), worst first, each with the words ``case_texts`` gives the run page
+    (``dataset``: both runs' dataset, None when it cannot be rebuilt: no question or answer
+    key then). ``link(run_id, case_id)``: a case's page. Unpaired runs list no case."""
+    if not made.result.paired:
+        return replace(made, all_cases=all_cases, cases_note=note)
+    texts_a = case_texts(dataset, records_a, made.a)
+    texts_b = case_texts(dataset, records_b, made.b)
+    reasons_a = {c.case_id: c.reason for c in made.a.per_case}
+    reasons_b = {c.case_id: c.reason for c in made.b.per_case}
+    changes = []
+    for flip in flips(side_of(made.a), side_of(made.b), changed_only=not all_cases):
+        one = _text(texts_a, flip.case_id, reasons_a[flip.case_id])
+        two = _text(texts_b, flip.case_id, reasons_b[flip.case_id])
+        changes.append(
+            CaseChange(
+                flip, one.asked or two.asked, one.answered, two.answered, one.why, two.why,
+                link(made.a_id, flip.case_id) if link else "",
+                link(made.b_id, flip.case_id) if link else "",
+            )
+        )  # fmt: skip
+    return replace(made, cases=tuple(changes), all_cases=all_cases, cases_note=note)
+
+
+def _delta(delta: Delta) -> dict[str, float | None]:
+    shown = delta.interval
     return {
         "value": round(delta.value, 6),
-        "std_err": round(delta.std_err, 6),
-        "ci95_low": round(delta.low, 6),
-        "ci95_high": round(delta.high, 6),
+        "std_err": round(delta.std_err, 6) if shown else None,
+        "ci95_low": round(delta.low, 6) if shown else None,
+        "ci95_high": round(delta.high, 6) if shown else None,
+    }
+
+
+def _why_json(why: Why) -> dict[str, Any]:
+    return {"rule": why.rule or "ok", "says": why.line(), "named": list(why.named)}
+
+
+def case_json(change: CaseChange) -> dict[str, Any]:
+    """One listed case as ``compare --json`` prints it."""
+    f = change.flip
+    return {
+        "case_id": f.case_id,
+        "kind": f.kind,
+        "category": f.category,
+        "score_a": round(f.score_a, 6),
+        "score_b": round(f.score_b, 6),
+        "delta": round(f.delta, 6),
+        "question": change.asked,
+        "expected": change.why_a.expected or change.why_b.expected,
+        "answer_a": change.answer_a,
+        "answer_b": change.answer_b,
+        "why_a": _why_json(change.why_a),
+        "why_b": _why_json(change.why_b),
     }
 
 
@@ -120,7 +213,18 @@ def comparison_json(made: RunComparison) -> dict[str, Any]:
             }
             for c in r.categories
         ],
+        "cases_listed": "all" if made.all_cases else "changed",
+        "cases": [case_json(change) for change in made.cases],
     }
 
 
-__all__ = ["RunComparison", "compare_reports", "comparison_json", "side_of"]
+__all__ = [
+    "CaseChange",
+    "Records",
+    "RunComparison",
+    "case_json",
+    "compare_reports",
+    "comparison_json",
+    "side_of",
+    "with_cases",
+]

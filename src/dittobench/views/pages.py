@@ -8,7 +8,7 @@ answer as graded, the calls, the rule and why): ``templates/runs.html``, ``run.h
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import quote, urlencode
 
 from dittobench.spec.judging import NuanceScore
@@ -19,6 +19,7 @@ from dittobench.views.chart import Chart
 from dittobench.views.frame import Chrome
 from dittobench.views.model import CaseDetail
 from dittobench.views.nuance import OpenText
+from dittobench.views.paging import PER, Pager, Sort, SortLink, pager, paging, sort_cases, sort_link
 from dittobench.views.ranking import SORTS, RunFilter, seconds_between
 from dittobench.views.report import CaseLine, CaseText, case_lines, chart, measured, weakest
 from dittobench.views.templating import render
@@ -201,6 +202,47 @@ class RunPage:
     selects: tuple[Select, ...] = ()
     q: str = ""
     opens: Mapping[str, OpenText] = field(default_factory=dict)
+    kept: int = 0
+    """How many cases the filters keep (``cases`` is one page of them)."""
+    pager: Pager | None = None
+    headers: tuple[str | SortLink, ...] = ()
+    """The cases' table's headers; a column that sorts is a ``SortLink``."""
+    hidden: tuple[tuple[str, str], ...] = ()
+    """What the filter form carries along unseen: the sort and the page size."""
+
+
+CASE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("Case", "case"), ("Kind", "kind"), ("Category", "category"), ("Score", "score"),
+    ("Latency", "latency"), ("Result", ""), ("Rule that decided it", ""),
+    ("Question or prompt", ""), ("Answer as graded", ""),
+)  # fmt: skip
+"""The cases' table's columns and the sort each header links ("": none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaseView:
+    """How the run page's cases are shown: which ones, in what order, which page of them."""
+
+    chosen: CaseFilter = field(default_factory=lambda: CaseFilter())
+    sort: Sort = field(default_factory=Sort)
+    page: int = 1
+    per: int = PER
+
+    def query(self) -> dict[str, str]:
+        """The filters and the page size, for the links the table prints."""
+        c = self.chosen
+        return {
+            "kind": c.kind, "category": c.category, "passed": c.passed, "rule": c.rule,
+            "q": c.q, "per": str(self.per) if self.per != PER else "",
+        }  # fmt: skip
+
+
+def case_headers(view: CaseView) -> tuple[str | SortLink, ...]:
+    query = view.query()
+    return tuple(
+        sort_link(label, column, view.sort, query) if column else label
+        for label, column in CASE_COLUMNS
+    )
 
 
 def run_page(
@@ -208,7 +250,7 @@ def run_page(
     listed: Listed,
     report: ScoreReport | None,
     texts: Mapping[str, CaseText],
-    chosen: CaseFilter,
+    view: CaseView | CaseFilter,
     chrome: Chrome,
     *,
     tier: str,
@@ -218,21 +260,29 @@ def run_page(
     opens: Mapping[str, OpenText] | None = None,
     receipt_href: str = "",
 ) -> str:
-    """A run's page. ``sealed``: why its cases' words are not shown (a scoring window's run
-    before the reveal); the scores are. ``opens``: the open questions' words, for the nuance
-    score's table."""
+    """A run's page with one page of its cases (``view``: filters, sort, page; filters alone:
+    the first page in the report's order). ``sealed``: why
+    its cases' words are not shown (a scoring window's run before the reveal); the scores are.
+    ``opens``: the open questions' words, for the nuance score's table."""
     live = listed.status in RUNNING
     made = RunPage(
         listed, row, report, tier, measured(report), live, stage, sealed, receipt_note,
         receipt_href, opens=opens or {},
     )  # fmt: skip
+    if isinstance(view, CaseFilter):
+        view = CaseView(view)
     if report is not None:
-        kept = tuple(c for c in report.per_case if chosen.keeps(c, texts.get(c.case_id)))
-        lines = case_lines(kept, texts, lambda cid: case_link(listed.run_id, cid))
-        made = RunPage(
-            listed, row, report, tier, made.measured, live, stage, sealed, receipt_note,
-            receipt_href, chart(report), weakest(report), lines, _case_selects(report, chosen),
-            chosen.q, opens or {},
+        chosen = view.chosen
+        kept = [c for c in report.per_case if chosen.keeps(c, texts.get(c.case_id))]
+        ordered = sort_cases(kept, view.sort)
+        cut = paging(view.page, view.per, len(ordered))
+        lines = case_lines(cut.rows(ordered), texts, lambda cid: case_link(listed.run_id, cid))
+        query = {**view.query(), "sort": view.sort.text}
+        hidden = tuple((k, v) for k, v in (("sort", view.sort.text), ("per", query["per"])) if v)
+        made = replace(
+            made, chart=chart(report), weakest=weakest(report), cases=lines,
+            selects=_case_selects(report, chosen), q=chosen.q, kept=len(kept),
+            pager=pager(cut, query), headers=case_headers(view), hidden=hidden,
         )  # fmt: skip
     return render("run.html", page=made, chrome=chrome)
 
@@ -248,12 +298,15 @@ def case_page(run_id: str, detail: CaseDetail, chrome: Chrome) -> str:
 
 
 __all__ = [
+    "CASE_COLUMNS",
     "RUNNING",
     "CaseFilter",
     "CasePage",
+    "CaseView",
     "ListedRow",
     "RunPage",
     "RunsPage",
+    "case_headers",
     "case_link",
     "case_page",
     "run_link",

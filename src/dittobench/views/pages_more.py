@@ -1,16 +1,21 @@
 """The served pages beyond one run: compare two runs (``templates/compare.html``), and a dataset
-as a harness sees it beside its answer keys (``datasets.html``); the leaderboard is
-``views.board``."""
+as a harness sees it beside its answer keys, one section at a time and paged (``datasets.html``);
+the leaderboard is ``views.board``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import urlencode
 
-from dittobench.spec.dataset import Dataset
+from dittobench.spec.dataset import Dataset, ToolCase
+from dittobench.spec.memory import MemoryCase
+from dittobench.spec.wire import Pair
 from dittobench.store.listing import Listed
 from dittobench.views.comparing import RunComparison
 from dittobench.views.frame import Chrome
+from dittobench.views.paging import PER, Pager, pager, paging
 from dittobench.views.templating import render
 
 
@@ -43,9 +48,28 @@ def compare_page(
     return render("compare.html", page=page, chrome=chrome)
 
 
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("tool", "Tool cases"),
+    ("memory", "Memory cases"),
+    ("history", "History"),
+)
+"""The dataset page's sections, one shown at a time, each paged."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One pair of the history, with the wave and user it was sent in."""
+
+    wave: int
+    user_id: str
+    pair: Pair
+
+
 @dataclass(frozen=True, slots=True)
 class DatasetPage:
-    """The form (seed, size, version), what went wrong, and the dataset."""
+    """The form (seed, size, version), what went wrong, and one section of the dataset: its
+    page of rows (``tools``, ``memories`` or ``history``, the others empty), the section
+    links (label, query, how many rows, whether it is the one shown) and the pager."""
 
     dataset: Dataset | None
     seed: str
@@ -53,6 +77,42 @@ class DatasetPage:
     version: str
     versions: tuple[str, ...]
     problem: str
+    section: str = "tool"
+    sections: tuple[tuple[str, str, int, bool], ...] = ()
+    tools: tuple[ToolCase, ...] = ()
+    memories: tuple[MemoryCase, ...] = ()
+    history: tuple[HistoryLine, ...] = ()
+    pager: Pager | None = None
+
+
+def history_lines(dataset: Dataset) -> tuple[HistoryLine, ...]:
+    """Every pair of every wave, in the order the waves are sent."""
+    return tuple(
+        HistoryLine(wave.wave, wave.user_id, pair)
+        for wave in dataset.memory_waves
+        for pair in wave.pairs
+    )
+
+
+def _section(
+    dataset: Dataset, section: str, query: Mapping[str, str], page: int, per: int
+) -> dict[str, Any]:
+    """The section's rows for ``page``, its links and its pager."""
+    rows: dict[str, tuple[Any, ...]] = {
+        "tool": tuple(dataset.tool_cases),
+        "memory": tuple(dataset.memory_cases),
+        "history": history_lines(dataset),
+    }
+    chosen = section if section in rows else "tool"
+    cut = paging(page, per, len(rows[chosen]))
+    links = tuple(
+        (label, urlencode({**query, "section": name}), len(rows[name]), name == chosen)
+        for name, label in SECTIONS
+    )
+    kept = {**query, "section": chosen}
+    shown = {"tools": (), "memories": (), "history": ()}
+    shown[{"tool": "tools", "memory": "memories"}.get(chosen, "history")] = cut.rows(rows[chosen])
+    return {"section": chosen, "sections": links, "pager": pager(cut, kept), **shown}
 
 
 def dataset_page(
@@ -63,11 +123,29 @@ def dataset_page(
     versions: Sequence[str],
     chrome: Chrome,
     problem: str = "",
+    *,
+    section: str = "tool",
+    page: int = 1,
+    per: int = PER,
 ) -> str:
-    """A form (seed, size, version) and the dataset: each case as the harness sees it beside
-    its answer key, and the history waves."""
-    page = DatasetPage(dataset, seed, size, version, tuple(versions), problem)
-    return render("datasets.html", page=page, chrome=chrome)
+    """A form (seed, size, version) and the dataset, one section at a time (tool cases, memory
+    cases, the history waves), ``per`` rows a page: each case as the harness sees it beside its
+    answer key."""
+    made = DatasetPage(dataset, seed, size, version, tuple(versions), problem)
+    if dataset is not None:
+        query = {"seed": seed, "run_size": size, "bench_version": version}
+        if per != PER:
+            query["per"] = str(per)
+        made = replace(made, **_section(dataset, section, query, page, per))
+    return render("datasets.html", page=made, chrome=chrome)
 
 
-__all__ = ["ComparePage", "DatasetPage", "compare_page", "dataset_page"]
+__all__ = [
+    "SECTIONS",
+    "ComparePage",
+    "DatasetPage",
+    "HistoryLine",
+    "compare_page",
+    "dataset_page",
+    "history_lines",
+]
