@@ -66,6 +66,7 @@ from dittobench.views.ranking import (
     practice_count,
 )
 from dittobench.views.report import CaseText, case_texts
+from dittobench.views.runs_list import SuiteLine, fold_suites
 from dittobench.views.trust import ReceiptCheck, tier
 from dittobench.views.windows import windows_page
 
@@ -117,22 +118,30 @@ def runs(
     harness: str = "",
     sort: str = "created",
     order: str = "desc",
+    suite: Annotated[str, Query(max_length=40)] = "",
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> HTMLResponse:
     everything = _visible(service, who)
-    chosen = RunFilter(status, bench_version, run_size, harness[:200], sort, order != "asc")
-    kept = filtered(everything, chosen)
+    chosen = RunFilter(
+        status, bench_version, run_size, harness[:200], sort, order != "asc", suite=suite
+    )
+    places = service.store.job_places()
+    kept = fold_suites(filtered(everything, chosen), places, suite)
     shown = kept[offset : offset + PAGE_SIZE]
-    reports = reports_of(service.store, [i.run_id for i in shown])
+    alone = [entry for entry in shown if isinstance(entry, Listed)]
+    reports = reports_of(service.store, [i.run_id for i in alone])
     rows = [
-        ListedRow(
-            item,
-            tier(item.job, _check(service, pages, item)),
-            reports.get(item.run_id, {}).get("tool_mean"),
-            reports.get(item.run_id, {}).get("memory_mean"),
-            read_nuance(reports.get(item.run_id, {}).get("nuance")),
+        entry
+        if isinstance(entry, SuiteLine)
+        else ListedRow(
+            entry,
+            tier(entry.job, _check(service, pages, entry)),
+            reports.get(entry.run_id, {}).get("tool_mean"),
+            reports.get(entry.run_id, {}).get("memory_mean"),
+            read_nuance(reports.get(entry.run_id, {}).get("nuance")),
+            places.get(entry.run_id, ("", ""))[0],
         )
-        for item in shown
+        for entry in shown
     ]
     choices = {
         "status": sorted({i.status for i in everything}),

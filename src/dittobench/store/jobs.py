@@ -219,6 +219,16 @@ class ServiceStore(RunStore):
         with self._reading() as conn:
             return {str(name): int(count) for name, count in conn.execute(query).all()}
 
+    def job_places(self) -> dict[str, tuple[str, str]]:
+        """run id -> (worker, suite id) of every job that has either (read-only; the runs page
+        shows the worker and folds a suite's runs into one row)."""
+        c = jobs_table.c
+        query = sa.select(c.run_id, c.worker, c.suite_id).where(
+            (c.worker != "") | (c.suite_id != "")
+        )
+        with self._reading() as conn:
+            return {str(r): (str(w), str(s)) for r, w, s in conn.execute(query).all()}
+
     def count_jobs(self, status: str) -> int:
         """How many jobs have ``status`` (``queued``: the queue's depth)."""
         query = sa.select(sa.func.count()).select_from(jobs_table)

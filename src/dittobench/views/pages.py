@@ -22,6 +22,7 @@ from dittobench.views.nuance import OpenText
 from dittobench.views.paging import PER, Pager, Sort, SortLink, pager, paging, sort_cases, sort_link
 from dittobench.views.ranking import SORTS, RunFilter, seconds_between
 from dittobench.views.report import CaseLine, CaseText, case_lines, chart, measured, weakest
+from dittobench.views.runs_list import SuiteLine
 from dittobench.views.templating import render
 
 RUNNING = frozenset({"queued", "building", "generating", "seeding", "running", "scoring"})
@@ -57,6 +58,8 @@ class ListedRow:
     memory_mean: float | None
     nuance: NuanceScore | None = None
     """The judged score of its open questions, shown beside the composite (never in it)."""
+    worker: str = ""
+    """The worker that drives (or drove) it, when a job has one."""
 
     @property
     def duration(self) -> str:
@@ -65,7 +68,7 @@ class ListedRow:
 
 RUN_HEADERS = (
     "Run", "Status", "Composite ± SE", "Tool", "Memory", "Bench", "Pack", "Size", "Harness",
-    "Seed", "Trust tier", "Started", "Duration",
+    "Seed", "Trust tier", "Started", "Duration", "Submitter", "Worker",
 )  # fmt: skip
 
 
@@ -73,7 +76,8 @@ RUN_HEADERS = (
 class RunsPage:
     """The runs list: its rows, the filter form's selects and text, the pager's queries."""
 
-    rows: tuple[ListedRow, ...]
+    rows: tuple[ListedRow | SuiteLine, ...]
+    """A run, or a suite's runs folded into one row."""
     selects: tuple[Select, ...]
     harness: str
     judged: bool
@@ -84,6 +88,8 @@ class RunsPage:
     previous: str
     next: str
     page_size: int
+    suite: str = ""
+    """The suite whose runs alone are listed, or ""."""
 
 
 def _run_selects(chosen: RunFilter, choices: Mapping[str, Sequence[str]]) -> tuple[Select, ...]:
@@ -103,6 +109,7 @@ def _pages(chosen: RunFilter, offset: int, size: int, total: int) -> tuple[str, 
         "status": chosen.status, "bench_version": chosen.bench_version,
         "run_size": chosen.run_size, "harness": chosen.harness, "sort": chosen.sort,
         "order": "desc" if chosen.descending else "asc",
+        **({"suite": chosen.suite} if chosen.suite else {}),
     }  # fmt: skip
     back = urlencode({**query, "offset": max(0, offset - size)}) if offset > 0 else ""
     forward = urlencode({**query, "offset": offset + size}) if offset + size < total else ""
@@ -110,7 +117,7 @@ def _pages(chosen: RunFilter, offset: int, size: int, total: int) -> tuple[str, 
 
 
 def runs_page(
-    rows: Sequence[ListedRow],
+    rows: Sequence[ListedRow | SuiteLine],
     chosen: RunFilter,
     choices: Mapping[str, Sequence[str]],
     chrome: Chrome,
@@ -120,7 +127,7 @@ def runs_page(
 ) -> str:
     """The runs list from ``offset`` of ``total``; ``choices`` are the values the filters offer
     (statuses, versions, sizes)."""
-    judged = any(row.nuance is not None for row in rows)
+    judged = any(isinstance(row, ListedRow) and row.nuance is not None for row in rows)
     headers = (*RUN_HEADERS[:3], *(["Nuance ± SE (judged)"] if judged else []), *RUN_HEADERS[3:])
     previous, following = _pages(chosen, offset, page_size, total)
     made = RunsPage(
@@ -130,10 +137,11 @@ def runs_page(
         judged,
         headers,
         frozenset({2, 3, 4, 5} if judged else {2, 3, 4}),
-        f"{offset + 1}–{offset + len(rows)} of {total} runs" if rows else "no runs",
+        f"{offset + 1}–{offset + len(rows)} of {total} rows" if rows else "no runs",
         previous,
         following,
         page_size,
+        chosen.suite,
     )
     return render("runs.html", page=made, chrome=chrome)
 

@@ -38,6 +38,8 @@ class RunFilter:
     """A substring of the harness."""
     sort: str = "created"
     descending: bool = True
+    suite: str = ""
+    """Only the runs of this multi-seed suite, one row each (``views.runs_list``)."""
 
 
 def seconds_between(start: str, end: str) -> int | None:
