@@ -44,7 +44,7 @@ from dittobench.receipts.merkle import (
     merkle_root,
 )
 from dittobench.receipts.packs import implied_pack
-from dittobench.spec.dataset import Dataset
+from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.judging import OpenVerdict
 from dittobench.spec.report import CaseScore, ScoreReport
 from dittobench.spec.seeds import check_seed_source
@@ -144,25 +144,14 @@ def build_receipt(
     the service sign). A transcript without a nonce was stored before wire ids, and before seed
     sources: it is signed in format 2, which has no place for one. A report with a nuance score
     (open questions, bench 8.0) is signed in format 5, which needs both."""
-    if report.transcript_sha256 != transcript.sha256:
-        raise ReceiptInputError("the report was graded from a different transcript")
-    if report.dataset_sha256 != transcript.dataset_sha256:
-        raise ReceiptInputError("the report and the transcript name different datasets")
-    if report.pack != transcript.pack:
-        raise ReceiptInputError("the report and the transcript name different content packs")
-    # A transcript made before packs names none: the version's own public pack.
-    pack = transcript.pack or implied_pack(report.bench_version)
+    pack = _run_pack(report, transcript)
     check_trust_tier(trust_tier)
     if seed_source:
         check_seed_source(seed_source)
     parse_rfc3339(created_at, "created_at")
     nuance = Nuance.of(report.nuance) if report.nuance is not None else None
-    if nuance is not None and not (transcript.wire_nonce and seed_source):
-        raise ReceiptInputError(
-            f"a run with open questions is signed in {RECEIPT_FORMAT_5}, which signs the run's "
-            "wire nonce and who chose its seed: the transcript needs a nonce and the caller a "
-            "seed source"
-        )
+    if nuance is not None:
+        _check_nuance_inputs(transcript.wire_nonce, seed_source)
     leaves = receipt_leaves(report, transcript, prompts)
     kid = key_id(private_key)
     manifest = Manifest(
@@ -177,13 +166,7 @@ def build_receipt(
         leaf_count=len(leaves),
         harness=harness,
         trust_tier=trust_tier,
-        scores=Scores.from_numbers(
-            report.composite,
-            report.composite_stderr,
-            report.tool_mean,
-            report.memory_mean,
-            report.dimensions,
-        ),
+        scores=_scores(report),
         grading_policy=report.grading_policy,
         created_at=created_at,
         key_id=kid,
@@ -202,6 +185,41 @@ def build_receipt(
         "key_id": kid,
         "leaves": leaves,
     }
+
+
+def _run_pack(report: ScoreReport, transcript: Transcript) -> PackRef:
+    """The content pack of the run, once the report is known to be graded from the transcript
+    (``ReceiptInputError`` otherwise). A transcript made before packs names none: the version's
+    own public pack."""
+    if report.transcript_sha256 != transcript.sha256:
+        raise ReceiptInputError("the report was graded from a different transcript")
+    if report.dataset_sha256 != transcript.dataset_sha256:
+        raise ReceiptInputError("the report and the transcript name different datasets")
+    if report.pack != transcript.pack:
+        raise ReceiptInputError("the report and the transcript name different content packs")
+    return transcript.pack or implied_pack(report.bench_version)
+
+
+def _check_nuance_inputs(wire_nonce: str, seed_source: str) -> None:
+    """A run with open questions is signed in format 5: it needs a wire nonce and a seed
+    source."""
+    if not (wire_nonce and seed_source):
+        raise ReceiptInputError(
+            f"a run with open questions is signed in {RECEIPT_FORMAT_5}, which signs the run's "
+            "wire nonce and who chose its seed: the transcript needs a nonce and the caller a "
+            "seed source"
+        )
+
+
+def _scores(report: ScoreReport) -> Scores:
+    """The signed figures of the rules score."""
+    return Scores.from_numbers(
+        report.composite,
+        report.composite_stderr,
+        report.tool_mean,
+        report.memory_mean,
+        report.dimensions,
+    )
 
 
 def _format(wire_nonce: str, seed_source: str) -> str:
