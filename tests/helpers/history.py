@@ -38,6 +38,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.transcript import Attempt, CaseRecord, Execution, Transcript
 from dittobench.spec.versions import BENCHMARK_NAME, get_policy
+from dittobench.spec.vocab import RunSizeName
 from dittobench.spec.wire import RunResponse, ToolCall
 from dittobench.study.simple import SimpleParser
 
@@ -48,7 +49,7 @@ TWIN_ROLES = frozenset({"twin", "other"})
 VALUE_ROLES = MENTION_ROLES | {"other", "recommend", "twin", "slip"}
 
 
-def memory_side(seed: int, version: str, size: str) -> tuple[Dataset, MemorySide, Texts]:
+def memory_side(seed: int, version: str, size: RunSizeName) -> tuple[Dataset, MemorySide, Texts]:
     """The memory side of a run (people, haystacks, the run's library) and a dataset holding
     it (no tool cases: the measures are the memory side's)."""
     policy = get_policy(version)

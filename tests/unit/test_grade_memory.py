@@ -17,6 +17,7 @@ from dittobench.spec.codec import DecodeError
 from dittobench.spec.dataset import dataset_from_json
 from dittobench.spec.memory import ANSWER_KINDS, QUESTION_TYPES, MemoryCase
 from dittobench.spec.versions import GRADING_1, GradingPolicy
+from dittobench.spec.vocab import AnswerKind
 from dittobench.spec.wire import RunResponse
 
 TYPE_OF_KIND = {t.answer_kind: t.name for t in reversed(list(QUESTION_TYPES.values()))} | {
@@ -25,7 +26,7 @@ TYPE_OF_KIND = {t.answer_kind: t.name for t in reversed(list(QUESTION_TYPES.valu
 
 
 def case(
-    kind: str,
+    kind: AnswerKind,
     expected: str = "",
     *,
     question: str = "Where did I grow up?",
@@ -308,7 +309,7 @@ def test_reasons_are_the_documented_ones() -> None:
 
 
 def test_an_unknown_kind_is_an_error_not_a_value() -> None:
-    odd = replace(VALUE, answer_kind="mystery")
+    odd = replace(VALUE, answer_kind="mystery")  # type: ignore[arg-type]
     with pytest.raises(UnknownAnswerKindError, match="mystery"):
         grade(odd, "Zürich")
 

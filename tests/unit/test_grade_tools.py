@@ -13,6 +13,7 @@ from dittobench.grade.tools import ToolVerdict, grade_tool, value_matches
 from dittobench.spec.dataset import ExpectedTool, ToolCase, ToolFixture
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import GRADING_1
+from dittobench.spec.vocab import ToolGroup
 from dittobench.spec.wire import RunResponse, ToolCall
 
 P = GRADING_1
@@ -24,7 +25,7 @@ URL = "https://x/y"
 
 def case(
     *tools: ExpectedTool,
-    group: str = "direct_routing",
+    group: ToolGroup = "direct_routing",
     budget: int | None = None,
     allow_extra: bool = False,
     unordered: bool = False,

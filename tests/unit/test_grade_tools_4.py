@@ -11,12 +11,15 @@ from dittobench.grade.tools import grade_tool, value_matches
 from dittobench.spec.dataset import ExpectedTool, ToolCase, ToolFixture
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import GRADING_3, GRADING_4
+from dittobench.spec.vocab import ToolGroup
 from dittobench.spec.wire import RunResponse, ToolCall
 
 REQUEST = "Could you trace Kuvim's funding history and draft a timeline so it's off my plate?"
 
 
-def case(*tools: ExpectedTool, group: str = "direct_routing", prompt: str = REQUEST) -> ToolCase:
+def case(
+    *tools: ExpectedTool, group: ToolGroup = "direct_routing", prompt: str = REQUEST
+) -> ToolCase:
     return ToolCase("c", "test", group, prompt, tools, len(tools), False, False, "")
 
 

@@ -32,6 +32,7 @@ from dittobench.spec.judging import (
 from dittobench.spec.open import OpenCase, RubricItem, rubric_score
 from dittobench.spec.transcript import CaseRecord, Transcript
 from dittobench.spec.versions import get_policy
+from dittobench.spec.vocab import JudgeOutcome
 from dittobench.spec.wire import RunResponse
 
 CASE = OpenCase(
@@ -112,7 +113,7 @@ def _calls(*replies: str, model: str = JUDGE_1.model, case: OpenCase = CASE) -> 
     calls = []
     for panel_call, reply in enumerate(replies):
         read = parse_reply(reply, case)
-        outcome = "ok" if read is not None else "unparsed"
+        outcome: JudgeOutcome = "ok" if read is not None else "unparsed"
         sent = request_sha256(judge_request(JUDGE_1, case, ANSWER, panel_call))
         calls.append(JudgeCall(panel_call, 1, sent, outcome, model, reply, read))
     return CaseJudgement(case.id, tuple(calls))

@@ -143,9 +143,9 @@ def test_update_run_changes_only_given_fields(store: RunStore) -> None:
 def test_update_run_rejects_unknown_status_and_stage(store: RunStore) -> None:
     store.create_run(make_run())
     with pytest.raises(StoreError, match="status 'finished'"):
-        store.update_run("run-1", updated_at=T1, status="finished")
+        store.update_run("run-1", updated_at=T1, status="finished")  # type: ignore[arg-type]
     with pytest.raises(StoreError, match="stage 'grading'"):
-        store.update_run("run-1", updated_at=T1, stage="grading")
+        store.update_run("run-1", updated_at=T1, stage="grading")  # type: ignore[arg-type]
     assert store.get_run("run-1").updated_at == T0
 
 

@@ -102,7 +102,7 @@ def _blind(dataset: Dataset) -> Dataset:
         for c in dataset.memory_cases
     )
     tools = tuple(
-        replace(c, expected_tools=(), expected_behavior="", group="", category="")
+        replace(c, expected_tools=(), expected_behavior="", group="", category="")  # type: ignore[arg-type]
         for c in dataset.tool_cases
     )
     return replace(dataset, memory_cases=memory, tool_cases=tools)

@@ -26,10 +26,11 @@ from dittobench.generate.persona.model import SELF, Beat, Fact, Person
 from dittobench.grade.match import COMMON_WORDS
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
+from dittobench.spec.vocab import RunSizeName
 from tests.helpers.history import memory_side
 
 VERSION = "3.0.0"
-SEEDS = {"medium": range(40), "full": range(12)}
+SEEDS: dict[RunSizeName, range] = {"medium": range(40), "full": range(12)}
 FACT_ROLES = frozenset({"state", "change", "event", "recommend", "token"})
 NOT_FACTS = frozenset({"twin", "slip", "slip_day"})
 CURRENT = frozenset(
@@ -43,7 +44,7 @@ _DATE = re.compile(
 
 
 @cache
-def run(seed: int, size: str) -> tuple[Dataset, MemorySide]:
+def run(seed: int, size: RunSizeName) -> tuple[Dataset, MemorySide]:
     dataset, side, _texts = memory_side(seed, VERSION, size)
     return dataset, side
 

@@ -10,10 +10,11 @@ from dittobench.cli.summary import report_lines
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
 from dittobench.spec.transcript import Attempt, Execution, Transcript
+from dittobench.spec.vocab import AttemptOutcome
 from dittobench.views.delivery import undelivered, undelivered_text
 
 
-def _failed(outcome: str, status: int = 0) -> Execution:
+def _failed(outcome: AttemptOutcome, status: int = 0) -> Execution:
     return Execution((Attempt(1, 1000, outcome, status),), 1000, outcome)
 
 

@@ -5,6 +5,7 @@ field and the value."""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -15,13 +16,15 @@ import pytest
 from dittobench.generate.memory import build
 from dittobench.generate.memory import open as open_questions
 from dittobench.generate.texts import texts_of
+from dittobench.grade import external as grade_external
+from dittobench.grade import external_values
 from dittobench.grade import memory as grade_memory
 from dittobench.grade import tools as grade_tools
 from dittobench.grade.memory_kinds import CHECKS
 from dittobench.packs import public_pack
 from dittobench.receipts import manifest
 from dittobench.service import models
-from dittobench.spec import judging, memory, seeds, transcript, vocab
+from dittobench.spec import external, judging, memory, seeds, transcript, vocab
 from dittobench.spec import open as spec_open
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.dataset import TOOL_GROUPS
@@ -256,3 +259,27 @@ def test_stored_case_records_are_decoded_through_their_spec_type(tmp_path: Path)
         store.record_case("run-1", "c2", "memory", {**RECORD, "kind": "essay"}, updated_at=at)
         with pytest.raises(BadContentError, match=r"case 'c2': \$\.kind: unknown kind 'essay'"):
             store.case_records("run-1")
+
+
+def test_external_vocabularies() -> None:
+    assert external.FORMATS == vocab.EXTERNAL_FORMATS
+    assert external.GRADED_BY == vocab.GRADED_BY
+    graders = [Path(grade_external.__file__), Path(external_values.__file__)]
+    written = {
+        node.value
+        for source in graders
+        for node in ast.walk(ast.parse(source.read_text("utf-8")))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    unused = [r for r in vocab.EXTERNAL_REASONS if r not in written]
+    assert not unused, f"grade.external, grade.external_values: never write {unused}"
+    question: dict[str, Any] = {
+        "id": "q",
+        "user_id": "u",
+        "question": "?",
+        "gold": "x",
+        "question_date": "d",
+    }
+    question |= {"source_type": "t", "source_id": "s", "abstention": False, "graded_by": "vibes"}
+    with pytest.raises(DecodeError, match=r"\$\.graded_by: unknown graded_by 'vibes'"):
+        decode(external.ExternalQuestion, question)

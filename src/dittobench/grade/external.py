@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Literal
 
 from dittobench.core.errors import DittobenchError
 from dittobench.grade.commitment import committed_text, lines_as_sentences, read_mentions
@@ -47,6 +47,7 @@ from dittobench.spec.judging import (
     prompt_of,
 )
 from dittobench.spec.open import OpenCase, RubricItem
+from dittobench.spec.vocab import ExternalReason
 from dittobench.spec.wire import RunResponse
 
 EXTERNAL_DECLINE: Final = (
@@ -80,7 +81,9 @@ class ExternalGradeError(DittobenchError, ValueError):
     http_status = 422
 
 
-def grade_decline(question: ExternalQuestion, response: RunResponse | None) -> tuple[float, str]:
+def grade_decline(
+    question: ExternalQuestion, response: RunResponse | None
+) -> tuple[float, Literal["", ExternalReason]]:
     """(score, reason) of a reply to an abstention question: 1.0 only for a grounded decline
     that offers no candidate and asserts no trap value; the reason is one of ``undelivered``,
     ``empty``, ``dump``, ``answered`` (no decline), ``offered``, ``asserted``, ``ungrounded``."""

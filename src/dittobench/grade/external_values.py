@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from dittobench.core.dates import MONTH_OF
 from dittobench.core.text import normalize
@@ -49,6 +49,7 @@ from dittobench.grade.match import COMMON_WORDS, Prepared, hit, prepare, says_no
 from dittobench.grade.memory import LONG_REPLY
 from dittobench.grade.memory_kinds import whole_number
 from dittobench.grade.numbers import bare_days, durations_in_days
+from dittobench.spec.vocab import ExternalReason
 from dittobench.spec.wire import RunResponse
 
 LIST_MOST: Final = 3
@@ -131,10 +132,10 @@ class ValueVerdict:
     ``declined``, ``dump``, ``missing`` (no candidate named), ``hedge``, ``wrong``."""
 
     score: float
-    reason: str = ""
+    reason: Literal["", ExternalReason] = ""
 
 
-def _zero(reason: str) -> ValueVerdict:
+def _zero(reason: ExternalReason) -> ValueVerdict:
     return ValueVerdict(0.0, reason)
 
 

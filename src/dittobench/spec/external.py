@@ -18,13 +18,15 @@ from functools import cached_property
 from typing import Any, Final
 
 from dittobench.core.hashing import canonical_sha256
+from dittobench.spec import vocab
 from dittobench.spec.codec import DecodeError, decode
+from dittobench.spec.vocab import GradedBy
 from dittobench.spec.wire import SeedRequest, to_wire
 
-FORMATS: Final = ("longmemeval", "locomo")
+FORMATS: Final = vocab.EXTERNAL_FORMATS
 """The external formats read: LongMemEval's JSON files and LoCoMo's ``locomo10.json``."""
 
-GRADED_BY: Final = ("value", "decline", "open")
+GRADED_BY: Final = vocab.GRADED_BY
 """How an external question is graded: a short gold value by rules, an abstention question by
 the decline rules, the rest by the locked judge."""
 
@@ -112,7 +114,7 @@ class ExternalQuestion:
     source_type: str
     source_id: str
     abstention: bool
-    graded_by: str
+    graded_by: GradedBy
     facts: tuple[str, ...] = ()
     not_answers: tuple[str, ...] = ()
     evidence: tuple[str, ...] = ()

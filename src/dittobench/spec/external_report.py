@@ -10,11 +10,15 @@ is the SHA-256 of the RFC 8785 bytes of ``to_json()``; the receipt binds it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from dittobench.core.hashing import canonical_sha256
 from dittobench.spec.external import SUITE_BENCHMARK, Selection
 from dittobench.spec.judging import NuanceScore
+from dittobench.spec.vocab import ExternalReason, GradedBy, JudgedStatus
+
+ExternalStatus = Literal["graded", JudgedStatus]
+"""An external verdict's status: graded by rules, or the judge's case status."""
 
 EXTERNAL_GRADING: Final = "external-grading-1"
 """Names the rules that grade value and decline questions (``grade.external``): a change to
@@ -33,11 +37,11 @@ class ExternalVerdict:
 
     question_id: str
     source_type: str
-    graded_by: str
+    graded_by: GradedBy
     abstention: bool
-    status: str
+    status: ExternalStatus
     score: float | None
-    reason: str = ""
+    reason: Literal["", ExternalReason] = ""
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -137,6 +137,30 @@ SeedSource = Literal["operator", "submitter"]
 TrustTier = Literal["self-reported", "verified"]
 """How far a receipt's score is vouched for (``receipts.manifest``)."""
 
+# -- external suites --------------------------------------------------------------------------
+
+ExternalFormat = Literal["longmemeval", "locomo"]
+"""The external formats read (``spec.external``)."""
+
+GradedBy = Literal["value", "decline", "open"]
+"""How an external question is graded: by the value rules, the decline rules or the judge."""
+
+ExternalReason = Literal[
+    "undelivered",
+    "empty",
+    "dump",
+    "declined",
+    "missing",
+    "hedge",
+    "wrong",
+    "answered",
+    "offered",
+    "asserted",
+    "ungrounded",
+]
+"""Why a rules-graded external question lost credit (``grade.external``,
+``grade.external_values``)."""
+
 # -- grading ----------------------------------------------------------------------------------
 
 MemoryReason = Literal[
@@ -226,6 +250,9 @@ TRUST_TIERS: Final[tuple[TrustTier, ...]] = get_args(TrustTier)
 MEMORY_REASONS: Final[tuple[MemoryReason, ...]] = get_args(MemoryReason)
 TOOL_REASONS: Final[tuple[ToolReason, ...]] = get_args(ToolReason)
 REASON_CODES: Final[tuple[ReasonCode, ...]] = get_args(ReasonCode)
+EXTERNAL_FORMATS: Final[tuple[ExternalFormat, ...]] = get_args(ExternalFormat)
+GRADED_BY: Final[tuple[GradedBy, ...]] = get_args(GradedBy)
+EXTERNAL_REASONS: Final[tuple[ExternalReason, ...]] = get_args(ExternalReason)
 JUDGE_OUTCOMES: Final[tuple[JudgeOutcome, ...]] = get_args(JudgeOutcome)
 JUDGED_STATUSES: Final[tuple[JudgedStatus, ...]] = get_args(JudgedStatus)
 
@@ -252,6 +279,9 @@ __all__ = [
     "ATTEMPT_OUTCOMES",
     "CASE_KINDS",
     "DIMENSIONS",
+    "EXTERNAL_FORMATS",
+    "EXTERNAL_REASONS",
+    "GRADED_BY",
     "JOB_STATUSES",
     "JUDGED_STATUSES",
     "JUDGE_OUTCOMES",
@@ -274,6 +304,9 @@ __all__ = [
     "AttemptOutcome",
     "CaseKind",
     "Dimension",
+    "ExternalFormat",
+    "ExternalReason",
+    "GradedBy",
     "JobStatus",
     "JudgeOutcome",
     "JudgedStatus",

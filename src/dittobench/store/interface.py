@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from dittobench.spec.transcript import CaseRecord
+from dittobench.spec.vocab import CaseKind, RunStage, RunStatus
 from dittobench.store.rows import RunRow
 
 
@@ -26,8 +27,8 @@ class RunStorage(Protocol):
         run_id: str,
         *,
         updated_at: str,
-        status: str | None = None,
-        stage: str | None = None,
+        status: RunStatus | None = None,
+        stage: RunStage | None = None,
         error: str | None = None,
         cases_total: int | None = None,
         waves_seeded: int | None = None,
@@ -38,7 +39,7 @@ class RunStorage(Protocol):
         self,
         run_id: str,
         case_id: str,
-        kind: str,
+        kind: CaseKind,
         record: dict[str, Any],
         *,
         updated_at: str,

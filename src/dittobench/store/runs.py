@@ -26,6 +26,7 @@ from dittobench.core.private_files import create_private_file, make_private_dirs
 from dittobench.core.prng import seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.transcript import CaseRecord
+from dittobench.spec.vocab import CaseKind, RunStage, RunStatus
 from dittobench.store.errors import (
     BadContentError,
     NoStoreError,
@@ -175,8 +176,8 @@ class RunStore:
         run_id: str,
         *,
         updated_at: str,
-        status: str | None = None,
-        stage: str | None = None,
+        status: RunStatus | None = None,
+        stage: RunStage | None = None,
         error: str | None = None,
         cases_total: int | None = None,
         waves_seeded: int | None = None,
@@ -205,7 +206,7 @@ class RunStore:
         self,
         run_id: str,
         case_id: str,
-        kind: str,
+        kind: CaseKind,
         record: dict[str, Any],
         *,
         updated_at: str,

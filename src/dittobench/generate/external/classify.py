@@ -13,6 +13,7 @@ import re
 from typing import Final
 
 from dittobench.core.text import STOP_WORDS, words
+from dittobench.spec.vocab import GradedBy
 
 VALUE_MOST_WORDS: Final = 6
 """The most words a gold value graded by rules has ("Business Administration", "7 May 2023")."""
@@ -37,7 +38,7 @@ FACTS_MOST_WORDS: Final = 8
 """The most words each item of a gold list has for the list to be split into rubric facts."""
 
 
-def graded_by_of(gold: str) -> str:
+def graded_by_of(gold: str) -> GradedBy:
     """``value`` when ``gold`` is one short value, else ``open``."""
     text = " ".join(gold.split())
     if not text or len(text.split(" ")) > VALUE_MOST_WORDS:

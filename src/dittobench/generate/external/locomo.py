@@ -33,6 +33,7 @@ from dittobench.spec.external import (
     ExternalUser,
     Selection,
 )
+from dittobench.spec.vocab import GradedBy
 from dittobench.spec.wire import Pair, SeedRequest
 
 CATEGORIES: Final = LOCOMO_CATEGORIES
@@ -206,6 +207,7 @@ def _question(
     evidence = source.texts(item.get("evidence", []), f"{where}.evidence")
     facts: tuple[str, ...] = ()
     not_answers: tuple[str, ...] = ()
+    graded_by: GradedBy
     if category == ADVERSARIAL:
         trap = item.get("adversarial_answer")
         not_answers = (source.answer(trap, f"{where}.adversarial_answer"),) if trap else ()

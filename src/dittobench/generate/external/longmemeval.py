@@ -28,6 +28,7 @@ from dittobench.spec.external import (
     ExternalUser,
     Selection,
 )
+from dittobench.spec.vocab import GradedBy
 from dittobench.spec.wire import Pair, SeedRequest
 
 QUESTION_TYPES: Final = LONGMEMEVAL_TYPES
@@ -102,6 +103,7 @@ def _question(
     date = moment(source, source.member(item, "question_date", path), f"{path}.question_date")
     evidence = source.texts(item.get("answer_session_ids", []), f"{path}.answer_session_ids")
     abstention = qid.endswith(ABSTENTION_SUFFIX)
+    graded_by: GradedBy
     if abstention:
         graded_by = "decline"
     elif qtype in OPEN_TYPES:
