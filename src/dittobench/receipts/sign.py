@@ -145,9 +145,8 @@ def build_receipt(
     sources: it is signed in format 2, which has no place for one. A report with a nuance score
     (open questions, bench 8.0) is signed in format 5, which needs both."""
     pack = _run_pack(report, transcript)
-    check_trust_tier(trust_tier)
-    if seed_source:
-        check_seed_source(seed_source)
+    tier = check_trust_tier(trust_tier)
+    source = check_seed_source(seed_source) if seed_source else ""
     parse_rfc3339(created_at, "created_at")
     nuance = Nuance.of(report.nuance) if report.nuance is not None else None
     if nuance is not None:
@@ -165,7 +164,7 @@ def build_receipt(
         merkle_root=merkle_root([entry["hash"] for entry in leaves]),
         leaf_count=len(leaves),
         harness=harness,
-        trust_tier=trust_tier,
+        trust_tier=tier,
         scores=_scores(report),
         grading_policy=report.grading_policy,
         created_at=created_at,
@@ -174,7 +173,7 @@ def build_receipt(
         pack_sha256=pack.sha256,
         format=RECEIPT_FORMAT_5 if nuance else _format(transcript.wire_nonce, seed_source),
         wire_nonce=transcript.wire_nonce,
-        seed_source=seed_source if transcript.wire_nonce else "",
+        seed_source=source if transcript.wire_nonce else "",
         nuance=nuance,
     )
     signature = private_key.sign(manifest_bytes(manifest))
