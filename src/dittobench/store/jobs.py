@@ -229,7 +229,7 @@ class ServiceStore(RunStore):
         with self._reading() as conn:
             return {str(r): (str(w), str(s)) for r, w, s in conn.execute(query).all()}
 
-    def count_jobs(self, status: str) -> int:
+    def count_jobs(self, status: JobStatus) -> int:
         """How many jobs have ``status`` (``queued``: the queue's depth)."""
         query = sa.select(sa.func.count()).select_from(jobs_table)
         with self._reading() as conn:
