@@ -1,6 +1,8 @@
 """The web pages of a real ``dittobench serve`` process, read the way a browser reads them
 (cookies, forms, redirects): sign-in and its cookie, scopes, CSRF, every page, 404 pages, the
-receipt download verified with ``dittobench verify --trusted-keys``, and public pages."""
+receipt download verified with ``dittobench verify --trusted-keys``, public pages, the run page
+and the dataset page paged and sorted, and the cases a comparison lists (on the page and from
+``dittobench compare --cases``)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 from dittobench.engine.launcher import builtin_harness
 from dittobench.receipts.keys import TrustedKeys, load_public_key, trusted_entry
 from tests.helpers.cli import dittobench
+from tests.helpers.harness_process import harness
 from tests.helpers.page_client import PageClient
 from tests.helpers.service_process import ADMIN, ALICE, BOB, ServiceProcess, start_service
 
@@ -28,12 +31,20 @@ def served(
     folder = tmp_path_factory.mktemp("pages")
     service = start_service(folder / "svc", "--allow-private-harness")
     try:
-        with builtin_harness(folder / "harness.db") as url:
+        with builtin_harness(folder / "harness.db") as url, harness("nothing") as blank_url:
             jobs = {}
             # alice and admin on seed 9 (practice: paired, with failed cases), bob on a seed the
-            # service draws (the one run the leaderboard ranks).
-            for who, token, seed in (("alice", ALICE, 9), ("admin", ADMIN, 9), ("bob", BOB, None)):
-                body = {"harness_url": url} if seed is None else {"harness_url": url, "seed": seed}
+            # service draws (the one run the leaderboard ranks), and admin again on seed 9 with
+            # a harness that answers nothing (paired with admin's first: many cases drop).
+            for who, token, seed, where in (
+                ("alice", ALICE, 9, url),
+                ("admin", ADMIN, 9, url),
+                ("bob", BOB, None, url),
+                ("blank", ADMIN, 9, blank_url),
+            ):
+                body: dict[str, Any] = {"harness_url": where}
+                if seed is not None:
+                    body["seed"] = seed
                 status, accepted = service.json("POST", "/v1/submit", token, body)
                 assert status == 202, accepted
                 jobs[who] = service.wait_for(
@@ -84,7 +95,7 @@ def test_the_run_page_shows_the_summary_chart_and_every_case(served: Any) -> Non
     report = job["report"]
     client = PageClient(service.url)
     client.sign_in(ALICE)
-    page = client.get(f"/runs/{job['run_id']}")
+    page = client.get(f"/runs/{job['run_id']}?per=200")
     assert page.status == 200
     assert f"{report['composite']:.4f} ± {report['composite_stderr']:.4f}" in page.body
     assert "<svg" in page.body and "receipt-verified" in page.body
@@ -145,11 +156,11 @@ def test_compare_leaderboard_datasets_and_the_receipt(served: Any, tmp_path: Pat
     assert "receipt-verified" in board.body and jobs["bob"]["run_id"] in board.body
     assert a not in board.body and b not in board.body  # practice: a seed the submitter chose
     assert (
-        "2 practice runs (a seed the submitter chose, or the public pack while a scoring "
+        "3 practice runs (a seed the submitter chose, or the public pack while a scoring "
         "window was open) left off this board" in board.body
     )
     listed = client.get("/")
-    assert listed.body.count(">practice</span>") == 2
+    assert listed.body.count(">practice</span>") == 3
     data = client.get("/datasets?seed=9&run_size=small")
     assert data.status == 200 and "Tool cases (" in data.body
     bad = client.get("/datasets?seed=-3&run_size=small")
@@ -187,3 +198,102 @@ def test_public_pages_need_no_sign_in(tmp_path: Path) -> None:
         assert service.call("GET", "/v1/runs", None)[0] == 401  # the API is still protected
     finally:
         service.stop()
+
+
+ROW = re.compile(r'<tr data-kind="\w+"')
+
+
+def test_the_run_page_is_paged_and_sorted_keeping_the_filters(served: Any) -> None:
+    service, jobs = served
+    run_id, report = jobs["alice"]["run_id"], jobs["alice"]["report"]
+    total = len(report["per_case"])
+    assert total > 5
+    client = PageClient(service.url)
+    client.sign_in(ALICE)
+    pages = -(-total // 5)
+    first = client.get(f"/runs/{run_id}?per=5&sort=-score")
+    assert first.status == 200 and len(ROW.findall(first.body)) == 5
+    assert f"page 1 of {pages}" in first.body
+    assert 'href="?per=5&amp;sort=-score&amp;page=2#cases" rel=next' in first.body  # sort, size
+    assert 'aria-sort="descending"' in first.body
+    seen = []
+    for number in range(1, pages + 1):
+        body = client.get(f"/runs/{run_id}?per=5&sort=-score&page={number}").body
+        seen += [
+            float(v) for v in re.findall(r"<td class=num>(\d\.\d{3})</td><td class=num>", body)
+        ]
+    assert len(seen) == total and seen == sorted(seen, reverse=True)
+    last = client.get(f"/runs/{run_id}?per=5&page=999")
+    assert len(ROW.findall(last.body)) == total - 5 * (pages - 1)
+    failed = sum(1 for c in report["per_case"] if not c["correct"])
+    kept = client.get(f"/runs/{run_id}?passed=no&sort=case&per=200")
+    assert len(ROW.findall(kept.body)) == failed
+    assert "passed=no&amp;per=200&amp;sort=-case" in kept.body  # the header keeps the filter
+    assert client.get(f"/runs/{run_id}?per=201").status in (400, 422)
+    assert client.get(f"/runs/{run_id}?sort=nonsense").status == 200
+
+
+def test_the_runs_list_shows_the_submitter(served: Any) -> None:
+    service, jobs = served
+    client = PageClient(service.url)
+    client.sign_in(ADMIN)
+    listed = client.get("/").body
+    assert '<th scope="col">Submitter</th>' in listed and '<th scope="col">Worker</th>' in listed
+    row = listed.split(f">{jobs['alice']['run_id']}</a>", 1)[1].split("</tr>", 1)[0]
+    assert "<td>alice</td>" in row
+
+
+def test_the_datasets_page_shows_one_section_a_page_at_a_time(served: Any) -> None:
+    service, _ = served
+    client = PageClient(service.url)
+    client.sign_in(ADMIN)
+    tools = client.get("/datasets?seed=9&run_size=small&per=2")
+    assert tools.status == 200 and tools.body.count("<tr><td><code>") == 2
+    assert "section=memory" in tools.body and "per=2&amp;section=tool&amp;page=2" in tools.body
+    history = client.get("/datasets?seed=9&run_size=small&section=history&per=5&page=2")
+    assert history.status == 200 and "page 2 of" in history.body
+    assert len(re.findall(r"<tr><td>\d+</td>", history.body)) == 5
+    assert client.get("/datasets?seed=9&section=nope").status in (400, 422)
+
+
+def test_compare_lists_the_cases_that_changed_worst_first(served: Any) -> None:
+    service, jobs = served
+    a, b = jobs["admin"]["run_id"], jobs["blank"]["run_id"]
+    client = PageClient(service.url)
+    client.sign_in(ADMIN)
+    page = client.get(f"/compare?a={a}&b={b}")
+    assert page.status == 200
+    table = page.body.split('id="case-changes"', 1)[1].split("</table>", 1)[0]
+    deltas = [float(d) for d in re.findall(r'<tr data-delta="([-+0-9.]+)"', table)]
+    scores_a = {c["case_id"]: c["score"] for c in jobs["admin"]["report"]["per_case"]}
+    scores_b = {c["case_id"]: c["score"] for c in jobs["blank"]["report"]["per_case"]}
+    changed = [i for i in scores_a if abs(scores_b.get(i, scores_a[i]) - scores_a[i]) > 1e-9]
+    assert changed and len(deltas) == len(changed)
+    assert deltas == sorted(deltas) and deltas[0] < 0
+    worst = min(changed, key=lambda i: (scores_b[i] - scores_a[i], i))
+    assert f'href="/runs/{a}/cases/{worst}"' in table and f'href="/runs/{b}/cases/{worst}"' in table
+    every = client.get(f"/compare?a={a}&b={b}&cases=all").body
+    listed = every.split('id="case-changes"', 1)[1].split("</table>", 1)[0]
+    assert listed.count("<tr data-delta=") == len(scores_a.keys() & scores_b.keys())
+    same = client.get(f"/compare?a={jobs['alice']['run_id']}&b={a}").body
+    assert "Cases whose score changed" in same
+
+
+def test_compare_cases_from_the_command_line(served: Any) -> None:
+    _, jobs = served
+    a, b = jobs["admin"]["run_id"], jobs["blank"]["run_id"]
+    store = str(jobs["folder"] / "svc" / "runs.db")
+    made = dittobench("compare", a, b, "--cases", "--db", store)
+    assert made.returncode == 0, made.stderr
+    assert "cases whose score changed, worst first" in made.stdout
+    assert "  A rule:   ok:" in made.stdout and "  asked:    " in made.stdout
+    as_json = dittobench("compare", a, b, "--json", "--all-cases", "--db", store)
+    assert as_json.returncode == 0, as_json.stderr
+    out = json.loads(as_json.stdout)
+    assert out["cases_listed"] == "all"
+    assert len(out["cases"]) == len(jobs["admin"]["report"]["per_case"])
+    deltas = [c["delta"] for c in out["cases"]]
+    assert deltas[0] == min(deltas) and all(c["question"] for c in out["cases"])
+    for category in out["categories"]:
+        if category["count"] == 1:
+            assert category["ci95_low"] is None and category["std_err"] is None
