@@ -4,7 +4,9 @@ processes. A run is submitted through the API and its progress bar moves without
 failed case shows its rule; two runs are compared; the leaderboard ranks the run on a seed the
 service drew and leaves the practice run (on a seed the submitter chose) off; a verified receipt
 is downloaded and verified; ``report --html`` renders from disk with every case and
-without a single network request. Screenshots of each page go to ``tests/artifacts/browser``
+without a single network request; the run page shows one page of its cases, sorted by a header
+link and paged by "next"; the comparison lists the cases that changed, worst first, each linked
+to its case page in both runs. Screenshots of each page go to ``tests/artifacts/browser``
 (or ``$DITTOBENCH_ARTIFACTS``)."""
 
 from __future__ import annotations
@@ -204,4 +206,58 @@ def test_report_html_renders_from_disk_with_every_case(
     assert page.locator("svg.chart g").count() == len(report["per_category"])
     assert requests == [out.as_uri()]  # nothing else was fetched
     page.screenshot(path=str(ARTIFACTS / "report-html.png"))
+    page.close()
+
+
+def _done_pair(service: ServiceProcess) -> tuple[str, str, dict[str, Any]]:
+    """Two finished runs of the first test on one dataset (a paired comparison), the first
+    the slow harness's (it answers "ok" to everything), and its report."""
+    listed = service.json("GET", "/v1/runs?status=done", ADMIN)[1]["runs"]
+    by_seed: dict[str, list[str]] = {}
+    for run in listed:
+        by_seed.setdefault(str(run["seed"]), []).append(run["run_id"])
+    pair = next(sorted(ids) for ids in by_seed.values() if len(ids) > 1)
+    report = service.json("GET", f"/v1/runs/{pair[0]}", ADMIN)[1]["report"]
+    return pair[0], pair[1], report
+
+
+def test_the_run_page_pages_and_sorts_and_compare_lists_the_cases(
+    browser: Any, service: ServiceProcess
+) -> None:
+    first, second, report = _done_pair(service)
+    total = len(report["per_case"])
+    page = _signed_in(browser, service)
+    page.goto(f"{service.url}/runs/{first}?per=5")
+    rows = page.locator("#case-table tbody tr")
+    assert rows.count() == 5
+    pages = -(-total // 5)
+    assert page.locator(".page-of").first.inner_text() == f"page 1 of {pages}"
+    page.locator("#case-table thead a", has_text="Score").click()  # ascending
+    page.locator("#case-table thead a", has_text="Score").click()  # then descending
+    page.wait_for_url("**sort=-score**")
+    header = page.locator("#case-table thead th", has_text="Score")
+    assert header.get_attribute("aria-sort") == "descending"
+    page.get_by_role("link", name="next ›").first.click()
+    page.wait_for_url("**page=2**")
+    assert "sort=-score" in page.url and "per=5" in page.url
+    assert page.locator(".page-of").first.inner_text() == f"page 2 of {pages}"
+    scores = [
+        float(s) for s in page.locator("#case-table tbody td.num:nth-child(4)").all_inner_texts()
+    ]
+    assert scores == sorted(scores, reverse=True) and len(scores) == min(5, total - 5)
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    page.screenshot(path=str(ARTIFACTS / "run-paged.png"), full_page=True)
+    assert height < 6000, height  # one page of cases, not all of them
+
+    page.goto(f"{service.url}/compare?a={first}&b={second}")
+    changes = page.locator("#case-changes tbody tr[data-delta]")
+    assert changes.count() > 0
+    deltas = [float(d or "0") for d in (r.get_attribute("data-delta") for r in changes.all())]
+    assert deltas == sorted(deltas)
+    page.screenshot(path=str(ARTIFACTS / "compare-cases.png"), full_page=True)
+    worst = changes.first
+    case_id = worst.locator("code").first.inner_text()
+    worst.get_by_role("link", name=f"case {case_id} in run B").click()
+    page.wait_for_url(f"**/runs/{second}/cases/{case_id}")
+    assert page.locator("h1").inner_text() == f"Case {case_id}"
     page.close()
