@@ -297,3 +297,29 @@ def test_compare_cases_from_the_command_line(served: Any) -> None:
     for category in out["categories"]:
         if category["count"] == 1:
             assert category["ci95_low"] is None and category["std_err"] is None
+
+
+def test_a_suite_is_one_row_of_the_runs_list(served: Any, tmp_path: Path) -> None:
+    """Last in the module: the suite's runs are ranked runs of another harness."""
+    service, _ = served
+    with builtin_harness(tmp_path / "harness.db") as url:
+        status, accepted = service.json(
+            "POST", "/v1/submit", ALICE, {"harness_url": url, "seeds": 2}
+        )
+        assert status == 202, accepted
+        runs = [
+            service.wait_for(run_id, lambda j: j["status"] == "done", token=ALICE, timeout=120)
+            for run_id in accepted["run_ids"]
+        ]
+    suite_id = accepted["suite_id"]
+    client = PageClient(service.url)
+    client.sign_in(ALICE)
+    listed = client.get("/").body
+    assert listed.count(f'data-suite="{suite_id}"') == 1
+    assert all(f">{run['run_id']}</a>" not in listed for run in runs)
+    row = listed.split(f'data-suite="{suite_id}"', 1)[1].split("</tr>", 1)[0]
+    mean = sum(run["report"]["composite"] for run in runs) / 2
+    assert "2 runs, 2 done" in row and f"mean {mean:.4f}" in row and "<td>alice</td>" in row
+    alone = client.get(f"/?suite={suite_id}").body
+    assert all(f">{run['run_id']}</a>" in alone for run in runs)
+    assert "id=suite-note" in alone and "data-suite=" not in alone
