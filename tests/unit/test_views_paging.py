@@ -138,3 +138,14 @@ def test_the_dataset_page_shows_one_section_a_page_at_a_time() -> None:
     rows = re.findall(r"<tr><td>\d+</td>", history)
     assert len(rows) == len(pairs) - 20 * (last - 1)
     assert "per=20" in history and "section=history" in history
+
+
+def test_a_long_distractor_list_folds_behind_a_disclosure() -> None:
+    data = dataset()
+    page = dataset_page(
+        data, "5", "medium", "8.0.0", ["8.0.0"], Chrome(), section="memory", per=MAX_PER
+    )
+    long = [m for m in data.memory_cases if len(m.distractors) > 6]
+    assert page.count("<details><summary>") == len(long)
+    for m in long:
+        assert f"({len(m.distractors)} in all)</summary>" in page
