@@ -6,6 +6,7 @@ and the dataset page paged and sorted, and the cases a comparison lists (on the 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -223,6 +224,11 @@ def test_the_run_page_is_paged_and_sorted_keeping_the_filters(served: Any) -> No
             float(v) for v in re.findall(r"<td class=num>(\d\.\d{3})</td><td class=num>", body)
         ]
     assert len(seen) == total and seen == sorted(seen, reverse=True)
+    second = client.get(f"/runs/{run_id}?per=5&sort=-score&page=2").body
+    link = re.findall(r'<a href="(/runs/[^"]+/cases/[^"]+)">', second)[0]
+    case = client.get(html.unescape(link))
+    assert case.status == 200
+    assert f'<a id=back href="/runs/{run_id}?per=5&amp;sort=-score&amp;page=2#cases">' in case.body
     last = client.get(f"/runs/{run_id}?per=5&page=999")
     assert len(ROW.findall(last.body)) == total - 5 * (pages - 1)
     failed = sum(1 for c in report["per_case"] if not c["correct"])

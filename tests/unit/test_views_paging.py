@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs
 
+from dittobench.views.explain import explain
 from dittobench.views.frame import Chrome
-from dittobench.views.pages import CaseFilter, CaseView, run_page
+from dittobench.views.model import CaseDetail, StoredRun
+from dittobench.views.pages import CaseFilter, CaseView, back_query, case_page, run_page
 from dittobench.views.pages_more import dataset_page, history_lines
 from dittobench.views.paging import (
     MAX_PER,
@@ -149,3 +151,24 @@ def test_a_long_distractor_list_folds_behind_a_disclosure() -> None:
     assert page.count("<details><summary>") == len(long)
     for m in long:
         assert f"({len(m.distractors)} in all)</summary>" in page
+
+
+def test_a_case_link_carries_the_run_page_back_and_the_case_page_returns_to_it() -> None:
+    page = _run_page(CaseView(CaseFilter(kind="memory"), Sort("score", True), 2, 10))
+    links = re.findall(r'<a href="(/runs/[^"]+/cases/[^"]+)">', page)
+    assert links and all(
+        "?back=kind%3Dmemory%26per%3D10%26sort%3D-score%26page%3D2" in link for link in links
+    )
+    plain = _run_page(CaseView())
+    assert re.findall(r'<a href="/runs/[^"]+/cases/(c[0-9a-f]+)">', plain)  # no query at all
+    assert back_query("kind=tool&evil=1&q=a%26b&page=3&next=https://x.example") == (
+        "kind=tool&q=a%26b&page=3"
+    )
+    assert back_query("") == ""
+    report = reports()["none"]
+    stored = StoredRun(run_row(report), report)
+    detail = CaseDetail(report.per_case[0], "", explain(""))
+    shown = case_page(stored.row.run_id, detail, Chrome(), back="sort=-score&page=2&x=<b>")
+    assert f'<a id=back href="/runs/{stored.row.run_id}?sort=-score&amp;page=2#cases">' in shown
+    bare = case_page(stored.row.run_id, detail, Chrome())
+    assert f'<a id=back href="/runs/{stored.row.run_id}#cases">' in bare

@@ -226,7 +226,13 @@ def _with_progress(item: Listed, done: int, total: int) -> Listed:
 
 
 @router.get("/runs/{run_id}/cases/{case_id}", response_class=HTMLResponse)
-def case(run_id: str, case_id: str, service: Service, who: Looker) -> HTMLResponse:
+def case(
+    run_id: str,
+    case_id: str,
+    service: Service,
+    who: Looker,
+    back: Annotated[str, Query(max_length=2000)] = "",
+) -> HTMLResponse:
     sealed = _sealed(service, who, _one(service, who, run_id))
     if sealed:
         raise PageError(403, f"case {case_id} of run {run_id}: {sealed}")
@@ -235,7 +241,7 @@ def case(run_id: str, case_id: str, service: Service, who: Looker) -> HTMLRespon
         detail = case_detail(service.store, stored, case_id)
     except ViewError as exc:
         raise page_error(exc) from None
-    return html(case_page(run_id, detail, chrome(who)))
+    return html(case_page(run_id, detail, chrome(who), back))
 
 
 @router.get("/runs/{run_id}/receipt.json")

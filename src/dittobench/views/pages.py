@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.report import CaseScore, CategoryStat, ScoreReport
@@ -35,8 +35,22 @@ def run_link(run_id: str) -> str:
     return f"/runs/{quote(run_id)}"
 
 
-def case_link(run_id: str, case_id: str) -> str:
-    return f"/runs/{quote(run_id)}/cases/{quote(case_id)}"
+def case_link(run_id: str, case_id: str, back: str = "") -> str:
+    """A case's page; ``back``: the run page's query it was reached from (``back_query``), so
+    its link back returns to the same filters, sort and page."""
+    made = f"/runs/{quote(run_id)}/cases/{quote(case_id)}"
+    return f"{made}?{urlencode({'back': back})}" if back else made
+
+
+BACK_KEYS = ("kind", "category", "passed", "rule", "q", "sort", "page", "per")
+"""What a case page's link back to its run page may carry."""
+
+
+def back_query(text: str) -> str:
+    """``text`` (a run page's query) with only the run page's own parameters kept, at most 200
+    characters each, re-encoded: what a case page's link back may carry."""
+    kept = [(k, v[:200]) for k, v in parse_qsl(text[:2000]) if k in BACK_KEYS and v]
+    return urlencode(kept)
 
 
 def _any(values: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -284,8 +298,11 @@ def run_page(
         kept = [c for c in report.per_case if chosen.keeps(c, texts.get(c.case_id))]
         ordered = sort_cases(kept, view.sort)
         cut = paging(view.page, view.per, len(ordered))
-        lines = case_lines(cut.rows(ordered), texts, lambda cid: case_link(listed.run_id, cid))
         query = {**view.query(), "sort": view.sort.text}
+        back = back_query(urlencode({**query, "page": str(cut.page) if cut.page > 1 else ""}))
+        lines = case_lines(
+            cut.rows(ordered), texts, lambda cid: case_link(listed.run_id, cid, back)
+        )
         hidden = tuple((k, v) for k, v in (("sort", view.sort.text), ("per", query["per"])) if v)
         made = replace(
             made, chart=chart(report), weakest=weakest(report), cases=lines,
@@ -299,13 +316,18 @@ def run_page(
 class CasePage:
     run_id: str
     detail: CaseDetail
+    back: str = ""
+    """The run page's query the link back carries (filters, sort, page), or ""."""
 
 
-def case_page(run_id: str, detail: CaseDetail, chrome: Chrome) -> str:
-    return render("case.html", page=CasePage(run_id, detail), chrome=chrome)
+def case_page(run_id: str, detail: CaseDetail, chrome: Chrome, back: str = "") -> str:
+    """One case; ``back``: the run page's query it was reached from (cleaned here)."""
+    page = CasePage(run_id, detail, back_query(back))
+    return render("case.html", page=page, chrome=chrome)
 
 
 __all__ = [
+    "BACK_KEYS",
     "CASE_COLUMNS",
     "RUNNING",
     "CaseFilter",
@@ -314,6 +336,7 @@ __all__ = [
     "ListedRow",
     "RunPage",
     "RunsPage",
+    "back_query",
     "case_headers",
     "case_link",
     "case_page",
