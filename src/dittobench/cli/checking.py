@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
@@ -51,6 +49,8 @@ def harness_check(
     given; never calling it is a warning: such a harness scores 0 on tool cases). Nothing is
     stored or scored. Exit 0 when no step fails, 1 naming the first failing step.
     """
+    import asyncio
+
     from dittobench.cli.inputs import check_harness_option, check_seed
     from dittobench.engine.client import ClientLimits
     from dittobench.engine.conformance import CheckOptions, check_harness
@@ -85,6 +85,8 @@ def _reached(url: str) -> Iterator[str]:
     if url != BUILTIN:
         yield url
         return
+    import tempfile
+
     from dittobench.engine.launcher import builtin_harness
 
     with (
