@@ -180,7 +180,7 @@ def test_the_summary_reads_the_details() -> None:
     lines = report_lines(graded("repeat_decoy"))
     assert lines[3:6] == [
         "composite    0.4987 ± 0.0013   (base 0.9974 × efficiency 1.000 × consistency 1.000"
-        " × token 0.50)",
+        " × integrity 0.50)",
         "tool mean    1.0000   (84 cases: 78 observed, 0 capped)",
         "memory mean  0.9949   (195 cases: 1 disqualified by scans)",
     ]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from dittobench.spec.judging import NuanceScore
-from dittobench.spec.report import ScoreReport
+from dittobench.spec.report import CaseScore, ScoreReport
 from dittobench.views.delivery import undelivered_text
 from dittobench.views.identity import DECLARED, identity_text
 from dittobench.views.nuance import NOT_IN_COMPOSITE, nuance_text
@@ -28,12 +29,15 @@ def report_lines(report: ScoreReport, transcript: Mapping[str, Any] | None = Non
         "",
         f"composite    {report.composite:.4f} ± {report.composite_stderr:.4f}"
         f"   (base {d.base:.4f} × efficiency {d.efficiency:.3f}"
-        f" × consistency {d.consistency:.3f} × token {d.token_factor:.2f})",
+        f" × consistency {d.consistency:.3f} × integrity {d.token_factor:.2f})",
         f"tool mean    {report.tool_mean:.4f}   ({len(tool_cases)} cases: "
         f"{d.observed_tool_cases} observed, {d.capped_tool_cases} capped)",
         f"memory mean  {report.memory_mean:.4f}   ({len(memory_cases)} cases: "
         f"{d.disqualified_memory_cases} disqualified by scans)",
     ]
+    ruled = disqualified_text(report)
+    if ruled:
+        lines.append(f"disqualified {ruled}")
     missing = undelivered_text(transcript)
     if missing:
         lines.append(f"undelivered  {missing}")
@@ -44,14 +48,46 @@ def report_lines(report: ScoreReport, transcript: Mapping[str, Any] | None = Non
     lines.append(f"median       {report.median_ms} ms per case")
     weakest = sorted(report.per_category, key=lambda c: (c.mean, c.category))[:WEAKEST]
     if weakest:
+        marks = disqualified_by_category(report)
         lines += ["", "weakest categories:"]
         width = max(len(c.category) for c in weakest)
         for c in weakest:
+            mark = f"  ({marks[c.category]} disqualified)" if c.category in marks else ""
             lines.append(
                 f"  {c.category:<{width}}  {c.kind:<6}  n={c.count:<3}  "
-                f"mean {c.mean:.3f} ± {c.std_err:.3f}"
+                f"mean {c.mean:.3f} ± {c.std_err:.3f}{mark}"
             )
     return lines
+
+
+DISQUALIFYING = ("forbidden", "distractor", "dump_guard", "wrongful_decline")
+"""The memory reasons a disqualifying scan writes, in grading order (``grade.memory``): the
+cases ``details.disqualified_memory_cases`` counts."""
+
+
+def _disqualified(report: ScoreReport) -> list[CaseScore]:
+    return [c for c in report.per_case if c.kind == "memory" and c.reason in DISQUALIFYING]
+
+
+def disqualified_text(report: ScoreReport) -> str:
+    """Which rules disqualified how many memory cases ("3 cases: 2 forbidden (2 leaked),
+    1 distractor"); "" when none was."""
+    cases = _disqualified(report)
+    if not cases:
+        return ""
+    counts = Counter(c.reason for c in cases)
+    leaked = report.details.leaked_memory_cases
+    parts = [
+        f"{counts[rule]} {rule}" + (f" ({leaked} leaked)" if rule == "forbidden" and leaked else "")
+        for rule in DISQUALIFYING
+        if counts[rule]
+    ]
+    return f"{len(cases)} case{'s' if len(cases) != 1 else ''}: " + ", ".join(parts)
+
+
+def disqualified_by_category(report: ScoreReport) -> dict[str, int]:
+    """category -> how many of its cases a disqualifying scan zeroed (only those with any)."""
+    return dict(Counter(c.category for c in _disqualified(report)))
 
 
 def _measured(report: ScoreReport) -> list[str]:
