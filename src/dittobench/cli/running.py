@@ -386,32 +386,55 @@ def _prepare(
         raise
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be: the engine's interrupt path keeps every recorded
+    case, and ``drive_here`` then marks the run failed, saying how to resume it."""
+
+
 def drive_here(store: RunStore, run_id: str, request: RunRequest, *, resumed: bool) -> RunOutcome:
     """Start (or resume) the run through ``drive.runs.drive_run``, showing progress; exit 1
-    when it fails (a resume another process holds too), 130 on Ctrl-C (both resumable).
+    when it fails (a resume another process holds too), 130 on Ctrl-C (the run left
+    ``interrupted``), 143 on SIGTERM (the run marked ``failed``, saying so); all resumable.
     Closes the store."""
+    import contextlib
+    import signal
+    import threading
+
     from dittobench.drive.runs import drive_run
     from dittobench.engine.client import HarnessError
     from dittobench.engine.runner import RunError
     from dittobench.store import StoreError
 
+    def terminated(_signum: int, _frame: object) -> None:
+        raise Terminated
+
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, terminated) if main else None
     try:
         with display() as shown:
             return drive_run(store, run_id, request, shown, resume=resumed)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
+        sigterm = isinstance(stop, Terminated)
         if resumed or _stored(store, run_id):
-            typer.echo(f"\ninterrupted; finish it with: dittobench run --resume {run_id}", err=True)
+            said = f"finish it with: dittobench run --resume {run_id}"
+            if sigterm:
+                said = f"stopped by SIGTERM; resume with dittobench run --resume {run_id}"
+                with contextlib.suppress(StoreError):  # the message says it all the same
+                    store.update_run(run_id, updated_at=now(), status="failed", error=said)
+            typer.echo(f"\n{'' if sigterm else 'interrupted; '}{said}", err=True)
         else:  # stopped before the run was stored (e.g. while its dataset was made)
             typer.echo(
                 f"\ninterrupted before run {run_id} was stored: nothing was stored, there is "
                 "nothing to resume; run the command again",
                 err=True,
             )
-        raise typer.Exit(130) from None
+        raise typer.Exit(143 if sigterm else 130) from None
     except (HarnessError, RunError, StoreError, RuntimeError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     finally:
+        if main:
+            signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
         store.close()
 
 

@@ -145,6 +145,9 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
     ctx.store.update_run(
         ctx.run_id, updated_at=ctx.now(), cases_total=tally.total, stage="starting"
     )
+    # A harness that never answers /health is waited for out loud, not in silence.
+    note = f"waiting for {ctx.client.base_url}/health, up to {ctx.client.limits.health_wait_s:g} s"
+    ctx.report(Progress("starting", tally.done, tally.total, tally.failed, note))
     await ctx.client.wait_healthy()
     declared = await declared_health(
         ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http

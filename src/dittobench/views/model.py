@@ -23,7 +23,7 @@ from dittobench.spec.memory import MemoryCase
 from dittobench.spec.report import CaseScore, ScoreReport
 from dittobench.store import RunRow, RunStore, StoreError
 from dittobench.store.rows import is_run_id
-from dittobench.views.explain import Why, explain
+from dittobench.views.explain import Why, explain, explain_tool, policy_of
 
 
 class ViewError(DittobenchError):
@@ -177,7 +177,10 @@ def case_detail(
     )
     memory = next((m for m in data.memory_cases if m.id == case_id), None)
     if memory is not None:
-        why = explain(score.reason, memory, f"{answer}\n{prose}")
+        policy = policy_of(report.grading_policy)
+        why = explain(
+            score.reason, memory, f"{answer}\n{prose}", abstain=base.abstain, policy=policy
+        )
         return replace(
             base, text=memory.question, why=why, memory=memory, evidence=_evidence(data, memory)
         )
@@ -188,7 +191,8 @@ def case_detail(
         f"{e.name}({', '.join(f'{k}={v!r}' for k, v in e.required_args)})"
         for e in tool.expected_tools
     )
-    return replace(base, text=tool.prompt, expected=expected)
+    why = explain_tool(score.reason, tool, record, report.grading_policy)
+    return replace(base, text=tool.prompt, why=why, expected=expected)
 
 
 def _evidence(data: Dataset, case: MemoryCase) -> tuple[Evidence, ...]:

@@ -14,7 +14,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import CaseScore, CategoryStat, ScoreReport
 from dittobench.store import RunRow
 from dittobench.views.chart import Chart, category_chart
-from dittobench.views.explain import Why, explain
+from dittobench.views.explain import Why, explain, explain_tool, policy_of
 from dittobench.views.identity import identity_text
 from dittobench.views.nuance import OpenText
 from dittobench.views.templating import macro, render
@@ -38,21 +38,30 @@ def case_texts(
     that decided it."""
     asked: dict[str, str] = {}
     memory = {}
+    tools = {}
     if dataset is not None:
         asked = {t.id: t.prompt for t in dataset.tool_cases}
+        tools = {t.id: t for t in dataset.tool_cases}
         for question in dataset.memory_cases:
             asked[question.id] = question.question
             memory[question.id] = question
+    policy = policy_of(report.grading_policy)
     out = {}
     for case in report.per_case:
         record = records.get(case.case_id) or {}
         response = record.get("response")
-        answer = ""
+        answer, abstain = "", None
         if isinstance(response, dict):
             slot = response.get("answer") or ""
             prose = response.get("final_text") or ""
             answer = f"{slot}\n{prose}".strip() if slot else str(prose)
-        why = explain(case.reason, memory.get(case.case_id), answer)
+            abstain = response.get("abstain") is True
+        if case.case_id in tools:
+            why = explain_tool(case.reason, tools[case.case_id], record, report.grading_policy)
+        else:
+            why = explain(
+                case.reason, memory.get(case.case_id), answer, abstain=abstain, policy=policy
+            )
         out[case.case_id] = CaseText(asked.get(case.case_id, ""), answer, why)
     return out
 
