@@ -127,11 +127,31 @@ TrustedKeysOpt = Annotated[
     Path | None,
     typer.Option(
         "--trusted-keys",
-        help="Trusted-keys JSON: the signer must be listed, valid at created_at.",
+        help="Trusted-keys JSON (a service's GET /v1/keys, or `dittobench keys show`): the "
+        "signer must be listed, valid at created_at. This installation's own key is always "
+        "trusted.",
         dir_okay=False,
     ),
 ]
-"""``verify``'s trusted keys, the same for a run's receipt and an external run's."""
+"""``verify``'s trusted keys, the same for a run's receipt, an external run's and a suite's."""
+KeysUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--keys-url",
+        metavar="URL",
+        help="Trust the keys a service serves: its GET /v1/keys (or a base URL, which gets "
+        "/v1/keys), fetched with a timeout and a size cap.",
+        show_default=False,
+    ),
+]
+AnyKeyOpt = Annotated[
+    bool,
+    typer.Option(
+        "--any-key",
+        help="Check integrity only, with the key the receipt carries: whoever signed it is NOT "
+        "checked, and the verdict says so.",
+    ),
+]
 
 JudgeModelOpt = Annotated[
     str,

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dittobench.cli.baseline import BUILTIN
-from dittobench.cli.common import JudgeModelOpt, JudgeUrlOpt, TrustedKeysOpt, command_group, fail
+from dittobench.cli.common import (
+    AnyKeyOpt,
+    JudgeModelOpt,
+    JudgeUrlOpt,
+    KeysUrlOpt,
+    TrustedKeysOpt,
+    command_group,
+    fail,
+)
 
 if TYPE_CHECKING:
     from dittobench.spec.external import ExternalSuite
@@ -317,6 +325,8 @@ def _summary(report: ExternalReport, paths: dict[str, Path]) -> None:
 def external_verify(
     receipt: Annotated[Path, typer.Argument(help="The receipt.json of an external run.")],
     trusted_keys: TrustedKeysOpt = None,
+    keys_url: KeysUrlOpt = None,
+    any_key: AnyKeyOpt = False,
     transcript: Annotated[
         Path | None,
         typer.Option("--transcript", help="The run's transcript.json: its hash must be signed."),
@@ -337,19 +347,23 @@ def external_verify(
         ),
     ] = None,
 ) -> None:
-    """Check an external run's receipt: its signature over the manifest, the signer (with
-    --trusted-keys), the transcript's and report's hashes, and (with --source and --transcript)
-    that the source file and the transcript regrade to exactly the signed report.
+    """Check an external run's receipt: its signature over the manifest, the signer (trusted
+    as `verify` trusts one: --trusted-keys, --keys-url or this installation's own key; not at
+    all with --any-key), the transcript's and report's hashes, and (with --source and
+    --transcript) that the source file and the transcript regrade to exactly the signed report.
 
-    Exits 0 only when every check holds, 1 when one fails, 2 when a file cannot be read.
+    Exits 0 only when every check holds, 1 when one fails, 2 when a file cannot be read or the
+    signer is not trusted.
     """
-    from dittobench.cli.inputs import read_json, read_trusted_keys
+    from dittobench.cli.inputs import read_json
+    from dittobench.cli.signers import ANY_KEY_WORDS, require_trusted, trusted_signers
     from dittobench.receipts.external import verify_external_receipt
 
     if source is not None and transcript is None:
         raise fail("--source regrades the run's transcript: add --transcript")
     receipt_data = read_json(receipt, "receipt")
-    trusted = read_trusted_keys(trusted_keys)
+    trusted = trusted_signers(trusted_keys, keys_url, any_key)
+    require_trusted(receipt_data.get("key_id") if isinstance(receipt_data, dict) else None, trusted)
     transcript_data = read_json(transcript, "transcript") if transcript is not None else None
     report_data = read_json(report, "report") if report is not None else None
     result = verify_external_receipt(receipt_data, trusted, transcript_data, report_data)
@@ -366,7 +380,7 @@ def external_verify(
     if failed:
         typer.echo(f"verdict: NOT VERIFIED (failed: {', '.join(failed)})")
         raise typer.Exit(1)
-    pinned = "" if trusted is not None else " (the signer was not pinned: pass --trusted-keys)"
+    pinned = "" if trusted is not None else f" ({ANY_KEY_WORDS})"
     typer.echo(f"verdict: VERIFIED · an external suite's receipt, not a dittobench score{pinned}")
 
 

@@ -1,5 +1,6 @@
-"""The `keys generate`, `verify` and `receipt export` commands: make a signing key, check a
-signed receipt, write its signed bytes, signature and public key for OpenSSL."""
+"""The `keys generate`, `keys show`, `verify` and `receipt export` commands: make or show a
+signing key, check a signed receipt, write its signed bytes, signature and public key for
+OpenSSL."""
 
 from __future__ import annotations
 
@@ -10,15 +11,28 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from dittobench.cli.common import TrustedKeysOpt, app, command_group, fail, open_pack_option
-from dittobench.cli.inputs import read_json, read_trusted_keys
+from dittobench.cli.common import (
+    AnyKeyOpt,
+    KeysUrlOpt,
+    TrustedKeysOpt,
+    app,
+    command_group,
+    fail,
+    open_pack_option,
+)
+from dittobench.cli.inputs import read_json
+from dittobench.cli.signers import ANY_KEY_WORDS
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     from dittobench.packs import Pack
+    from dittobench.receipts.keys import TrustedKey
     from dittobench.receipts.regrade import Regrade
     from dittobench.receipts.verify import Verification
 
 keys_app = command_group("keys", "Ed25519 signing keys for receipts.")
+_UTC_SECONDS = "%Y-%m-%dT%H:%M:%SZ"
 
 
 @keys_app.command("generate")
@@ -43,12 +57,79 @@ def keys_generate(
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"cannot write into {out}: {exc.strerror}") from None
-    entry = trusted_entry(key, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    entry = trusted_entry(key, datetime.now(UTC).strftime(_UTC_SECONDS))
     typer.echo(f"private key  {private_path} (mode 0600)")
     typer.echo(f"public key   {public_path}")
     typer.echo(f"key id       {entry.key_id}")
     typer.echo("trusted-keys entry:")
     typer.echo(json.dumps(entry.to_json(), indent=2))
+
+
+@keys_app.command("show")
+def keys_show(
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            "--key",
+            help="A private or public key PEM (default: this installation's own key).",
+            dir_okay=False,
+            show_default=False,
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead.")] = False,
+) -> None:
+    """Print a key's id and public key, and its trusted-keys entry: publish the entry (as
+    {"keys": [ENTRY]}) so others can `dittobench verify --trusted-keys` the receipts it signs.
+    Valid from the key file's last change. Exits 2 when there is no such key."""
+    from dittobench.receipts.keys import b64encode, raw_public_key
+
+    public, path = _shown_key(key)
+    entry = _entry_for(public, path)
+    document = {"keys": [entry.to_json()]}
+    if as_json:
+        shown = {"key_id": entry.key_id, "public_key": b64encode(raw_public_key(public))}
+        typer.echo(json.dumps({**shown, "file": str(path), "trusted_keys": document}))
+        return
+    typer.echo(f"key file     {path}")
+    typer.echo(f"key id       {entry.key_id}")
+    typer.echo(f"public key   {b64encode(raw_public_key(public))}")
+    typer.echo("trusted keys (for verify --trusted-keys):")
+    typer.echo(json.dumps(document, separators=(",", ":")))
+
+
+def _shown_key(given: Path | None) -> tuple[Ed25519PublicKey, Path]:
+    """The public key ``--key`` names (a private or public PEM) or this installation's own."""
+    from dittobench.cli.signers import own_key_folder
+    from dittobench.receipts.keys import (
+        PUBLIC_KEY_NAME,
+        KeyFileError,
+        load_private_key,
+        load_public_key,
+    )
+
+    if given is None:
+        folder = own_key_folder()
+        if folder is None:
+            raise fail("cannot find the home folder: set HOME or XDG_DATA_HOME, or pass --key")
+        given = folder / PUBLIC_KEY_NAME
+        if not given.is_file():
+            raise fail(f"no key yet at {given}: `dittobench run` creates it, or pass --key")
+    try:
+        head = given.read_bytes()[:64]
+        if b"PRIVATE KEY" in head:
+            return load_private_key(given).public_key(), given
+        return load_public_key(given), given
+    except OSError as exc:
+        raise fail(f"cannot read key {given}: {exc.strerror}") from None
+    except KeyFileError as exc:
+        raise fail(str(exc)) from None
+
+
+def _entry_for(public: Ed25519PublicKey, path: Path) -> TrustedKey:
+    from dittobench.receipts.keys import trusted_entry
+
+    changed = datetime.fromtimestamp(int(path.stat().st_mtime), UTC)
+    return trusted_entry(public, changed.strftime(_UTC_SECONDS))
 
 
 RegradePackOpt = Annotated[
@@ -147,6 +228,8 @@ RegradeOpt = Annotated[
 def verify(
     receipt: ReceiptArg,
     trusted_keys: TrustedKeysOpt = None,
+    keys_url: KeysUrlOpt = None,
+    any_key: AnyKeyOpt = False,
     transcript: TranscriptOpt = None,
     proof: ProofOpt = None,
     regrade: RegradeOpt = False,
@@ -158,7 +241,9 @@ def verify(
     judge_url: JudgeUrlOpt = None,
 ) -> None:
     """Check a signed receipt: every leaf hash, the Merkle root, the signature over the
-    manifest bytes, and (with --trusted-keys) that a trusted key made it.
+    manifest bytes, and that a trusted key made it: one listed in --trusted-keys FILE, served
+    at --keys-url URL (a service's GET /v1/keys), or this installation's own key. --any-key
+    checks integrity only and says the signer was not checked.
 
     With --log, also check the transparency log: the receipt is included under a signed tree
     head, no entry was edited, removed or back-dated, the log extends a kept --old-head, and
@@ -176,15 +261,17 @@ def verify(
     agreement per item).
 
     Exits 0 only when every check holds (and the regrade agrees), 1 when any fails, 2 when a
-    file cannot be read.
+    file cannot be read or the signer is not trusted.
     """
+    from dittobench.cli.signers import require_trusted, trusted_signers
     from dittobench.receipts.verify import verify_receipt
 
     _check_options(pack is not None, regrade or rejudge, log is not None, old_head or save_head)
     _check_rejudge(rejudge, transcript is not None, judge_url)
     chosen_pack = open_pack_option(pack)
     receipt_data = _not_external(receipt, read_json(receipt, "receipt"))
-    trusted = read_trusted_keys(trusted_keys)
+    trusted = trusted_signers(trusted_keys, keys_url, any_key)
+    require_trusted(_signer(receipt_data), trusted)
     transcript_data = read_json(transcript, "transcript") if transcript is not None else None
     result = verify_receipt(receipt_data, trusted, transcript_data, proof)
     _print_checks(result)
@@ -193,6 +280,11 @@ def verify(
     regraded = _regrade(receipt_data, transcript_data, chosen_pack) if regrade else None
     rejudged = _rejudge(receipt_data, transcript_data, chosen_pack, judge_url) if rejudge else True
     _verdict(receipt, result, log_failed, regraded, rejudged, pinned=trusted is not None)
+
+
+def _signer(receipt_data: Any) -> Any:
+    """The key id a receipt names (None when it is not an object)."""
+    return receipt_data.get("key_id") if isinstance(receipt_data, dict) else None
 
 
 def _not_external(receipt: Path, data: Any) -> Any:
@@ -227,7 +319,7 @@ def _verdict(
     typer.echo("verdict: VERIFIED" + ("" if pinned else _UNPINNED))
 
 
-_UNPINNED = " (self-consistent; the signer was not pinned: pass --trusted-keys to check who signed)"
+_UNPINNED = f" ({ANY_KEY_WORDS}; pass --trusted-keys or --keys-url to check who signed)"
 
 
 def _check_options(pack: bool, regrade: bool, log: bool, heads: Path | None) -> None:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dittobench.cli.common import app, fail
-from dittobench.cli.inputs import read_json, read_trusted_keys
+from dittobench.cli.common import AnyKeyOpt, KeysUrlOpt, TrustedKeysOpt, app, fail
+from dittobench.cli.inputs import read_json
 from dittobench.cli.places import installation_key, store_location
 from dittobench.cli.progress import display, print_outcome
 from dittobench.drive.clock import new_run_id, now
@@ -258,28 +258,24 @@ def verify_suite(
     run_receipts: Annotated[
         list[Path], typer.Argument(help="The runs' receipt.json files, in the suite's order.")
     ],
-    trusted_keys: Annotated[
-        Path | None,
-        typer.Option(
-            "--trusted-keys",
-            help="Keys to trust (dittobench keys generate prints one).",
-            exists=True,
-            dir_okay=False,
-        ),
-    ] = None,
+    trusted_keys: TrustedKeysOpt = None,
+    keys_url: KeysUrlOpt = None,
+    any_key: AnyKeyOpt = False,
 ) -> None:
     """Check a suite receipt: its signature (a trusted key inside its window), that it binds
     exactly these run receipts in this order (a Merkle root over them), that each run's seed
     and composite and the suite's mean and interval are the ones the receipts give; and each
-    run receipt as `verify` checks it. Exit 1 when anything fails, 2 when the signer is not
-    trusted or a file is not JSON."""
+    run receipt as `verify` checks it, signers trusted as `verify` trusts them (--trusted-keys,
+    --keys-url, this installation's own key; none checked with --any-key). Exit 1 when anything
+    fails, 2 when a signer is not trusted or a file is not JSON."""
+    from dittobench.cli.signers import ANY_KEY_WORDS, require_trusted, trusted_signers
     from dittobench.receipts.keys import KeyFileError, b64decode_strict, public_key_from_raw
     from dittobench.receipts.suite import check_suite_receipt
     from dittobench.receipts.verify import verify_receipt
 
     suite = read_json(suite_receipt, "suite receipt")
     runs = [read_json(path, "run receipt") for path in run_receipts]
-    trusted = read_trusted_keys(trusted_keys)
+    trusted = trusted_signers(trusted_keys, keys_url, any_key)
     carried = suite if isinstance(suite, dict) else {}
     manifest = carried.get("manifest")
     kid = manifest.get("key_id") if isinstance(manifest, dict) else None
@@ -288,7 +284,8 @@ def verify_suite(
         if trusted is not None:
             found = trusted.lookup(str(kid))
             if found is None:
-                raise fail(f"the suite was signed by key {kid!r:.40}, which is not trusted")
+                require_trusted(str(kid), trusted, "the suite was")
+                raise fail(f"the suite names no key id ({kid!r:.40})")
             raw = found.public_key
         else:
             raw = b64decode_strict(carried.get("public_key"), "public_key")
@@ -297,13 +294,14 @@ def verify_suite(
         raise fail(f"{suite_receipt}: {exc}") from None
     problems = [f"{suite_receipt}: {p}" for p in check_suite_receipt(suite, key, runs, found)]
     for path, run in zip(run_receipts, runs, strict=True):
+        require_trusted(run.get("key_id") if isinstance(run, dict) else None, trusted, str(path))
         checked = verify_receipt(run, trusted)
         problems += [f"{path}: {c.name}: {c.detail}" for c in checked.failed]
     for problem in problems:
         typer.echo(f"FAIL  {problem}")
     if problems:
         raise typer.Exit(1)
-    who = "a trusted key" if trusted is not None else "the key it carries (pass --trusted-keys)"
+    who = "a trusted key" if trusted is not None else f"the key it carries ({ANY_KEY_WORDS})"
     typer.echo(f"verdict: VERIFIED: {len(runs)} run receipts bound, signed by {who}")
 
 

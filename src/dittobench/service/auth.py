@@ -35,7 +35,14 @@ MIN_DISTINCT_CHARS = 8
 
 log = logging.getLogger("dittobench.service.auth")
 
-PUBLIC: frozenset[tuple[str, str]] = frozenset({("GET", "/health"), ("GET", "/v1/capabilities")})
+PUBLIC: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("GET", "/health"),
+        ("GET", "/v1/capabilities"),
+        ("GET", "/v1/keys"),
+        ("GET", "/.well-known/dittobench-keys.json"),
+    }
+)
 """Served without a token, always."""
 PUBLIC_READS: frozenset[tuple[str, str]] = frozenset(
     {

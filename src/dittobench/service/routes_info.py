@@ -1,12 +1,15 @@
-"""Read-only routes: health, capabilities, a dataset as a harness sees it, the tool catalog."""
+"""Read-only routes: health, capabilities, the trusted keys, a dataset as a harness sees it, the
+tool catalog."""
 
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from pydantic import BaseModel, Field
 
 import dittobench
 from dittobench.catalog.shown import shown_by
@@ -15,6 +18,7 @@ from dittobench.core.hashing import sha256_hex
 from dittobench.core.prng import MAX_SEED
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import own_pack, public_pack, public_pack_ids
+from dittobench.receipts.keys import PRIVATE_KEY_NAME, TrustedKey, TrustedKeys, trusted_entry
 from dittobench.sandbox.bubblewrap import usable
 from dittobench.service.auth import Principal
 from dittobench.service.context import (
@@ -34,11 +38,14 @@ from dittobench.service.models import (
     Health,
     RunSizeName,
 )
-from dittobench.service.settings import ServiceSettings
+from dittobench.service.settings import ServiceSettings, read_published_keys
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.sizes import RUN_SIZE_NAMES
 from dittobench.spec.versions import CURRENT_VERSION, POLICIES, get_policy
 from dittobench.spec.wire import to_wire
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 router = APIRouter()
 
@@ -140,6 +147,65 @@ def _git_head(git: Path) -> str:
     return head if ok else ""
 
 
+class PublishedKey(BaseModel):
+    key_id: str = Field(description="First 16 hex digits of SHA-256 over the raw public key.")
+    public_key: str = Field(description="Base64 of the raw 32-byte Ed25519 public key.")
+    valid_from: str = Field(description="RFC 3339: receipts created from then on.")
+    valid_until: str | None = Field(description="RFC 3339: receipts created before then.")
+
+
+class PublishedKeys(BaseModel):
+    keys: list[PublishedKey]
+
+
+KEYS_CACHE: Final = "public, max-age=300"
+
+
+@router.get(
+    "/v1/keys",
+    response_model=PublishedKeys,
+    tags=["public"],
+    summary="The keys that sign this service's receipts",
+)
+@router.get(
+    "/.well-known/dittobench-keys.json",
+    response_model=PublishedKeys,
+    tags=["public"],
+    summary="The keys that sign this service's receipts (well-known address)",
+)
+def published_keys(
+    response: Response, service: Annotated[ServiceState, Depends(state)]
+) -> dict[str, Any]:
+    """A trusted-keys file, exactly as `dittobench verify --trusted-keys` reads it: the signing
+    key, valid from when its file was made (no ``valid_until``), and the retired keys the
+    operator lists in ``published_keys_file``. `curl .../v1/keys > keys.json && dittobench
+    verify receipt.json --trusted-keys keys.json`."""
+    response.headers["Cache-Control"] = KEYS_CACHE
+    return keys_of(service.settings, service.key, service.windows_dir.parent).to_json()
+
+
+def keys_of(settings: ServiceSettings, key: Ed25519PrivateKey, data_dir: Path) -> TrustedKeys:
+    """The signing key's entry (the operator's own listing of it when there is one) first, then
+    every other key ``published_keys_file`` lists."""
+    listed = (
+        read_published_keys(settings.published_keys_file) if settings.published_keys_file else None
+    )
+    others = listed.keys if listed is not None else ()
+    path = settings.signing_key or data_dir / "keys" / PRIVATE_KEY_NAME
+    current: TrustedKey = trusted_entry(key, _made_at(path))
+    own = next((k for k in others if k.key_id == current.key_id), current)
+    return TrustedKeys((own, *(k for k in others if k.key_id != own.key_id)))
+
+
+def _made_at(path: Path) -> str:
+    """When the key file was last changed (it is written once), to the second, RFC 3339."""
+    try:
+        seconds = int(path.stat().st_mtime)
+    except OSError:
+        seconds = 0
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 @router.get(
     "/v1/dataset",
     response_model=DatasetView,
@@ -222,4 +288,12 @@ def catalog(
     }
 
 
-__all__ = ["dataset_view", "describe_capabilities", "errors", "router", "source_revision"]
+__all__ = [
+    "PublishedKeys",
+    "dataset_view",
+    "describe_capabilities",
+    "errors",
+    "keys_of",
+    "router",
+    "source_revision",
+]

@@ -21,6 +21,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from dittobench.core.errors import DittobenchError
 from dittobench.engine.judging import JudgeEndpoint
+from dittobench.receipts.keys import TrustedKeys
 from dittobench.spec.versions import CURRENT_VERSION
 
 
@@ -43,6 +44,12 @@ class ServiceSettings(BaseSettings):
     )
     signing_key: Path | None = Field(
         None, description="Ed25519 PEM key that signs receipts (default: data_dir/keys)."
+    )
+    published_keys_file: Path | None = Field(
+        None,
+        description="A trusted-keys JSON file of keys GET /v1/keys publishes beside the signing "
+        "key: retired keys with their valid_until, or the signing key's own entry to set its "
+        "window (default: only the signing key, valid from its file's last change).",
     )
     auth_mode: Literal["enforce", "shadow"] = Field(
         "enforce", description="enforce: 401 without a good token; shadow: log and serve."
@@ -180,6 +187,13 @@ class ServiceSettings(BaseSettings):
             )
         return self
 
+    @field_validator("published_keys_file")
+    @classmethod
+    def _published(cls, value: Path | None) -> Path | None:
+        if value is not None:
+            read_published_keys(value)
+        return value
+
     @field_validator("source_revision")
     @classmethod
     def _revision(cls, value: str) -> str:
@@ -257,7 +271,17 @@ def _read_file(file: Path) -> dict[str, Any]:
     return data
 
 
-__all__ = ["ServiceSettings", "SettingsError", "load_settings"]
+__all__ = ["ServiceSettings", "SettingsError", "load_settings", "read_published_keys"]
+
+
+def read_published_keys(path: Path) -> TrustedKeys:
+    """The keys ``published_keys_file`` lists; ``ValueError`` saying what is wrong."""
+    try:
+        return TrustedKeys.from_json(json.loads(path.read_bytes()))
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    except (ValueError, RecursionError) as exc:  # KeyFileError and JSONDecodeError too
+        raise ValueError(f"{path}: not a trusted-keys file ({exc})") from None
 
 
 def judge_of(settings: ServiceSettings) -> JudgeEndpoint | None:
