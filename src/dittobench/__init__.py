@@ -5,6 +5,7 @@ The library's entry points, importable from here::
     from dittobench import build_dataset, grade_run, verify_receipt
 
     outcome = dittobench.run(harness="builtin", run_size="small", seed=7)  # one run, as `run` does
+    report = dittobench.score("http://127.0.0.1:8000")  # the report; pd.DataFrame(report.to_rows())
 
 Each is loaded on first use, so ``import dittobench`` stays as light as the command line needs
 (and the package itself imports no layer, so the layering contracts hold for it too).
@@ -32,6 +33,7 @@ _EXPORTS = {
     "CURRENT_VERSION": "dittobench.spec.versions",
     "get_policy": "dittobench.spec.versions",
     "run": "dittobench.drive.api",
+    "score": "dittobench.drive.api",
     "RunOutcome": "dittobench.engine.runner",
 }
 
@@ -51,6 +53,7 @@ __all__ = [
     "get_policy",
     "grade_run",
     "run",
+    "score",
     "verify_receipt",
 ]
 

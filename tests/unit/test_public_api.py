@@ -26,6 +26,7 @@ PUBLIC = [
     "get_policy",
     "grade_run",
     "run",
+    "score",
     "verify_receipt",
 ]
 

@@ -297,6 +297,7 @@ from dittobench.cli import (  # noqa: E402, F401
     blinding,
     checking,
     database,
+    exporting,
     external,
     packing,
     receipting,

@@ -67,6 +67,15 @@ def _stored_transcript(store: RunStore, run_id: str) -> dict[str, Any]:
         return {}
 
 
+def stored_records(store: RunStore, run_id: str) -> dict[str, dict[str, object]]:
+    """case id -> its record (as JSON) in the run's stored transcript; empty when it cannot be
+    read."""
+    cases = _stored_transcript(store, run_id).get("cases") or []
+    return {
+        r["case_id"]: r for r in cases if isinstance(r, dict) and isinstance(r.get("case_id"), str)
+    }
+
+
 def _reported_memory_tools(transcript: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     """case id -> the memory tools its reply reported calling, in order, from the stored
     transcript."""
@@ -87,12 +96,25 @@ def _reported_memory_tools(transcript: dict[str, Any]) -> dict[str, tuple[str, .
 def show(
     run_id: Annotated[str, typer.Argument(help="A run id from `dittobench runs`.")],
     db: Annotated[str | None, typer.Option(help=DB_HELP)] = None,
+    case_id: Annotated[
+        str | None,
+        typer.Option(
+            "--case",
+            help="One case instead: its question, the answer, the key, the score and the rule "
+            "that decided it.",
+        ),
+    ] = None,
 ) -> None:
-    """One run: its summary and a line per case (score, reason, what was called)."""
+    """One run: its summary and a line per case (score, reason, what was called); with
+    --case ID, that case in full."""
     from dittobench.cli.inputs import check_run_id, stored_report
     from dittobench.cli.summary import report_lines
 
     check_run_id(run_id)
+    if case_id is not None:
+        for line in _case_lines(run_id, case_id, db):
+            typer.echo(line)
+        return
     store = open_store(store_location(db)[0], create=False)
     try:
         row, parsed = stored_report(store, run_id)
@@ -121,3 +143,41 @@ def show(
             f"{case.case_id}  {case.kind:<6} {case.score:.3f}  {case.category:<26} "
             f"{case.reason or 'ok':<18} {called}"
         )
+
+
+def _case_lines(run_id: str, case_id: str, db: str | None) -> list[str]:
+    """The case as its page shows it (``views.model.case_detail``, the rule in words by
+    ``views.explain``): what was asked, the answer, the key, the score and the rule."""
+    from dittobench.views.model import ViewError, case_detail, load_run
+
+    store = open_store(store_location(db)[0], create=False)
+    try:
+        detail = case_detail(store, load_run(store, run_id), case_id)
+    except ViewError as exc:
+        raise fail(str(exc)) from None
+    finally:
+        store.close()
+    s, m = detail.score, detail.memory
+    answered = "\n".join(t for t in (detail.answer, detail.prose) if t) or "(no answer)"
+    if m is not None:
+        key = m.expected_answer or "(a decline: nothing to recall)"
+        key += f"  (also accepted: {', '.join(m.accepted)})" if m.accepted else ""
+    else:
+        key = ", ".join(detail.expected) or "(no tool call: restraint)"
+    lines = [
+        f"case       {s.case_id}  {s.kind}  {s.category}",
+        f"{'question' if m is not None else 'prompt':<10} {detail.text}",
+        f"answer     {_indented(answered)}",
+        f"expected   {key}",
+    ]
+    if s.kind == "tool":
+        lines.append(f"called     {', '.join(detail.observed or detail.reported) or '-'}")
+    lines.append(f"score      {s.score:.3f} ({'pass' if s.correct else 'fail'})")
+    if detail.why.parts is not None:
+        lines.append(f"tool score {s.tool_score:.3f} ({detail.why.parts.text()})")
+    lines.append(f"rule       {detail.why.line()}")
+    return lines
+
+
+def _indented(text: str) -> str:
+    return text.replace("\n", "\n" + " " * 11)

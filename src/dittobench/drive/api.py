@@ -7,6 +7,9 @@
     outcome = dittobench.run(harness="builtin", run_size="small", seed=7)
     print(outcome.report.composite, outcome.report_path)
 
+    report = dittobench.score("http://127.0.0.1:8000")  # in a notebook: the report itself
+    rows = report.to_rows()  # pandas.DataFrame(rows), one row per case
+
 Everything is passed in (no environment is read): the run store is a SQLite file in
 ``out_dir`` unless ``db`` names another (a file or a database URL); the receipt is signed only
 when ``key`` is given (an Ed25519 private key, or the path of its PEM file).
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -29,6 +33,7 @@ from dittobench.packs import Pack, load_pack
 from dittobench.receipts.keys import load_private_key
 from dittobench.sandbox.archive import Archive, read_archive
 from dittobench.sandbox.layout import read_layout
+from dittobench.spec.report import ScoreReport
 from dittobench.spec.seeds import seed_source_of
 from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.store import RunStore
@@ -97,6 +102,21 @@ def run(
         store.close()
 
 
+def score(
+    harness_url: str = BUILTIN,
+    run_size: str = "small",
+    seed: int | None = None,
+    **options: Any,
+) -> ScoreReport:
+    """Run the benchmark against the harness at ``harness_url`` (or ``"builtin"``) and return
+    its ``ScoreReport``: ``dittobench.run`` for a notebook, where the report is what is wanted.
+    ``options`` are ``run``'s (``out_dir``, ``db``, ``bench_version``, ``concurrency``...).
+
+    ``report.to_rows()`` is one plain dict per case, so a DataFrame is
+    ``pandas.DataFrame(report.to_rows())`` (pandas is not needed otherwise)."""
+    return run(harness_url, seed=seed, run_size=run_size, **options).report
+
+
 def _store_url(db: str | Path | None, out_dir: Path) -> str:
     if db is not None and "://" in str(db):
         return str(db)
@@ -128,4 +148,4 @@ def _archive(archive: bytes | str | Path | None) -> Archive | None:
     return checked
 
 
-__all__ = ["DB_NAME", "run"]
+__all__ = ["DB_NAME", "run", "score"]
