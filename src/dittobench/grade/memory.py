@@ -250,15 +250,7 @@ def grade_memory(
         if confirmed and not has_unnegated(full, _WRITE_REFUSALS):
             return MemoryVerdict(1.0, "", False)
         return _zero("unconfirmed")
-    if policy.mask_echoes:
-        # Repeating the question says nothing, whatever the kind: only words beyond it count.
-        slot, prose = mask_echo(slot, case.question), mask_echo(prose, case.question)
-        full = joined(slot, prose)
-    elif case.answer_kind in ECHO_MASKED_KINDS:
-        # Repeating the question ("How's pottery going these days?") names the activity and a
-        # persistence cue without saying anything; only words beyond the echo count.
-        slot, prose = masked(slot, [case.question]), masked(prose, [case.question])
-        full = joined(slot, prose)
+    slot, prose, full = _beyond_echo(case, slot, prose, full, policy)
     if (
         policy.decline_voids_answer
         and case.answer_kind not in ABSTAIN_KINDS
@@ -268,6 +260,23 @@ def grade_memory(
         return _zero("wrongful_decline", disqualified=True)
     answer = Answer(slot, prose, full, abstain, policy)
     return _typed(case, answer)
+
+
+def _beyond_echo(
+    case: MemoryCase, slot: Prepared, prose: Prepared, full: Prepared, policy: GradingPolicy
+) -> tuple[Prepared, Prepared, Prepared]:
+    """The slot, the prose and both joined, with a repeat of the question masked where the
+    policy or the kind says it says nothing."""
+    if policy.mask_echoes:
+        # Repeating the question says nothing, whatever the kind: only words beyond it count.
+        slot, prose = mask_echo(slot, case.question), mask_echo(prose, case.question)
+        full = joined(slot, prose)
+    elif case.answer_kind in ECHO_MASKED_KINDS:
+        # Repeating the question ("How's pottery going these days?") names the activity and a
+        # persistence cue without saying anything; only words beyond the echo count.
+        slot, prose = masked(slot, [case.question]), masked(prose, [case.question])
+        full = joined(slot, prose)
+    return slot, prose, full
 
 
 def _typed(case: MemoryCase, answer: Answer) -> MemoryVerdict:
@@ -292,11 +301,7 @@ def _grade_committed(
     abstain = response.abstain
     if not full.norm and abstain is not True:
         return _zero("empty")
-    owners = owners_in(response.final_text or "") | owners_in(response.answer or "")
-    if policy.readings_5:  # "three nights in Edinburgh": what the question names owns nothing
-        owners -= question_words(case.question)
-    people = history.people | owners
-    history = replace(history, people=people)
+    history = _with_owners(case, response, policy, history)
     said = _what_is_said(case, slot, prose, policy, history)
     if isinstance(said, MemoryVerdict):
         return said
@@ -310,17 +315,7 @@ def _grade_committed(
     if policy.answer_leads and case.answer_kind == "value" and not strict and not whole_read:
         said_slot, said_prose = prepare(""), _lead(case, whole, policy)
         whole = said_prose
-    scanner = _Scanner(whole, protected, policy.former_cues_more)
-    distractors = _scanned(case, case.distractors, policy)
-    if _activity(case):
-        # Another activity said to have the other status is context, not a second answer.
-        rest = [t for t in sentences_of(whole) if not says_the_other_status(case, t, policy)]
-        wrong = _Scanner(prepare(" ".join(t.norm for t in rest)), protected).any(distractors)
-    elif case.answer_kind == "value":
-        wrong = scanner.any_spending(distractors)
-    else:
-        wrong = scanner.any(distractors)
-    if wrong:
+    if _names_a_distractor(case, whole, protected, policy):
         return _zero("distractor", disqualified=True)
     if abstain is True and case.answer_kind not in ABSTAIN_KINDS:
         return _zero("wrongful_decline", disqualified=True)
@@ -334,15 +329,7 @@ def _grade_committed(
         whole = joined(said_slot, said_prose)
     heard = policy.readings_6 and _heard(case, full, history.heard)
     answer = Answer(said_slot, said_prose, whole, abstain, policy, heard)
-    spared = history.spared_guard
-    guard = _scanned(case, tuple(v for v in case.dump_guard if v not in spared), policy)
-    context = (
-        policy.decline_context
-        and case.answer_kind == "decline"
-        and not whole_read
-        and check(case, answer) >= 1
-    )
-    if not context and _dumped(dumped, guard, policy.dump_floor, policy.dump_divisor):
+    if _dumps(case, answer, dumped, history, policy, whole_read):
         return _zero("dump_guard", disqualified=True)
     if case.answer_kind == "acknowledge":
         if confirmed and not has_unnegated(full, _WRITE_REFUSALS):
@@ -351,6 +338,53 @@ def _grade_committed(
     if not strict and case.answer_kind not in ABSTAIN_KINDS and says_not_knowing(whole):
         return _zero("wrongful_decline", disqualified=True)
     return _typed(case, answer)
+
+
+def _with_owners(
+    case: MemoryCase, response: RunResponse, policy: GradingPolicy, history: HistoryKeys
+) -> HistoryKeys:
+    """``history`` with the people the reply itself names as owners among its people."""
+    owners = owners_in(response.final_text or "") | owners_in(response.answer or "")
+    if policy.readings_5:  # "three nights in Edinburgh": what the question names owns nothing
+        owners -= question_words(case.question)
+    people = history.people | owners
+    return replace(history, people=people)
+
+
+def _names_a_distractor(
+    case: MemoryCase, whole: Prepared, protected: tuple[str, ...], policy: GradingPolicy
+) -> bool:
+    """The committed answer names a distractor (someone else's or a superseded value)."""
+    distractors = _scanned(case, case.distractors, policy)
+    if _activity(case):
+        # Another activity said to have the other status is context, not a second answer.
+        rest = [t for t in sentences_of(whole) if not says_the_other_status(case, t, policy)]
+        return _Scanner(prepare(" ".join(t.norm for t in rest)), protected).any(distractors)
+    scanner = _Scanner(whole, protected, policy.former_cues_more)
+    if case.answer_kind == "value":
+        return scanner.any_spending(distractors)
+    return scanner.any(distractors)
+
+
+def _dumps(
+    case: MemoryCase,
+    answer: Answer,
+    dumped: _Scanner,
+    history: HistoryKeys,
+    policy: GradingPolicy,
+    whole_read: bool,
+) -> bool:
+    """The reply, read whole, names too many of the dump guard's values (those the history
+    spares left out); a grounded decline may name them as context."""
+    spared = history.spared_guard
+    guard = _scanned(case, tuple(v for v in case.dump_guard if v not in spared), policy)
+    context = (
+        policy.decline_context
+        and case.answer_kind == "decline"
+        and not whole_read
+        and check(case, answer) >= 1
+    )
+    return not context and _dumped(dumped, guard, policy.dump_floor, policy.dump_divisor)
 
 
 def _what_is_said(
