@@ -42,16 +42,19 @@ def test_a_served_adapter_is_scored_and_named_in_the_signed_receipt(tmp_path: Pa
     assert report["identity"] == transcript["identity"] == health["identity"]
     assert report["memory_mean"] > 0  # the extractive reader answers from what BM25 recalls
     verified = dittobench(
-        "verify", str(folder / "receipt.json"), "--transcript", str(folder / "transcript.json")
-    )
+        "verify", str(folder / "receipt.json"), "--transcript", str(folder / "transcript.json"),
+        "--any-key",
+    )  # fmt: skip
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "measured: adapter lexical 1 · system sqlite-fts5-bm25" in verified.stdout
     # The declaration is bound: a transcript naming another adapter no longer verifies.
     transcript["identity"]["adapter"] = "mem0"
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps(transcript), encoding="utf-8")
-    refused = dittobench("verify", str(folder / "receipt.json"), "--transcript", str(forged))
-    assert refused.returncode != 0
+    refused = dittobench(
+        "verify", str(folder / "receipt.json"), "--transcript", str(forged), "--any-key"
+    )
+    assert refused.returncode == 1
     shown = dittobench("show", run_id, "--db", str(tmp_path / "runs.db"))
     assert shown.returncode == 0 and "adapter lexical" in shown.stdout
 
@@ -117,7 +120,8 @@ def test_each_real_adapter_completes_a_signed_run(adapter: str, tmp_path: Path) 
     assert report["identity"]["adapter"] == adapter
     assert report["identity"]["reader"] == "dittobench-extractive-1"
     verified = dittobench(
-        "verify", str(folder / "receipt.json"), "--transcript", str(folder / "transcript.json")
-    )
+        "verify", str(folder / "receipt.json"), "--transcript", str(folder / "transcript.json"),
+        "--any-key",
+    )  # fmt: skip
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert f"measured: adapter {adapter} 1" in verified.stdout

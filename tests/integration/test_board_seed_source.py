@@ -158,6 +158,8 @@ def _check_receipts(
     receipt = json.loads((tmp / f"{pinned['run_id']}.json").read_text(encoding="utf-8"))
     receipt["manifest"]["seed_source"] = "operator"
     (tmp / "promoted.json").write_text(json.dumps(receipt), encoding="utf-8")
-    promoted = dittobench("verify", str(tmp / "promoted.json"))
+    promoted = dittobench(
+        "verify", str(tmp / "promoted.json"), "--trusted-keys", str(tmp / "trusted.json")
+    )
     assert promoted.returncode == 1
     assert re.search(r"FAIL\s+signature", promoted.stdout), promoted.stdout

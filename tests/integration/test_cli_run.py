@@ -44,11 +44,17 @@ def test_run_then_list_and_show(tmp_path: Path) -> None:
     assert report["n"] == 12 and report["seed"] == "4"
     assert (out / run_id / "transcript.json").exists()
     assert (tmp_path / "keys" / "dittobench-ed25519.pem").exists()  # kept beside the database
+    public = tmp_path / "keys" / "dittobench-ed25519.pub.pem"
+    shown = dittobench("keys", "show", "--key", str(public))
+    assert shown.returncode == 0, shown.stderr
+    (tmp_path / "mine.json").write_text(shown.stdout.splitlines()[-1], encoding="utf-8")
     verified = dittobench(
         "verify",
         str(out / run_id / "receipt.json"),
         "--transcript",
         str(out / run_id / "transcript.json"),
+        "--trusted-keys",
+        str(tmp_path / "mine.json"),
     )
     assert verified.returncode == 0, verified.stdout + verified.stderr
 

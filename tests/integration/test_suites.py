@@ -69,7 +69,9 @@ def test_a_local_suite_of_three_runs(tmp_path: Path) -> None:
     checked = dittobench("verify-suite", str(receipt), *runs, "--trusted-keys", str(trusted))
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "verdict: VERIFIED: 3 run receipts bound, signed by a trusted key" in checked.stdout
-    swapped = dittobench("verify-suite", str(receipt), runs[1], runs[0], runs[2])
+    swapped = dittobench(
+        "verify-suite", str(receipt), runs[1], runs[0], runs[2], "--trusted-keys", str(trusted)
+    )
     assert swapped.returncode == 1 and "not the ones the suite names" in swapped.stdout
     other = tmp_path / "other.json"
     entry = trusted_entry(generate_private_key(), "2000-01-01T00:00:00Z")

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from dittobench.receipts.keys import PUBLIC_KEY_NAME, TrustedKeys, load_public_key, trusted_entry
 from tests.helpers.cli import dittobench
 from tests.helpers.judge_server import JudgeScript, _Server, scripted_judge
 
@@ -54,13 +55,18 @@ def contrary_judge() -> Iterator[str]:
 class Run:
     receipt_path: Path
     transcript_path: Path
+    trusted_path: Path
+    """A trusted-keys file of the key the run signed with (kept beside its --db)."""
 
     @property
     def receipt(self) -> dict[str, Any]:
         return dict(json.loads(self.receipt_path.read_text(encoding="utf-8")))
 
     def verify(self, *options: str, receipt: Path | None = None) -> tuple[int, str]:
-        done = dittobench("verify", str(receipt or self.receipt_path), *options, timeout=300)
+        trusted = ("--trusted-keys", str(self.trusted_path))
+        done = dittobench(
+            "verify", str(receipt or self.receipt_path), *trusted, *options, timeout=300
+        )
         return done.returncode, done.stdout + done.stderr
 
 
@@ -83,7 +89,11 @@ def make_run(home: Path, *judging: str) -> Run:
     )
     assert made.returncode == 0, made.stderr
     receipt = next((home / "out").glob("*/receipt.json"))
-    return Run(receipt, receipt.with_name("transcript.json"))
+    key = load_public_key(home / "keys" / PUBLIC_KEY_NAME)
+    trusted = home / "trusted.json"
+    entry = trusted_entry(key, "2000-01-01T00:00:00Z")
+    trusted.write_text(json.dumps(TrustedKeys((entry,)).to_json()), encoding="utf-8")
+    return Run(receipt, receipt.with_name("transcript.json"), trusted)
 
 
 @pytest.fixture(scope="module")

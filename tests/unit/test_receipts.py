@@ -855,14 +855,19 @@ def test_cli_verify_exit_codes(run: Run, files: dict[str, Path], tmp_path: Path)
     assert ok.exit_code == 0, ok.output
     assert "verdict: VERIFIED" in ok.stdout and "FAIL" not in ok.stdout
     assert f"key used: trusted key {key_id(run.key)}" in ok.stdout
-    unpinned = invoke("verify", receipt)
-    assert unpinned.exit_code == 0 and "not pinned" in unpinned.stdout
+    unpinned = invoke("verify", receipt, "--any-key")
+    assert unpinned.exit_code == 0 and "the signer was NOT checked" in unpinned.stdout
+    unlisted = invoke("verify", receipt)
+    assert unlisted.exit_code == 2 and f"key {key_id(run.key)}, which is not trusted" in (
+        unlisted.output
+    )
 
     bad = invoke("verify", str(files["tampered"]), "--trusted-keys", trusted)
     assert bad.exit_code == 1
     assert "FAIL  leaf hashes" in bad.stdout and "NOT VERIFIED" in bad.stdout
     stranger = invoke("verify", receipt, "--trusted-keys", str(files["untrusted"]))
-    assert stranger.exit_code == 1 and "FAIL  trusted key" in stranger.stdout
+    assert stranger.exit_code == 2 and "not trusted" in stranger.output
+    assert "VERIFIED" not in stranger.stdout
 
     missing = invoke("verify", str(tmp_path / "nope.json"))
     assert missing.exit_code == 2
@@ -882,10 +887,11 @@ def test_cli_verify_exit_codes(run: Run, files: dict[str, Path], tmp_path: Path)
 
 def test_cli_verify_prints_a_proof(run: Run, files: dict[str, Path]) -> None:
     case_id = run.receipt["leaves"][4]["case_id"]
-    result = invoke("verify", str(files["receipt"]), "--proof", case_id)
+    trusted = ("--trusted-keys", str(files["trusted"]))
+    result = invoke("verify", str(files["receipt"]), *trusted, "--proof", case_id)
     assert result.exit_code == 0, result.output
     assert f"proof for {case_id}:" in result.stdout
     assert f"  root   {run.receipt['manifest']['merkle_root']}" in result.stdout
     assert "ok    inclusion proof" in result.stdout
-    unknown = invoke("verify", str(files["receipt"]), "--proof", "nope")
+    unknown = invoke("verify", str(files["receipt"]), *trusted, "--proof", "nope")
     assert unknown.exit_code == 1 and "FAIL  inclusion proof" in unknown.stdout
