@@ -300,7 +300,10 @@ def test_a_format_1_receipt_still_verifies_and_regrades(tmp_path: Path) -> None:
     manifest = json.loads(receipt.read_text(encoding="utf-8"))["manifest"]
     assert manifest["format"] == RECEIPT_FORMAT_1 and "pack_id" not in manifest
     assert "pack" not in json.loads(transcript.read_text(encoding="utf-8"))
-    result = dittobench("verify", str(receipt), "--regrade", "--transcript", str(transcript))
+    # Its signer is a key of the fixture's own, known to no one: integrity and regrade only.
+    result = dittobench(
+        "verify", str(receipt), "--any-key", "--regrade", "--transcript", str(transcript)
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "FAIL" not in result.stdout
     # The version's own public pack is implied, and the dataset it makes is the one signed.
@@ -311,9 +314,9 @@ def test_a_format_1_receipt_still_verifies_and_regrades(tmp_path: Path) -> None:
     )
     assert "ok    12 cases regraded from the transcript" in result.stdout
     # --pack works for it too: the shipped folder passes, a copy under another id does not.
-    shipped = dittobench("verify", str(receipt), "--regrade", "--pack", str(own.path))
+    shipped = dittobench("verify", str(receipt), "--any-key", "--regrade", "--pack", str(own.path))
     assert shipped.returncode == 0, shipped.stdout + shipped.stderr
     copy = tmp_path / "copy-1"
     assert dittobench("pack", "new", str(copy)).returncode == 0
-    refused = dittobench("verify", str(receipt), "--regrade", "--pack", str(copy))
+    refused = dittobench("verify", str(receipt), "--any-key", "--regrade", "--pack", str(copy))
     assert refused.returncode == 1 and f"sha256 {own.sha256}" in refused.stderr

@@ -81,9 +81,12 @@ def _check_files(service: Any, tmp: Path, run_id: str, job: dict[str, Any]) -> N
     assert status == 200 and json.loads(receipt)["manifest"]["trust_tier"] == "verified"
     (tmp / "receipt.json").write_bytes(receipt)
     (tmp / "transcript.json").write_bytes(transcript)
+    status, _, keys = service.call("GET", "/v1/keys", None)  # the service's published keys
+    assert status == 200
+    (tmp / "keys.json").write_bytes(keys)
     verified = dittobench(
         "verify", str(tmp / "receipt.json"), "--transcript", str(tmp / "transcript.json"),
-        "--regrade",
+        "--regrade", "--trusted-keys", str(tmp / "keys.json"),
     )  # fmt: skip
     assert verified.returncode == 0, verified.stdout + verified.stderr
 
