@@ -4,17 +4,24 @@ Every recall records one ``search_memories`` call, then answers in the first for
 question: the days between two events ("how long ..."), events in date order ("which came
 first ..."), a count ("how many ..."), a date ("when ..."), or the best sentence quoted with the
 value it states about the question's topic. Weak evidence gets a decline with ``abstain``.
+
+Every answer, a decline included, lists in ``retrieved`` the pairs its search found, best first
+(the ids ``/seed`` showed): the pair the answer quotes, then the other pairs with a sentence that
+covers the question (best sentence first), then the rest of the BM25 hits in BM25 order. The
+engine reports retrieval from it beside the score (docs/baseline.md).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date
 
 from dittobench.core.dates import spoken_date
 from dittobench.spec.wire import RunResponse
 from dittobench_baseline.evidence import (
     QUESTION_FILLER,
+    SEARCH_DEPTH,
     Candidate,
     best,
     best_for,
@@ -60,7 +67,29 @@ _STATED_VALUE = re.compile(
 
 
 def recall(store: MemoryStore, user: str, question: str, trace: CallTrace) -> RunResponse:
-    """Answer ``question`` from ``user``'s stored pairs (see the module docstring)."""
+    """Answer ``question`` from ``user``'s stored pairs, listing the pairs its search found
+    (see the module docstring)."""
+    response = _answer(store, user, question, trace)
+    return replace(response, retrieved=retrieved_pairs(store, user, question))
+
+
+def retrieved_pairs(store: MemoryStore, user: str, question: str) -> tuple[str, ...]:
+    """The pairs the search for ``question`` found, best first: the best sentence's pair, the
+    other pairs with a covering sentence by their best sentence's score, then the remaining BM25
+    hits in BM25 order."""
+    hits = store.search(user, question, SEARCH_DEPTH)
+    candidates = find_candidates(store, user, question, question_stems(question))
+    top = best(candidates)
+    rank = {hit.pair_id: index for index, hit in enumerate(hits)}
+    scored: dict[str, float] = {}
+    for c in candidates:
+        scored[c.hit.pair_id] = max(scored.get(c.hit.pair_id, 0.0), c.score)
+    covered = sorted(scored, key=lambda pair_id: (-scored[pair_id], rank.get(pair_id, 0)))
+    first = [top.hit.pair_id] if top is not None else []
+    return tuple(dict.fromkeys([*first, *covered, *(hit.pair_id for hit in hits)]))
+
+
+def _answer(store: MemoryStore, user: str, question: str, trace: CallTrace) -> RunResponse:
     keywords = " ".join(
         w for w in tokens(question) if w not in STOPWORDS and stem(w) not in QUESTION_FILLER
     )

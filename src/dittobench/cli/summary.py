@@ -43,6 +43,7 @@ def report_lines(report: ScoreReport, transcript: Mapping[str, Any] | None = Non
         lines.append(f"undelivered  {missing}")
     if dims:
         lines.append(f"dimensions   {dims}   (beside the composite, not in it)")
+    lines += retrieval_lines(report)
     if report.nuance is not None:
         lines += nuance_lines(report.nuance, report.bench_version)
     lines.append(f"median       {report.median_ms} ms per case")
@@ -108,3 +109,16 @@ def nuance_lines(nuance: NuanceScore, bench_version: str) -> list[str]:
         shown = ", ".join(failed[:5]) + (f" and {len(failed) - 5} more" if len(failed) > 5 else "")
         lines.append(f"judge errors {len(failed)}: {shown} (no reply parsed after the retries)")
     return lines
+
+
+def retrieval_lines(report: ScoreReport) -> list[str]:
+    """The retrieval diagnostics on one line beside the composite (never in it); none when no
+    memory case listed the pairs its memory retrieved."""
+    r = report.retrieval
+    if r is None:
+        return []
+    return [
+        f"retrieval    recall@5 {r.recall_at_5:.2f} · recall@10 {r.recall_at_10:.2f}"
+        f" · hit@1 {r.hit_at_1:.2f} (n={r.reported} of {r.reported + r.unreported} memory cases"
+        " reported; beside the composite, never in it)"
+    ]

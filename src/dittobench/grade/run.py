@@ -13,6 +13,7 @@ from dittobench.grade.judging import answer_text, nuance_score
 from dittobench.grade.match import hit, prepare
 from dittobench.grade.memory import HistoryKeys, MemoryVerdict, grade_memory
 from dittobench.grade.people import people_in
+from dittobench.grade.retrieval import retrieval_report
 from dittobench.grade.stats import mean, median_int, std_err
 from dittobench.grade.tools import ToolVerdict, grade_tool
 from dittobench.grade.writes import write_done
@@ -71,6 +72,10 @@ def grade_run(
     report = _report(dataset, dataset_sha, transcript, scores, tool, memory, records, policy)
     if dataset.open_cases:
         report = replace(report, nuance=_nuance(dataset, transcript, records))
+    responses = {c.id: _response(records.get(c.id)) for c in dataset.memory_cases}
+    found = retrieval_report(dataset.memory_cases, responses, shown.dataset_id)
+    if found is not None:  # beside the composite, never in it
+        report = replace(report, retrieval=found)
     return Graded(report, memory, tool)
 
 

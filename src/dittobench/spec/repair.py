@@ -15,7 +15,10 @@ The engine decodes ``POST /run`` replies with ``run_response`` and tool-endpoint
 - fields the grader reads keep their type (``final_text`` and ``answer`` text, ``answer`` may
   also be a bare number, ``abstain`` a boolean, ``tool_calls`` an array of objects with a string
   ``name``); ``null`` reads as absent; anything else makes the reply ``bad_json``;
-- at most ``CALLS_KEPT`` reported tool calls are kept per reply; the rest are counted, not read.
+- at most ``CALLS_KEPT`` reported tool calls are kept per reply; the rest are counted, not read;
+- ``retrieved`` is a diagnostic, never graded, so it is read as liberally as can be: anything
+  but an array reads as empty, items that are not strings are dropped, a repeated id is kept
+  once (where it first appears) and at most ``RETRIEVED_KEPT`` ids are kept.
 """
 
 from __future__ import annotations
@@ -35,6 +38,14 @@ CALLS_KEPT = 200
 """Tool calls kept per case: the reported calls of one reply, and the calls the tool endpoint
 records for one case (beyond it the endpoint answers 429). The grader's discipline penalty and
 efficiency factor saturate long before."""
+
+RETRIEVED_KEPT = 100
+"""Pair ids kept from a reply's ``retrieved`` list (the first ones, repeats dropped); recall is
+measured at 10 at most."""
+
+RETRIEVED_ID_LIMIT = 200
+"""Longest pair id kept in ``retrieved`` (longer text is dropped): pair ids are short, so a
+longer one is never a pair the harness was shown and would only bloat the transcript."""
 
 _NUMBER_TEXT_LIMIT = 32
 
@@ -129,6 +140,20 @@ def _answer(value: Any, path: str) -> str | None:
     raise DecodeError(f"{path}.answer: expected a string or a number, got {type(value).__name__}")
 
 
+def retrieved(value: Any) -> tuple[str, ...]:
+    """A reply's ``retrieved`` list read liberally: its string items (repaired), each once in
+    first order, at most ``RETRIEVED_KEPT``; anything but an array reads as empty."""
+    if not isinstance(value, list):
+        return ()
+    kept: dict[str, None] = {}
+    for item in value:
+        if len(kept) >= RETRIEVED_KEPT:
+            break
+        if isinstance(item, str) and item and len(item) <= RETRIEVED_ID_LIMIT:
+            kept.setdefault(safe_text(item), None)
+    return tuple(kept)
+
+
 def tool_call(data: Any, path: str) -> ToolCall:
     """One reported tool call: ``name`` a string (repaired), ``args`` any JSON (made safe),
     ``hop`` read liberally."""
@@ -165,6 +190,7 @@ def run_response(data: Any) -> tuple[RunResponse, int]:
         answer=_answer(data.get("answer"), "$"),
         abstain=abstain,
         confidence=_confidence(data.get("confidence")),
+        retrieved=retrieved(data.get("retrieved")),
     )
     return response, max(0, len(calls) - CALLS_KEPT)
 

@@ -116,6 +116,55 @@ class ReportDetails:
 
 
 @dataclass(frozen=True, slots=True)
+class RetrievalStat:
+    """Retrieval over the memory cases of one question type that have evidence pairs:
+    ``reported`` listed retrieved ids, ``unreported`` did not; the means (over the reported
+    ones) are absent when none did."""
+
+    question_type: str
+    reported: int
+    unreported: int
+    recall_at_1: float | None = None
+    recall_at_5: float | None = None
+    recall_at_10: float | None = None
+    hit_at_1: float | None = None
+    hit_at_5: float | None = None
+    hit_at_10: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalReport:
+    """How well the harness's memory found the evidence pairs, from the ids it listed in
+    ``RunResponse.retrieved`` (``grade.retrieval``, docs/grading.md "Retrieval diagnostics"):
+    means of recall@k and hit@k over the ``reported`` memory cases with evidence that listed ids
+    (``unreported`` of them did not), overall and per question type. Beside the composite, never
+    in it."""
+
+    reported: int
+    unreported: int
+    recall_at_1: float
+    recall_at_5: float
+    recall_at_10: float
+    hit_at_1: float
+    hit_at_5: float
+    hit_at_10: float
+    per_type: tuple[RetrievalStat, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reported": self.reported,
+            "unreported": self.unreported,
+            "recall_at_1": self.recall_at_1,
+            "recall_at_5": self.recall_at_5,
+            "recall_at_10": self.recall_at_10,
+            "hit_at_1": self.hit_at_1,
+            "hit_at_5": self.hit_at_5,
+            "hit_at_10": self.hit_at_10,
+            "per_type": [to_wire(stat) for stat in self.per_type],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreReport:
     benchmark: str
     bench_version: str
@@ -142,6 +191,9 @@ class ScoreReport:
     identity: dict[str, str] = field(default_factory=dict)
     """What the harness declared it is (from the transcript, ``spec.identity``); unchecked, and
     absent when it declared nothing."""
+    retrieval: RetrievalReport | None = None
+    """Retrieval diagnostics (``grade.retrieval``), beside the composite and never in it; absent
+    when no memory case with evidence pairs listed the pairs its memory retrieved."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -165,6 +217,7 @@ class ScoreReport:
             "details": self.details.to_json(),
             **({"nuance": self.nuance.to_json()} if self.nuance else {}),
             **({"identity": dict(sorted(self.identity.items()))} if self.identity else {}),
+            **({"retrieval": self.retrieval.to_json()} if self.retrieval else {}),
         }
 
     def to_rows(self) -> list[dict[str, Any]]:

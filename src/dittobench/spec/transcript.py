@@ -148,8 +148,9 @@ class Transcript:
 
 
 def response_json(response: RunResponse) -> dict[str, Any]:
-    """Every field, defaults included, so two equal responses always hash equal."""
-    return {
+    """Every field, defaults included, so two equal responses always hash equal; ``retrieved``
+    only when the harness reported one (records made without it keep their bytes)."""
+    out: dict[str, Any] = {
         "final_text": response.final_text,
         "tool_calls": [call_json(call) for call in response.tool_calls],
         "prompt_tokens": response.prompt_tokens,
@@ -159,6 +160,9 @@ def response_json(response: RunResponse) -> dict[str, Any]:
         "abstain": response.abstain,
         "confidence": response.confidence,
     }
+    if response.retrieved:
+        out["retrieved"] = [safe_text(pair_id) for pair_id in response.retrieved]
+    return out
 
 
 def call_json(call: ToolCall) -> dict[str, Any]:

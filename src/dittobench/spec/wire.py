@@ -123,6 +123,9 @@ class RunResponse:
 
     ``latency_ms`` is ignored (the engine measures latency itself); token counts are telemetry.
     ``answer`` is the optional bare-value slot, ``abstain`` the optional grounded-decline flag.
+    ``retrieved`` lists the pair ids (as ``/seed`` showed them) the harness's memory retrieved
+    for this answer, best first: a retrieval diagnostic reported beside the score, never in it
+    (docs/grading.md, "Retrieval diagnostics"); omitted from the JSON when empty.
     """
 
     final_text: str = ""
@@ -133,6 +136,7 @@ class RunResponse:
     answer: str | None = None
     abstain: bool | None = None
     confidence: float | None = None
+    retrieved: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +159,7 @@ class ToolExecResponse:
 
 
 OMIT_WHEN_EMPTY: frozenset[str] = frozenset(
-    {"tool_endpoint", "user_id", "pairs", "subjects", "links"}
+    {"tool_endpoint", "user_id", "pairs", "subjects", "links", "retrieved"}
 )
 
 
@@ -164,7 +168,8 @@ def to_wire(shape: Any) -> dict[str, JSONValue]:
 
     ``wave`` is always kept (some harnesses wipe a user's history when it is missing). Empty
     ``pairs``/``subjects``/``links`` arrays are omitted rather than sent as ``null`` or ``[]``,
-    as strict decoders written for the reference expect; ``None`` optionals are dropped.
+    as strict decoders written for the reference expect, and so is an empty ``retrieved``;
+    ``None`` optionals are dropped.
     """
     out: dict[str, JSONValue] = {}
     for name in shape.__dataclass_fields__:
