@@ -23,7 +23,9 @@ case_id]`` around each /run's wait, so tests can check the order cases and seeds
                It is shown only the run's wire ids, never the dataset's, so it finds a case by
                what it was asked (``user_input``, and for a memory question the user, learned
                from the /seed whose pairs are that user's wave in the file) and names a pair by
-               the id its /seed carried; a request it cannot place gets 400
+               the id its /seed carried; a request it cannot place gets 400. With
+               ``--retrieved`` each memory answer also lists the case's evidence pairs, by the
+               ids /seed carried, as ``retrieved`` (perfect retrieval)
 ``nothing``    ``{"final_text": ""}``
 ``slow``       sleeps ``--delay-ms`` (default 100), then ``{"final_text": "ok"}`` (logged in events)
 ``error500``   HTTP 500 ``{"error": "boom"}``
@@ -168,6 +170,7 @@ class State:
         self.attempts: dict[str, int] = {}
         self.huge_body = b""
         self.record = ""
+        self.retrieved = False
         answers = answers or {}
         self.fixtures = {f["case_id"]: f for f in answers.get("tool_fixtures", [])}
         self.tool_by_prompt: dict[str, dict[str, Any]] = {}
@@ -515,7 +518,11 @@ class Handler(BaseHTTPRequestHandler):
             raise BadRequest(f"no case of the answers file was asked in case {case_id!r}")
         kind, case = placed
         if kind == "memory":
-            return _memory_answer(case, self.state.shown_pairs)
+            answer = _memory_answer(case, self.state.shown_pairs)
+            evidence = [str(p) for p in case.get("evidence_pair_ids", [])]
+            if self.state.retrieved and evidence:
+                answer["retrieved"] = [self.state.shown_pairs.get(p, p) for p in evidence]
+            return answer
         fixture = self.state.fixtures.get(case["id"], {})
         schemas = {
             t.get("name"): t.get("parameters", {})
@@ -707,6 +714,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--reply", help="scripted: the raw /run reply body")
     parser.add_argument("--calls", help="scripted: raw tool-call bodies, one a line")
     parser.add_argument("--record", help="append every /seed and /run body to this file")
+    parser.add_argument(
+        "--retrieved", action="store_true", help="oracle: list the evidence pairs as retrieved"
+    )
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     args = parser.parse_args(argv)
     if args.mode == "oracle" and not args.answers:
@@ -732,6 +742,7 @@ def main(argv: list[str] | None = None) -> None:
     state = State(args.mode, answers, args.die_after, args.delay_ms)
     state.pause_s = args.pause_ms / 1000
     state.record = args.record or ""
+    state.retrieved = args.retrieved
     if args.reply:
         with open(args.reply, "rb") as handle:
             state.reply = handle.read()
