@@ -95,6 +95,10 @@ def test_show_case_prints_question_answer_key_score_and_rule(scored: Scored) -> 
     tool = next(c for c in scored.report.per_case if c.kind == "tool" and c.expected)
     shown = cli("show", scored.run_id, "--case", tool.case_id, "--db", str(scored.db)).stdout
     assert "\nprompt " in shown and f"expected   {tool.expected[0]}(" in shown
+    called = next(c for c in scored.report.per_case if c.kind == "tool" and c.called)
+    shown = cli("show", scored.run_id, "--case", called.case_id, "--db", str(scored.db)).stdout
+    assert f"tool score {called.tool_score:.3f} (selection " in shown
+    assert " · arguments " in shown and " · order " in shown
     missing = cli("show", scored.run_id, "--case", "nope", "--db", str(scored.db))
     assert missing.returncode == 2 and "has no case 'nope'" in missing.stderr
 

@@ -9,8 +9,6 @@ values as they are.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sys
 from collections.abc import Iterable
@@ -41,6 +39,9 @@ def safe_cell(value: Any) -> Any:
 
 def to_csv(rows: Iterable[dict[str, Any]], columns: list[str]) -> str:
     """The rows as CSV text with a header row, every text cell formula-safe."""
+    import csv
+    import io
+
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
