@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.report import CaseScore, ScoreReport
+from dittobench.spec.vocab import ReasonCode
 from dittobench.views.delivery import undelivered_text
 from dittobench.views.identity import DECLARED, identity_text
 from dittobench.views.nuance import NOT_IN_COMPOSITE, nuance_text
@@ -61,7 +62,12 @@ def report_lines(report: ScoreReport, transcript: Mapping[str, Any] | None = Non
     return lines
 
 
-DISQUALIFYING = ("forbidden", "distractor", "dump_guard", "wrongful_decline")
+DISQUALIFYING: Final[tuple[ReasonCode, ...]] = (
+    "forbidden",
+    "distractor",
+    "dump_guard",
+    "wrongful_decline",
+)
 """The memory reasons a disqualifying scan writes, in grading order (``grade.memory``): the
 cases ``details.disqualified_memory_cases`` counts."""
 
