@@ -41,7 +41,7 @@ import json
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -276,7 +276,8 @@ class ModelAgent(ChatLoop):
 
     def answer(self, request: RunRequest, call_tool: ToolCaller) -> RunResponse:
         memory = MemoryTools(self.store, request.user_id)
-        return self.converse(request, call_tool, self.system_prompt(request), memory)
+        response = self.converse(request, call_tool, self.system_prompt(request), memory)
+        return replace(response, retrieved=tuple(memory.found))  # what its searches returned
 
     def system_prompt(self, request: RunRequest) -> str:
         """The request's system prompt plus the reference-date and memory-tool lines."""

@@ -63,11 +63,14 @@ class HttpToolCaller:
 
 
 class MemoryTools:
-    """The seven memory tools, executed against the store for one user."""
+    """The seven memory tools, executed against the store for one user. ``found`` keeps the
+    pair ids the reading tools returned, each once, in the order first returned (what the
+    answer's ``retrieved`` lists)."""
 
     def __init__(self, store: MemoryStore, user_id: str) -> None:
         self.store = store
         self.user = user_key(user_id)
+        self.found: dict[str, None] = {}
 
     def execute(self, name: str, args: Any) -> ToolExecResponse:
         if not isinstance(args, dict):
@@ -79,9 +82,9 @@ class MemoryTools:
 
     def _run(self, name: str, args: dict[str, Any]) -> str:
         if name == "search_memories":
-            return _format_hits(self.store.search(self.user, _joined(args["queries"]), 10))
+            return self._hits(self.store.search(self.user, _joined(args["queries"]), 10))
         if name == "fetch_memories":
-            return _format_hits(self.store.fetch(self.user, [str(p) for p in args["pairIds"]]))
+            return self._hits(self.store.fetch(self.user, [str(p) for p in args["pairIds"]]))
         if name == "search_subjects":
             found = self.store.search_subjects(self.user, _joined(args["queries"]))
             return "\n".join(f"[{s.id}] {s.subject_text}: {s.description_text}" for s in found)
@@ -89,7 +92,7 @@ class MemoryTools:
             hits = self.store.search_in_subject(
                 self.user, str(args["subject_id"]), _joined(args["queries"])
             )
-            return _format_hits(hits)
+            return self._hits(hits)
         if name == "save_memory":
             return f"saved as {self.store.save(self.user, str(args['content']))}"
         if name == "update_memory":
@@ -102,6 +105,11 @@ class MemoryTools:
                 else "no such memory"
             )
         raise ValueError(f"{name} is not a memory tool")
+
+    def _hits(self, hits: Sequence[Hit]) -> str:
+        for hit in hits:
+            self.found.setdefault(hit.pair_id, None)
+        return _format_hits(hits)
 
 
 def _joined(value: Any) -> str:

@@ -17,8 +17,9 @@ The engine decodes ``POST /run`` replies with ``run_response`` and tool-endpoint
   ``name``); ``null`` reads as absent; anything else makes the reply ``bad_json``;
 - at most ``CALLS_KEPT`` reported tool calls are kept per reply; the rest are counted, not read;
 - ``retrieved`` is a diagnostic, never graded, so it is read as liberally as can be: anything
-  but an array reads as empty, items that are not strings are dropped, a repeated id is kept
-  once (where it first appears) and at most ``RETRIEVED_KEPT`` ids are kept.
+  but an array reads as empty, items that are not strings (or are empty, or longer than
+  ``RETRIEVED_ID_LIMIT``) are dropped, a repeated id is kept once (where it first appears) and at
+  most ``RETRIEVED_KEPT`` ids are kept.
 """
 
 from __future__ import annotations
