@@ -248,8 +248,9 @@ def test_the_openapi_document_is_true(tmp_path: Path) -> None:
     for result in schema.get_all_operations():
         assert isinstance(result, Ok), result
         operations.append(result.ok())
-    # GET /v1/suites/{suite_id}, /v1/runs/{run_id}/similar too, and the windows and log (10)
-    assert len(operations) == 24
+    # GET /v1/suites/{suite_id}, /v1/runs/{run_id}/similar too, the windows and log (10), and
+    # the published keys at /v1/keys and /.well-known/dittobench-keys.json
+    assert len(operations) == 26
 
     for operation in operations:
         # Every check but "schema-valid data is accepted": a well-formed harness_url the SSRF
