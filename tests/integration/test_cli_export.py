@@ -127,3 +127,23 @@ def test_csv_quotes_and_guards_every_text_cell() -> None:
     (back,) = list(csv.DictReader(io.StringIO(text)))
     assert back == {"case_id": "c1", "answer": "'" + rows[0]["answer"]}
     assert text.startswith("case_id,answer\n")
+
+
+def test_the_html_report_names_integrity_and_marks_disqualified_categories(
+    scored: Scored, tmp_path: Path
+) -> None:
+    out = tmp_path / "report.html"
+    result = cli("report", scored.run_id, "--html", str(out), "--db", str(scored.db))
+    assert result.returncode == 0, result.stderr
+    page = out.read_text("utf-8")
+    assert f"× integrity {scored.report.details.token_factor:.2f}" in page
+    assert "× token" not in page
+    ruled = ("forbidden", "distractor", "dump_guard", "wrongful_decline")
+    out_cases = [c for c in scored.report.per_case if c.kind == "memory" and c.reason in ruled]
+    assert out_cases  # the built-in harness declines some answerable questions
+    weakest = sorted(scored.report.per_category, key=lambda c: (c.mean, c.category))[:8]
+    shown = {c.category for c in weakest}
+    for category in {c.category for c in out_cases} & shown:
+        n = sum(1 for c in out_cases if c.category == category)
+        assert f"<td>{category} <span class=warn>({n} disqualified)</span>" in page
+    assert page.count("disqualified)</span>") == len({c.category for c in out_cases} & shown)
