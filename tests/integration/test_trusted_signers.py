@@ -169,3 +169,14 @@ def test_keys_show_prints_a_line_verify_accepts(receipt: dict[str, Any], tmp_pat
     assert TrustedKeys.from_json(shown_json["trusted_keys"]).lookup(key_id(key)) is not None
     none_yet = dittobench("keys", "show", cwd=tmp_path)
     assert none_yet.returncode == 2 and "no key yet" in none_yet.stderr
+
+
+def test_external_verify_decides_the_signer_the_same_way(tmp_path: Path) -> None:
+    path = tmp_path / "receipt.json"
+    stranger = "0123456789abcdef"
+    shaped = {"manifest": {}, "signature": "", "public_key": "", "key_id": stranger}
+    path.write_text(json.dumps(shaped), encoding="utf-8")
+    refused = dittobench("external", "verify", str(path), cwd=tmp_path)
+    assert refused.returncode == 2 and f"key {stranger}, which is not trusted" in refused.stderr
+    unchecked = dittobench("external", "verify", str(path), "--any-key", cwd=tmp_path)
+    assert unchecked.returncode == 1 and "NOT VERIFIED" in unchecked.stdout
