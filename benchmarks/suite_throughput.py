@@ -26,11 +26,11 @@ from tests.helpers import redis_service
 from tests.helpers.postgres import MACHINE_SERVICE, fresh_database, machine_service_reachable
 from tests.helpers.worker_process import WorkerProcess, start_worker
 
+from dittobench.drive.clock import new_run_id, now
 from dittobench.receipts.keys import generate_private_key, save_keypair
 from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.store.jobs import TERMINAL, JobRow, ServiceStore
 from dittobench.workers.broker import Broker
-from dittobench.workers.driver import new_run_id, now
 
 WORKERS = (1, 2, 4)
 

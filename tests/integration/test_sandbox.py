@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from dittobench.core.canonical import canonical_bytes
+from dittobench.drive.clock import new_run_id, now
 from dittobench.generate.assemble import build_dataset
 from dittobench.sandbox import SandboxError
 from dittobench.sandbox.archive import read_archive
@@ -33,7 +34,6 @@ from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.store.jobs import JobRow, ServiceStore
 from dittobench.store.submissions import SubmissionRow
 from dittobench.workers.broker import Broker
-from dittobench.workers.driver import new_run_id, now
 from tests.helpers import redis_service
 from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import harness

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 import redis
 
+from dittobench.drive.clock import new_run_id, now
 from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.store.jobs import TERMINAL, JobRow, ServiceStore
 from dittobench.workers.broker import QUEUE, Broker
-from dittobench.workers.driver import new_run_id, now
 from tests.helpers import redis_service
 from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import harness

@@ -136,12 +136,12 @@ def replay(
         drive_here,
         installation_key,
         judge_endpoint,
-        new_run_id,
         open_store,
         print_outcome,
         store_location,
     )
     from dittobench.core.hashing import sha256_hex
+    from dittobench.drive.clock import new_run_id
     from dittobench.drive.runs import RunRequest
     from dittobench.engine.replay import replay_harness
     from dittobench.spec.seeds import SUBMITTER

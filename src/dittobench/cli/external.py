@@ -124,7 +124,8 @@ def external_run(
     --allow-unknown-file. The summary is the external suite's own, never a dittobench score.
     """
     from dittobench.cli.inputs import check_harness_option, check_seconds
-    from dittobench.cli.running import judge_endpoint, new_run_id
+    from dittobench.cli.running import judge_endpoint
+    from dittobench.drive.clock import new_run_id
 
     check_harness_option(harness, "--harness")
     check_seconds(case_timeout, "--case-timeout")
@@ -234,7 +235,8 @@ def _grade(suite: ExternalSuite, transcript: ExternalTranscript) -> ExternalRepo
 
 
 def _sign(report: ExternalReport, transcript: ExternalTranscript, key: Path | None) -> Any:
-    from dittobench.cli.running import installation_key, now, store_location
+    from dittobench.cli.running import installation_key, store_location
+    from dittobench.drive.clock import now
     from dittobench.receipts.external import build_external_receipt
     from dittobench.receipts.keys import KeyFileError
 

@@ -461,8 +461,6 @@ __all__ = [
     "drive_here",
     "installation_key",
     "judge_endpoint",
-    "new_run_id",
-    "now",
     "open_store",
     "print_outcome",
     "run",

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 
+from dittobench.drive.clock import new_run_id, now
 from dittobench.sandbox import ArchiveError
 from dittobench.sandbox.archive import Archive, ArchiveLimits, read_archive
 from dittobench.sandbox.bubblewrap import usable
@@ -25,7 +26,7 @@ from dittobench.service.routes_info import errors
 from dittobench.service.sandbox_settings import sandbox_config
 from dittobench.store.jobs import ActiveJobError, JobRow
 from dittobench.store.submissions import SubmissionRow
-from dittobench.workers.driver import ARCHIVE_MODE, new_run_id, now
+from dittobench.workers.driver import ARCHIVE_MODE
 
 router = APIRouter()
 Service = Annotated[ServiceState, Depends(state)]

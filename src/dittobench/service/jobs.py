@@ -31,6 +31,7 @@ from pathlib import Path
 import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from dittobench.drive.clock import now
 from dittobench.engine.orchestrate import Progress
 from dittobench.engine.runner import LeaseLost, RunError
 from dittobench.service.events import ProgressHub, Snapshot
@@ -52,8 +53,6 @@ from dittobench.workers.driver import (
     JobDriver,
     ServiceStopping,
     classify,
-    new_run_id,
-    now,
 )
 
 log = logging.getLogger("dittobench.service.jobs")
@@ -330,6 +329,4 @@ __all__ = [
     "JobQueue",
     "ServiceStopping",
     "classify",
-    "new_run_id",
-    "now",
 ]

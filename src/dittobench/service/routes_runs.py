@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.hashing import sha256_hex
+from dittobench.drive.clock import new_run_id, now
 from dittobench.generate.assemble import build_dataset
 from dittobench.packs import own_pack
 from dittobench.service.archives import submit_archive
@@ -25,7 +26,6 @@ from dittobench.service.context import (
     owned_job,
     state,
 )
-from dittobench.service.jobs import new_run_id, now
 from dittobench.service.jobview import accepted, job_object, progress_events, summary
 from dittobench.service.models import (
     Accepted,

@@ -17,10 +17,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path
 
 from dittobench.core.prng import seed_text
+from dittobench.drive.clock import new_run_id, now
 from dittobench.receipts.suite import SuiteRun, build_suite_receipt, summarise
 from dittobench.service.auth import Principal
 from dittobench.service.context import ApiError, ServiceState, caller, state
-from dittobench.service.jobs import new_run_id, now
 from dittobench.service.models import SuiteObject
 from dittobench.service.routes_info import errors
 from dittobench.spec.seeds import OPERATOR, seed_shown

@@ -22,7 +22,7 @@ import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from dittobench.core.errors import DittobenchError
-from dittobench.drive.clock import new_run_id, now
+from dittobench.drive.clock import now
 from dittobench.drive.runs import RunRequest, drive_run
 from dittobench.engine.client import ClientLimits, HarnessError
 from dittobench.engine.judging import JudgeEndpoint
@@ -339,6 +339,4 @@ __all__ = [
     "UnsafeHarness",
     "classify",
     "job_pack",
-    "new_run_id",
-    "now",
 ]

@@ -19,11 +19,11 @@ import threading
 import time
 from collections.abc import Callable
 
+from dittobench.drive.clock import now
 from dittobench.engine.runner import LEASE_S, held_by_another
 from dittobench.store import StoreError
 from dittobench.store.fleet import WorkerRow
 from dittobench.store.jobs import ACTIVE, JobRow
-from dittobench.workers.driver import now
 from dittobench.workers.logs import event
 from dittobench.workers.tasks import Runtime, older_than
 
