@@ -75,9 +75,9 @@ class needs its line here::
     ├── SandboxError                     502    1   sandbox
     │   └── ArchiveError                 400    2   sandbox
     ├── BrokerError                      503    2   workers.broker
-    ├── JobCancelled                     500    1   workers.driver
-    ├── ServiceStopping                  500    1   workers.driver
-    ├── UnsafeHarness                    500    1   workers.driver
+    ├── JobCancelled                     409    1   workers.driver
+    ├── ServiceStopping                  503    1   workers.driver
+    ├── UnsafeHarness                    400    1   workers.driver
     ├── ViewError                        500    2   views.model
     │   └── DatasetMismatch              500    2   views.model
     ├── PatternError                     500    2   study.patterns

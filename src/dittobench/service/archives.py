@@ -88,9 +88,9 @@ def submit_archive(
         service.store.create_submission(row)  # first: the job is driven from it
         try:
             made = service.store.create_job(job)
-        except ActiveJobError as exc:
+        except ActiveJobError:  # the handler answers 409, its http_status
             service.store.delete_submission(run_id)
-            raise ApiError(409, str(exc)) from None
+            raise
     service.queue.poke()
     return accepted(made, version, run_size, seed)
 

@@ -50,14 +50,6 @@ class PageError(DittobenchError):
         self.status, self.message, self.hashes = status, message, hashes
 
 
-def page_error(exc: ViewError) -> PageError:
-    """A view's error as a page's: 404 for a run or case that does not exist, 500 (naming both
-    hashes) for a run whose dataset this build no longer makes, 500 otherwise."""
-    if isinstance(exc, DatasetMismatch):
-        return PageError(500, str(exc), Hashes(exc.run_id, exc.stored, exc.rebuilt))
-    return PageError(404 if exc.missing else 500, str(exc))
-
-
 class SignInNeeded(DittobenchError):
     """The page needs a signed-in viewer; the handler redirects to the sign-in form."""
 
@@ -92,20 +84,33 @@ def html(body: str, status: int = 200) -> HTMLResponse:
 
 
 def handlers(app: Any) -> None:
-    """Pages answer errors as pages; a page that needs a sign-in redirects to the form."""
+    """Pages answer errors as pages, a view's error (``views.model.ViewError``) with its own
+    status (404 for a run or case that does not exist, 500 otherwise, naming both hashes for a
+    run whose dataset this build no longer makes); a page that needs a sign-in redirects to the
+    form. Only the page routes let a ``ViewError`` out: the API's routes answer their own."""
+
+    def shown(request: Request, status: int, message: str, hashes: Hashes | None) -> Response:
+        pages = pages_state(request)
+        who = viewer_of(request, pages.sessions, public=pages.public, shadow=pages.shadow)
+        return html(error_page(status, message, chrome(who) if who else Chrome(), hashes), status)
 
     async def page_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, PageError)
-        pages = pages_state(request)
-        who = viewer_of(request, pages.sessions, public=pages.public, shadow=pages.shadow)
-        shown = error_page(exc.status, exc.message, chrome(who) if who else Chrome(), exc.hashes)
-        return html(shown, exc.status)
+        return shown(request, exc.status, exc.message, exc.hashes)
+
+    async def view_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ViewError)
+        hashes = None
+        if isinstance(exc, DatasetMismatch):
+            hashes = Hashes(exc.run_id, exc.stored, exc.rebuilt)
+        return shown(request, exc.http_status, str(exc), hashes)
 
     async def sign_in_needed(request: Request, exc: Exception) -> Response:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         return RedirectResponse(f"/sign-in?next={quote(target, safe='')}", 303)
 
     app.add_exception_handler(PageError, page_error)
+    app.add_exception_handler(ViewError, view_error)
     app.add_exception_handler(SignInNeeded, sign_in_needed)
 
 
@@ -120,7 +125,6 @@ __all__ = [
     "chrome",
     "handlers",
     "html",
-    "page_error",
     "pages_state",
     "viewer",
 ]

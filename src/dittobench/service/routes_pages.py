@@ -31,7 +31,6 @@ from dittobench.service.pagekit import (
     chrome,
     handlers,
     html,
-    page_error,
 )
 from dittobench.service.sessions import Viewer
 from dittobench.service.windows import sealed_until, window_view
@@ -84,10 +83,7 @@ def _visible(service: ServiceState, who: Viewer) -> list[Listed]:
 
 def _one(service: ServiceState, who: Viewer, run_id: str) -> Listed:
     """The run as listed, reached the way the API reaches it (``views.access``)."""
-    try:
-        reach_run(service.store, run_id, who.may_see)
-    except ViewError as exc:
-        raise page_error(exc) from None
+    reach_run(service.store, run_id, who.may_see)
     found = list_all(service.store, with_jobs=True, run_id=run_id)
     if not found:
         raise PageError(404, f"no run {run_id}")
@@ -158,8 +154,8 @@ def _texts(service: ServiceState, stored: Any) -> tuple[dict[str, CaseText], dic
         return {}, {}
     try:
         dataset = dataset_of(stored.row)
-    except DatasetMismatch as exc:
-        raise page_error(exc) from None
+    except DatasetMismatch:
+        raise
     except ViewError:
         dataset = None
     try:
@@ -190,7 +186,7 @@ def run(
         stored = load_run(service.store, run_id)
     except ViewError as exc:
         if not exc.missing:
-            raise page_error(exc) from None
+            raise
     check = _check(service, pages, item)
     stage = item.status
     job = service.store.get_job(run_id) if item.job else None
@@ -236,11 +232,8 @@ def case(
     sealed = _sealed(service, who, _one(service, who, run_id))
     if sealed:
         raise PageError(403, f"case {case_id} of run {run_id}: {sealed}")
-    try:
-        stored = load_run(service.store, run_id)
-        detail = case_detail(service.store, stored, case_id)
-    except ViewError as exc:
-        raise page_error(exc) from None
+    stored = load_run(service.store, run_id)
+    detail = case_detail(service.store, stored, case_id)
     return html(case_page(run_id, detail, chrome(who), back))
 
 
@@ -286,10 +279,7 @@ def compare(
     made = None
     if a and b:
         left, right = _one(service, who, a), _one(service, who, b)
-        try:
-            ra, rb = load_run(service.store, left.run_id), load_run(service.store, right.run_id)
-        except ViewError as exc:
-            raise page_error(exc) from None
+        ra, rb = load_run(service.store, left.run_id), load_run(service.store, right.run_id)
         if ra.report is None or rb.report is None:
             raise PageError(400, "both runs must be finished to be compared")
         made = compare_reports(a, ra.report, b, rb.report)

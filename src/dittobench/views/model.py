@@ -27,11 +27,13 @@ from dittobench.views.explain import Why, explain, explain_tool, policy_of
 
 
 class ViewError(DittobenchError):
-    """A run or case that cannot be shown; ``missing`` when it does not exist (a 404)."""
+    """A run or case that cannot be shown: ``missing`` when it does not exist, and then its
+    ``http_status`` is 404; else 500 (the class's own), a stored run that cannot be read."""
 
     def __init__(self, message: str, *, missing: bool = False) -> None:
         super().__init__(message)
         self.missing = missing
+        self.http_status = 404 if missing else 500
 
 
 class DatasetMismatch(ViewError):

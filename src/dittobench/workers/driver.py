@@ -58,6 +58,7 @@ class JobCancelled(DittobenchError, RuntimeError):
     """Raised inside a run's progress report to stop it: its job was cancelled."""
 
     exit_code = 1
+    http_status = 409
 
 
 class ServiceStopping(DittobenchError, RuntimeError):
@@ -65,12 +66,14 @@ class ServiceStopping(DittobenchError, RuntimeError):
     is left to be resumed."""
 
     exit_code = 1
+    http_status = 503
 
 
 class UnsafeHarness(DittobenchError, ValueError):
     """The harness URL was refused by the caller's guard when the run started."""
 
     exit_code = 1
+    http_status = 400
 
 
 @dataclass(frozen=True, slots=True)
