@@ -109,10 +109,12 @@ def test_the_keys_a_service_serves_verify_its_receipts(
     assert key_id(service_key(service)) == kid
     pinned = dittobench("verify", str(path), "--trusted-keys", str(tmp_path / "keys.json"))
     assert pinned.returncode == 0, pinned.stdout + pinned.stderr
-    assert f"key used: trusted key {kid}" in pinned.stdout
+    assert f"key used: trusted key {kid} (from the trusted-keys file)" in pinned.stdout
     assert pinned.stdout.strip().splitlines()[-1] == "verdict: VERIFIED"
     fetched = dittobench("verify", str(path), "--keys-url", service.url + "/v1/keys", cwd=tmp_path)
     assert fetched.returncode == 0, fetched.stdout + fetched.stderr
+    served = f"key used: trusted key {kid} (served at {service.url}/v1/keys (--keys-url))"
+    assert served in fetched.stdout, fetched.stdout
     base = dittobench("verify", str(path), "--keys-url", service.url, cwd=tmp_path)
     assert base.returncode == 0, base.stdout + base.stderr
     other = signed_by(receipt, generate_private_key(), tmp_path)
@@ -146,6 +148,8 @@ def test_the_installations_own_key_verifies_with_no_option(
     checked = dittobench("verify", str(path), cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.strip().splitlines()[-1] == "verdict: VERIFIED"
+    assert "(this installation's own key, in " in checked.stdout, checked.stdout
+    assert "trusted-keys file" not in checked.stdout
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     assert dittobench("verify", str(path), cwd=elsewhere).returncode == 2

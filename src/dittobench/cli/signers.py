@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -90,6 +91,7 @@ def fetch_trusted_keys(url: str) -> TrustedKeys:
     from dittobench.receipts.keys import TrustedKeys
 
     target = keys_endpoint(url)
+    origin = f"served at {target} (--keys-url)"
     try:
         body = _fetch_capped(target)
     except httpx.HTTPError as exc:
@@ -97,9 +99,10 @@ def fetch_trusted_keys(url: str) -> TrustedKeys:
     if isinstance(body, str):
         raise fail(f"--keys-url {target}: {body}")
     try:
-        return TrustedKeys.from_json(json.loads(body))
+        served = TrustedKeys.from_json(json.loads(body))
     except (ValueError, RecursionError) as exc:
         raise fail(f"--keys-url {target}: not a trusted-keys document ({exc})") from None
+    return TrustedKeys(tuple(replace(k, origin=origin) for k in served.keys))
 
 
 def _fetch_capped(url: str) -> bytes | str:
@@ -145,9 +148,10 @@ def own_trusted_key() -> TrustedKey | None:
     if folder is None:
         return None
     try:
-        return trusted_entry(load_public_key(folder / PUBLIC_KEY_NAME), OWN_KEY_FROM)
+        own = trusted_entry(load_public_key(folder / PUBLIC_KEY_NAME), OWN_KEY_FROM)
     except (OSError, KeyFileError):
         return None
+    return replace(own, origin=f"this installation's own key, in {folder}")
 
 
 __all__ = [

@@ -255,7 +255,7 @@ def _check_trusted(
     checks.add(
         "key validity", not problem, problem or f"created_at is within {entry.key_id}'s window"
     )
-    return f"trusted key {entry.key_id} (from the trusted-keys file)"
+    return f"trusted key {entry.key_id} ({entry.origin})"
 
 
 def _check_hash(checks: Checklist, name: str, data: Any, signed: Any) -> None:

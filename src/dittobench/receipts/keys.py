@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
@@ -136,6 +136,10 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
     return key
 
 
+FROM_FILE: Final = "from the trusted-keys file"
+"""A trusted key's ``origin`` when it was read from a trusted-keys file."""
+
+
 @dataclass(frozen=True, slots=True)
 class TrustedKey:
     key_id: str
@@ -143,6 +147,8 @@ class TrustedKey:
     """Raw 32 bytes."""
     valid_from: str
     valid_until: str | None = None
+    origin: str = field(default=FROM_FILE, compare=False)
+    """Where the key came from, in words, for the ``key used:`` line (never serialised)."""
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -117,7 +117,7 @@ def check_trusted(
         return "no trusted key: the signer is not in the trusted keys"
     _check_trusted_signature(checks, entry, receipt, raw_manifest)
     _check_validity(checks, entry, manifest)
-    return f"trusted key {entry.key_id} (from the trusted-keys file)"
+    return f"trusted key {entry.key_id} ({entry.origin})"
 
 
 def _check_trusted_signature(
