@@ -81,17 +81,18 @@ def harness_check(
 
 @contextlib.contextmanager
 def _reached(url: str) -> Iterator[str]:
-    """The URL to probe: the given one, or a built-in baseline started on a scratch memory."""
+    """The URL to probe: the given one, or a built-in baseline started on a scratch memory,
+    as the run driver reaches it (``drive.runs.harness_url``)."""
     if url != BUILTIN:
         yield url
         return
     import tempfile
 
-    from dittobench.engine.launcher import builtin_harness
+    from dittobench.drive.runs import harness_url
 
     with (
         tempfile.TemporaryDirectory(prefix="dittobench-check-") as folder,
-        builtin_harness(Path(folder) / "memory.db") as started,
+        harness_url(BUILTIN, Path(folder), "memory") as started,
     ):
         yield started
 

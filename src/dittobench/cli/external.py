@@ -182,15 +182,13 @@ def _warn_unknown(suite: ExternalSuite, file: Path) -> None:
 @contextlib.contextmanager
 def _harness(harness: str, run_id: str) -> Iterator[str]:
     """The URL to drive: the given one, or the built-in baseline started for this run (its
-    memory in ``baseline/external-<run id>.db`` under this installation's folder)."""
+    memory in ``baseline/external-<run id>.db`` under this installation's folder), as the run
+    driver reaches it (``drive.runs.harness_url``)."""
     from dittobench.cli.running import store_location
-    from dittobench.engine.launcher import builtin_harness
+    from dittobench.drive.runs import harness_url
 
-    if harness != BUILTIN:
-        yield harness
-        return
-    _url, home = store_location(None)
-    with builtin_harness(home / "baseline" / f"external-{run_id}.db") as url:
+    _url, home = store_location(None) if harness == BUILTIN else ("", Path())
+    with harness_url(harness, home, f"external-{run_id}") as url:
         yield url
 
 
