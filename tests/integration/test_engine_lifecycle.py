@@ -28,10 +28,12 @@ from dittobench.engine.launcher import builtin_harness
 from dittobench.engine.runner import RunOptions, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.spec.vocab import RunSizeName
 from dittobench.store import RunStore, StoreError
 from tests.helpers.stateful_process import stateful
 
-SEED, SIZE = 29, "medium"
+SEED = 29
+SIZE: RunSizeName = "medium"
 LIMITS = ClientLimits(health_wait_s=10, health_interval_s=0.05, run_deadline_s=10.0)
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 

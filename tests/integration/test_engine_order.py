@@ -16,13 +16,15 @@ import pytest
 from dittobench.engine.client import ClientLimits
 from dittobench.engine.runner import RunOptions, start_run
 from dittobench.generate.assemble import build_dataset
+from dittobench.spec.vocab import RunSizeName
 from dittobench.spec.wire import DEFAULT_USER_ID
 from dittobench.spec.wireids import WireIds
 from dittobench.store import RunStore
 from tests.helpers.harness_process import harness
 
 LIMITS = ClientLimits(health_wait_s=10, health_interval_s=0.05, run_deadline_s=5.0)
-SEED, SIZE, VERSION = 17, "medium", "1.1.0"
+SEED, VERSION = 17, "1.1.0"
+SIZE: RunSizeName = "medium"
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 

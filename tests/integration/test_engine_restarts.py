@@ -26,12 +26,13 @@ from dittobench.engine.orchestrate import Progress
 from dittobench.engine.runner import RunOptions, RunOutcome, resume_run, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.spec.vocab import RunSizeName
 from dittobench.store import RunStore
 
-SEED, SIZE = (
-    7,
-    "medium",
-)  # five waves; a delete after the second, a save and an update after the third
+SEED = 7
+SIZE: RunSizeName = (
+    "medium"  # five waves; a delete after the second, a save and an update after the third
+)
 LIMITS = ClientLimits(
     health_wait_s=20, health_interval_s=0.1, run_deadline_s=20, backoff_s=(0.05, 0.1)
 )

@@ -22,6 +22,7 @@ from dittobench.engine.client import ClientLimits, HarnessError
 from dittobench.engine.runner import RunError, RunOptions, RunOutcome, resume_run, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.report import ScoreReport
+from dittobench.spec.vocab import RunSizeName
 from dittobench.store import RunRow, RunStore
 from tests.helpers.harness_process import harness
 
@@ -40,7 +41,7 @@ def run(
     url: str,
     tmp: Path,
     seed: int = 11,
-    size: str = "small",
+    size: RunSizeName = "small",
     limits: ClientLimits = FAST,
     concurrency: int = 8,
 ) -> RunOutcome:
@@ -62,7 +63,9 @@ def answers(tmp_path: Path, seed: int, size: str) -> Path:
 
 
 @pytest.mark.parametrize("size", ["small", "medium"])
-def test_oracle_harness_scores_full_marks(store: RunStore, tmp_path: Path, size: str) -> None:
+def test_oracle_harness_scores_full_marks(
+    store: RunStore, tmp_path: Path, size: RunSizeName
+) -> None:
     with harness("oracle", "--answers", str(answers(tmp_path, 11, size))) as url:
         outcome = run(store, url, tmp_path, size=size)
     report = outcome.report
@@ -208,7 +211,8 @@ def _wait_for_cases(db: Path, run_id: str, at_least: int, timeout: float = 30) -
 @pytest.mark.slow
 def test_killed_engine_resumes_to_the_same_scores(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
-    seed, size = 13, "medium"
+    seed = 13
+    size: RunSizeName = "medium"
     with harness("oracle", "--answers", str(answers(tmp_path, seed, size))) as url:
         with RunStore(RunStore.sqlite_url(tmp_path / "straight.db")) as other:
             straight = run(other, url, tmp_path, seed=seed, size=size)
@@ -263,7 +267,8 @@ def test_killed_engine_resumes_to_the_same_scores(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_ctrl_c_leaves_an_interrupted_run_that_resumes(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
-    seed, size = 5, "small"
+    seed = 5
+    size: RunSizeName = "small"
     with harness("slow", "--delay-ms", "150") as url:
         command = [sys.executable, "-m", "dittobench", "run", "--harness", url, "--seed", str(seed)]
         command += ["--run-size", size, "--db", str(db), "--out-dir", str(tmp_path / "cli")]

@@ -25,6 +25,7 @@ from dittobench.engine.orchestrate import declared_health
 from dittobench.engine.runner import RunOptions, RunOutcome, resume_run, start_run
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.spec.vocab import RunSizeName
 from dittobench.store import RunStore
 from tests.helpers.stateful_process import stateful
 
@@ -32,7 +33,8 @@ LIMITS = ClientLimits(
     health_wait_s=10, health_interval_s=0.05, run_deadline_s=5.0, backoff_s=(0.05, 0.1)
 )
 BACKOFF = (0.05, 0.1, 0.2)
-SEED, SIZE = 23, "medium"
+SEED = 23
+SIZE: RunSizeName = "medium"
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 _ids = count()
 

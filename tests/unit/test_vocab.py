@@ -33,7 +33,9 @@ from dittobench.spec.sizes import RUN_SIZE_NAMES, sizes
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import POLICIES
 from dittobench.store import BadContentError, RunRow, RunStore, jobs, rows
+from dittobench.views import pages as views_pages
 from dittobench.views.explain import RULES
+from dittobench.workers import driver
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -146,7 +148,11 @@ def test_run_sizes() -> None:
     for name, policy in POLICIES.items():
         same_members(f"{name} run_sizes", policy.run_sizes, vocab.RUN_SIZES)
         assert all(k == v.name for k, v in policy.run_sizes.items()), name
-    same_members("service.models.RunSizeName", get_args(models.RunSizeName), vocab.RUN_SIZES)
+    for model in (models.JobSummary, models.SubmitRequest):
+        annotation = model.model_fields["run_size"].annotation
+        same_members(
+            f"service.models.{model.__name__}.run_size", get_args(annotation), vocab.RUN_SIZES
+        )
 
 
 def test_job_statuses() -> None:
@@ -158,6 +164,10 @@ def test_job_statuses() -> None:
     )
     assert seeds.FINISHED == jobs.TERMINAL, "spec.seeds.FINISHED"
     same_members("service.models.JobStatus", get_args(models.JobStatus), vocab.JOB_STATUSES)
+    mode = models.JobSummary.model_fields["mode"].annotation
+    same_members("service.models.JobSummary.mode", get_args(mode), vocab.JOB_MODES)
+    assert driver.ARCHIVE_MODE in vocab.JOB_MODES, "workers.driver.ARCHIVE_MODE"
+    assert set(vocab.JOB_STATUSES) - jobs.TERMINAL == views_pages.RUNNING, "views.pages.RUNNING"
 
 
 def test_run_statuses_stages_and_sources() -> None:

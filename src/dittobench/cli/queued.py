@@ -25,6 +25,7 @@ from dittobench.cli.common import fail
 if TYPE_CHECKING:
     from dittobench.engine.orchestrate import Progress
     from dittobench.engine.runner import RunOutcome
+    from dittobench.spec.vocab import RunSizeName, SeedSource
     from dittobench.store.jobs import JobRow, ServiceStore
 
 POLL_S = 0.25
@@ -44,11 +45,11 @@ def queue_jobs(
     broker_url: str,
     runs: list[tuple[str, int]],
     harness_url: str,
-    run_size: str,
+    run_size: RunSizeName,
     bench_version: str,
     suite_id: str = "",
     *,
-    seed_source: str,
+    seed_source: SeedSource,
 ) -> None:
     """Make a job for each ``(run id, seed)`` and hand it to the workers (exit 2 when the broker
     cannot be reached: nothing is queued then); ``seed_source`` says who chose the seeds."""

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from dittobench.engine.runner import RunOutcome
     from dittobench.packs import Pack
     from dittobench.sandbox.archive import Archive
+    from dittobench.spec.vocab import RunSizeName, SeedSource
     from dittobench.store import RunStore
 
 
@@ -247,7 +248,7 @@ def _many(args: RunArgs) -> None:
 
     _refuse_on_workers(args)
     os.umask(0o077)
-    many_runs(Plan(args.harness or BUILTIN, args.seed, args.seeds, args.run_size,
+    many_runs(Plan(args.harness or BUILTIN, args.seed, args.seeds, _size(args),
                    args.bench_version, args.db, args.broker, args.queue, args.parallel,
                    args.concurrency, args.run_deadline, args.wait, args.key, args.out_dir,
                    args.json_out))  # fmt: skip
@@ -282,8 +283,16 @@ def _one(args: RunArgs, pack: Pack | None, archive: Archive | None) -> None:
     print_outcome(outcome, args.json_out)
 
 
+def _size(args: RunArgs) -> RunSizeName:
+    """``--run-size`` as a member of ``spec.vocab.RUN_SIZES`` (checked by ``_check_run`` first,
+    which names the bench version's sizes)."""
+    from dittobench.spec.vocab import RUN_SIZES, member
+
+    return member(RUN_SIZES, args.run_size, "--run-size")
+
+
 def _request(
-    args: RunArgs, seed: tuple[int, str], name: str, home: Path, key: Ed25519PrivateKey
+    args: RunArgs, seed: tuple[int, SeedSource], name: str, home: Path, key: Ed25519PrivateKey
 ) -> RunRequest:
     """What the driver is asked to run: ``seed`` is the seed and who chose it."""
     from dittobench.drive.runs import RunRequest, Schedule
@@ -293,7 +302,7 @@ def _request(
     return RunRequest(
         harness=name,
         seed=seed[0],
-        run_size=args.run_size,
+        run_size=_size(args),
         bench_version=args.bench_version,
         out_dir=args.out_dir,
         concurrency=args.concurrency,

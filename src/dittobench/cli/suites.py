@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from dittobench.engine.runner import RunOutcome
+    from dittobench.spec.vocab import RunSizeName, SeedSource
     from dittobench.store.jobs import ServiceStore
 
 
@@ -32,7 +33,7 @@ class Plan:
     harness: str
     seed: int | None
     seeds: int
-    run_size: str
+    run_size: RunSizeName
     bench_version: str
     db: str | None
     broker: str
@@ -95,7 +96,7 @@ def _seeds(plan: Plan) -> list[int]:
     return [int.from_bytes(os.urandom(8), "little") >> 1 for _ in range(plan.seeds)]
 
 
-def _seed_source(plan: Plan) -> str:
+def _seed_source(plan: Plan) -> SeedSource:
     """Who chose the seeds: the caller's --seed (one run, practice) or this command's draws
     (``_seeds``: every run of a suite)."""
     from dittobench.spec.seeds import seed_source_of

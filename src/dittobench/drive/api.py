@@ -36,6 +36,7 @@ from dittobench.sandbox.layout import read_layout
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.seeds import seed_source_of
 from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.spec.vocab import RunSizeName
 from dittobench.store import RunStore
 
 DB_NAME = "runs.db"
@@ -46,7 +47,7 @@ def run(
     harness: str | None = None,
     *,
     seed: int | None = None,
-    run_size: str = "small",
+    run_size: RunSizeName = "small",
     bench_version: str = CURRENT_VERSION,
     pack: Pack | str | Path | None = None,
     out_dir: str | Path = "dittobench-runs",
@@ -104,7 +105,7 @@ def run(
 
 def score(
     harness_url: str = BUILTIN,
-    run_size: str = "small",
+    run_size: RunSizeName = "small",
     seed: int | None = None,
     **options: Any,
 ) -> ScoreReport:

@@ -43,6 +43,7 @@ from dittobench.sandbox.archive import Archive
 from dittobench.sandbox.harness import SandboxConfig, SandboxedHarness, sandboxed_harness
 from dittobench.spec.seeds import SUBMITTER
 from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.spec.vocab import RunSizeName, SeedSource
 from dittobench.store import RunStorage, StoreError
 
 BUILTIN = "builtin"
@@ -72,7 +73,7 @@ class RunRequest:
 
     harness: str = BUILTIN
     seed: int = 0
-    run_size: str = "small"
+    run_size: RunSizeName = "small"
     bench_version: str = CURRENT_VERSION
     out_dir: Path = Path("dittobench-runs")
     concurrency: int = 8
@@ -84,7 +85,7 @@ class RunRequest:
     """Signs the run's receipt (trust tier ``self-reported``); no receipt without one."""
     judge: JudgeEndpoint | None = None
     judge_model: str = ""
-    seed_source: str = SUBMITTER
+    seed_source: SeedSource = SUBMITTER
     """Who chose ``seed`` (``spec.seeds``): a seed someone gave makes the run practice."""
     archive: Archive | None = None
     sandbox: SandboxConfig | None = None

@@ -51,10 +51,11 @@ from dittobench.spec import vocab
 from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.identity import identity_of
 from dittobench.spec.transcript import CaseRecord, Execution, Transcript
-from dittobench.spec.vocab import AttemptOutcome, RunCaseKind
+from dittobench.spec.vocab import AttemptOutcome, RunCaseKind, Schedule
 from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest, ToolDefinition
 from dittobench.spec.wireids import WireIds
 from dittobench.store import RunStorage
+from dittobench.store.rows import RowSchedule
 
 SAFE: Final = "safe"
 OVERLAP: Final = "overlap"
@@ -97,7 +98,7 @@ class RunContext:
     concurrency: int
     now: Callable[[], str]
     report: Reporter
-    schedule: str = ""
+    schedule: RowSchedule = ""
     """``safe`` or ``overlap``; empty: ``overlap`` only if the harness declares it can take it."""
     reseed: bool = True
     """Send again the waves a resumed run had seeded (a restarted harness may have lost them)."""
@@ -153,9 +154,11 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
         ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http
     )
     ctx.identity, ctx.instance = declared.identity, declared.instance
-    if ctx.schedule not in SCHEDULES:
-        ctx.schedule = OVERLAP if SEED_WHILE_RUNNING in declared.capabilities else SAFE
-    ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running", schedule=ctx.schedule)
+    takes_seeds = SEED_WHILE_RUNNING in declared.capabilities
+    fallback: Schedule = OVERLAP if takes_seeds else SAFE
+    chosen = ctx.schedule or fallback
+    ctx.schedule = chosen
+    ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running", schedule=chosen)
     slots = Slots(min(ctx.concurrency, declared.max_concurrency or ctx.concurrency))
     tool_jobs: list[Asked] = [(c.id, "tool", "", c.prompt) for c in data.tool_cases]
     # The memory phases go first, so the first /seed is not kept waiting behind tool cases.

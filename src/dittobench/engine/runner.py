@@ -66,8 +66,10 @@ from dittobench.spec.report import ScoreReport
 from dittobench.spec.seeds import SUBMITTER
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import get_policy
+from dittobench.spec.vocab import RunSizeName, SeedSource
 from dittobench.spec.wireids import WireIdError, WireIds
 from dittobench.store import RunRow, RunStorage
+from dittobench.store.rows import RowSchedule
 from dittobench.store.runs import RunBusyError, RunTakenError, StoreError
 
 LEASE_S = 60
@@ -82,7 +84,7 @@ Executed = tuple[dict[str, CaseRecord], dict[str, str]]
 class RunOptions:
     harness_url: str
     seed: int
-    run_size: str
+    run_size: RunSizeName
     bench_version: str
     concurrency: int
     out_dir: Path
@@ -106,7 +108,7 @@ class RunOptions:
     tool_route: Callable[[str], str] | None = None
     """Given the tool endpoint's URL (its secret included), returns the URL the harness is told
     instead: a sandboxed harness reaches the endpoint through a bridge (``dittobench.sandbox``)."""
-    seed_source: str = SUBMITTER
+    seed_source: SeedSource = SUBMITTER
     """Who chose ``seed`` (``spec.seeds``), kept with the run and signed in its receipt: a caller
     that drew the seed fresh says ``operator``; a seed someone gave makes the run practice."""
     judge: JudgeEndpoint | None = None
@@ -150,7 +152,7 @@ def judge_protocol(bench_version: str, model: str = "") -> JudgeProtocol:
     return protocol.with_model(model) if model and model != protocol.model else protocol
 
 
-def _chosen_schedule(options: RunOptions) -> str:
+def _chosen_schedule(options: RunOptions) -> RowSchedule:
     if options.strict_order and options.overlap:
         raise RunError("choose one of --strict-order and --overlap")
     return SAFE if options.strict_order else OVERLAP if options.overlap else ""

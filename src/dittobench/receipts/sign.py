@@ -14,7 +14,7 @@ for).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -49,6 +49,7 @@ from dittobench.spec.judging import OpenVerdict
 from dittobench.spec.report import CaseScore, ScoreReport
 from dittobench.spec.seeds import check_seed_source
 from dittobench.spec.transcript import Transcript
+from dittobench.spec.vocab import SeedSource, TrustTier
 
 
 class ReceiptInputError(DittobenchError, ValueError):
@@ -131,11 +132,11 @@ def build_receipt(
     transcript: Transcript,
     prompts: Mapping[str, str],
     private_key: Ed25519PrivateKey,
-    trust_tier: str,
+    trust_tier: TrustTier,
     created_at: str,
     harness: str,
     *,
-    seed_source: str = "",
+    seed_source: SeedSource | Literal[""] = "",
 ) -> dict[str, Any]:
     """Sign a graded run. ``prompts`` maps each case id to the text the harness was asked (a
     tool case's prompt, a memory case's question: ``case_prompts``); ``created_at`` is an RFC

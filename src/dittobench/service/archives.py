@@ -24,6 +24,7 @@ from dittobench.service.jobview import accepted
 from dittobench.service.models import SimilarList
 from dittobench.service.routes_info import errors
 from dittobench.service.sandbox_settings import sandbox_config
+from dittobench.spec.vocab import RunSizeName, SeedSource
 from dittobench.store.jobs import ActiveJobError, JobRow
 from dittobench.store.submissions import SubmissionRow
 from dittobench.workers.driver import ARCHIVE_MODE
@@ -36,8 +37,8 @@ Caller = Annotated[Principal, Depends(caller)]
 def submit_archive(
     service: ServiceState,
     principal: Principal,
-    body: tuple[str, str | None, int, str, str],
-    seed_source: str,
+    body: tuple[str, str | None, int, RunSizeName, str],
+    seed_source: SeedSource,
 ) -> dict[str, Any]:
     """Check, fingerprint, keep and queue the archive (``seed_source``: who chose the seed);
     the submit response."""

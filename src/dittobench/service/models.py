@@ -8,19 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dittobench.core.prng import MAX_SEED
+from dittobench.spec.vocab import JobMode, JobStatus, RunSizeName, SeedSource
 
-RunSizeName = Literal["small", "medium", "full"]
-JobStatus = Literal[
-    "queued",
-    "building",
-    "generating",
-    "seeding",
-    "running",
-    "scoring",
-    "done",
-    "failed",
-    "cancelled",
-]
 Sha256 = Field(pattern=r"^[0-9a-f]{64}$", description="64 lowercase hex digits.")
 
 
@@ -172,7 +161,6 @@ class ScoreRequest(_Strict):
     dataset_sha256: str = Sha256
 
 
-SeedSource = Literal["operator", "submitter"]
 _SEED_SOURCE = (
     "Who chose the seed: operator (drawn fresh by the service; ranked) or submitter (named in "
     "the request: practice, never ranked)."
@@ -258,7 +246,7 @@ class FleetView(BaseModel):
 class JobSummary(BaseModel):
     run_id: str
     status: JobStatus
-    mode: Literal["submit", "score", "archive"]
+    mode: JobMode
     submitter: str
     harness_url: str
     run_size: RunSizeName

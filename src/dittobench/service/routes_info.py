@@ -36,12 +36,12 @@ from dittobench.service.models import (
     DatasetView,
     ErrorBody,
     Health,
-    RunSizeName,
 )
 from dittobench.service.settings import ServiceSettings, read_published_keys
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.sizes import RUN_SIZE_NAMES
 from dittobench.spec.versions import CURRENT_VERSION, POLICIES, get_policy
+from dittobench.spec.vocab import RunSizeName
 from dittobench.spec.wire import to_wire
 
 if TYPE_CHECKING:

@@ -37,6 +37,7 @@ from dittobench.service.windows import sealed_until, window_view
 from dittobench.spec.identity import identity_of
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.versions import POLICIES, UnknownVersionError, get_policy
+from dittobench.spec.vocab import RUN_SIZES
 from dittobench.store import RunRow, StoreError
 from dittobench.store.jobs import TERMINAL
 from dittobench.store.listing import Listed, identity_of_runs, list_all, nuance_of, reports_of
@@ -329,7 +330,7 @@ def datasets(
         try:
             if version not in versions:
                 raise PageError(400, f"unknown bench version {version!r}")
-            if run_size not in ("small", "medium", "full"):
+            if run_size not in RUN_SIZES:
                 raise PageError(400, f"unknown run size {run_size!r}")
             made = build_dataset(parse_seed(seed), version, run_size, own_pack(version))
         except PageError as exc:

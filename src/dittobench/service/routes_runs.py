@@ -40,6 +40,7 @@ from dittobench.service.routes_info import errors
 from dittobench.service.routes_suites import submit_suite
 from dittobench.service.ssrf import UnsafeURLError, check_url
 from dittobench.spec.seeds import OPERATOR, SUBMITTER, seed_source_of
+from dittobench.spec.vocab import RUN_SIZES, JobMode, RunSizeName, SeedSource, member
 from dittobench.store import StoreError
 from dittobench.store.jobs import TERMINAL, JobRow
 from dittobench.store.windows import OPEN
@@ -71,9 +72,9 @@ def _check_harness(service: ServiceState, harness_url: str) -> None:
 def _enqueue(
     service: ServiceState,
     principal: Principal,
-    mode: str,
-    fields: tuple[str, int, str, str, str],
-    seed_source: str,
+    mode: JobMode,
+    fields: tuple[str, int, RunSizeName, str, str],
+    seed_source: SeedSource,
     window_id: str = "",
 ) -> dict[str, Any]:
     harness_url, seed, run_size, version, pinned = fields
@@ -167,7 +168,8 @@ def _submit_in_window(
             400, f"window {window_id} runs bench {window.bench_version}, not {body.bench_version}"
         )
     seed = int.from_bytes(os.urandom(8), "little") >> 1
-    fields = (body.harness_url, seed, window.run_size, window.bench_version, "")
+    size = member(RUN_SIZES, window.run_size, f"window {window_id}: run_size")
+    fields = (body.harness_url, seed, size, window.bench_version, "")
     return _enqueue(service, principal, "submit", fields, OPERATOR, window_id)
 
 

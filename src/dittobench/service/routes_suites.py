@@ -24,6 +24,7 @@ from dittobench.service.context import ApiError, ServiceState, caller, state
 from dittobench.service.models import SuiteObject
 from dittobench.service.routes_info import errors
 from dittobench.spec.seeds import OPERATOR, seed_shown
+from dittobench.spec.vocab import RunSizeName
 from dittobench.store.jobs import TERMINAL, JobRow
 from dittobench.store.suites import SuiteRow, new_suite_id
 
@@ -40,7 +41,7 @@ Caller = Annotated[Principal, Depends(caller)]
 def submit_suite(
     service: ServiceState,
     principal: Principal,
-    fields: tuple[str, int, str, str],
+    fields: tuple[str, int, RunSizeName, str],
 ) -> dict[str, Any]:
     """Queue the suite's runs (``fields``: harness URL, how many, size, version), checked
     already; the 202 body."""

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from dittobench.service.models import RunSizeName
+from dittobench.spec.vocab import RunSizeName
 
 
 class OpenWindowRequest(BaseModel):

@@ -14,7 +14,7 @@ from typing import Final
 
 from dittobench.core.errors import DittobenchError
 from dittobench.spec import vocab
-from dittobench.spec.vocab import JobStatus, SeedSource
+from dittobench.spec.vocab import JobStatus, RunStatus, SeedSource
 
 OPERATOR: Final = "operator"
 SUBMITTER: Final = "submitter"
@@ -44,7 +44,7 @@ FINISHED: Final[frozenset[JobStatus]] = frozenset({"done", "failed", "cancelled"
 SEED_HIDDEN: Final = ""
 
 
-def seed_shown(seed: str, seed_source: str, status: str) -> str:
+def seed_shown(seed: str, seed_source: SeedSource, status: JobStatus | RunStatus) -> str:
     """The seed as a job or page may show it: an operator's seed only once the run is over
     (whoever knew it before could build the answer key and hand it to the harness);
     ``SEED_HIDDEN`` until then. A submitter's own seed is theirs to see."""

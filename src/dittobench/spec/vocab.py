@@ -131,6 +131,10 @@ JobStatus = Literal[
 ]
 """A service job's status, in the order a job moves through them (``store.jobs``)."""
 
+JobMode = Literal["submit", "score", "archive"]
+"""How a service job was asked for (``store.jobs.JobRow.mode``): ``POST /v1/submit``, ``POST
+/v2/score`` (the dataset's hash pinned) or a submitted source archive."""
+
 SeedSource = Literal["operator", "submitter"]
 """Who chose a run's seed (``spec.seeds``)."""
 
@@ -245,6 +249,7 @@ SCHEDULES: Final[tuple[Schedule, ...]] = get_args(Schedule)
 RUN_STATUSES: Final[tuple[RunStatus, ...]] = get_args(RunStatus)
 RUN_STAGES: Final[tuple[RunStage, ...]] = get_args(RunStage)
 JOB_STATUSES: Final[tuple[JobStatus, ...]] = get_args(JobStatus)
+JOB_MODES: Final[tuple[JobMode, ...]] = get_args(JobMode)
 SEED_SOURCES: Final[tuple[SeedSource, ...]] = get_args(SeedSource)
 TRUST_TIERS: Final[tuple[TrustTier, ...]] = get_args(TrustTier)
 MEMORY_REASONS: Final[tuple[MemoryReason, ...]] = get_args(MemoryReason)
@@ -282,6 +287,7 @@ __all__ = [
     "EXTERNAL_FORMATS",
     "EXTERNAL_REASONS",
     "GRADED_BY",
+    "JOB_MODES",
     "JOB_STATUSES",
     "JUDGED_STATUSES",
     "JUDGE_OUTCOMES",
@@ -307,6 +313,7 @@ __all__ = [
     "ExternalFormat",
     "ExternalReason",
     "GradedBy",
+    "JobMode",
     "JobStatus",
     "JudgeOutcome",
     "JudgedStatus",

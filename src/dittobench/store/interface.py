@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from dittobench.spec.transcript import CaseRecord
-from dittobench.spec.vocab import CaseKind, RunStage, RunStatus
+from dittobench.spec.vocab import CaseKind, RunStage, RunStatus, Schedule
 from dittobench.store.rows import RunRow
 
 
@@ -32,7 +32,7 @@ class RunStorage(Protocol):
         error: str | None = None,
         cases_total: int | None = None,
         waves_seeded: int | None = None,
-        schedule: str | None = None,
+        schedule: Schedule | None = None,
     ) -> None: ...
 
     def record_case(

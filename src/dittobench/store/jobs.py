@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection
 from dittobench.core.prng import parse_seed, seed_text
 from dittobench.spec import vocab
 from dittobench.spec.seeds import SEED_SOURCES, SUBMITTER
-from dittobench.spec.vocab import JobStatus
+from dittobench.spec.vocab import JobMode, JobStatus, RunSizeName, SeedSource
 from dittobench.store import fleet, submissions, suites, translog, windows
 from dittobench.store.errors import BadContentError, StoreError
 from dittobench.store.fleet import WorkerRow
@@ -81,10 +81,10 @@ class JobRow:
     run_id: str
     seq: int
     submitter: str
-    mode: str
+    mode: JobMode
     harness_url: str
     seed: int
-    run_size: str
+    run_size: RunSizeName
     bench_version: str
     dataset_sha256: str
     status: JobStatus
@@ -99,7 +99,7 @@ class JobRow:
     """The worker that drives (or drove) it: ``host:pid`` of a Celery worker, ``""`` in-process."""
     suite_id: str = ""
     """The multi-seed suite it belongs to, or ``""``."""
-    seed_source: str = SUBMITTER
+    seed_source: SeedSource = SUBMITTER
     """Who chose the seed (``spec.seeds``): ``operator`` when the service drew it (no ``seed``
     given, and every run of a suite), ``submitter`` when the request named it."""
     window_id: str = ""
@@ -159,12 +159,12 @@ class ServiceStore(RunStore):
         run_id: str,
         *,
         updated_at: str,
-        status: str | None = None,
+        status: JobStatus | None = None,
         failure: tuple[str, bool, str] | None = None,
         cancelled_by: str | None = None,
         receipt_json: str | None = None,
         worker: str | None = None,
-        only_from: frozenset[str] | None = None,
+        only_from: frozenset[JobStatus] | None = None,
     ) -> bool:
         """Change the fields given. With ``only_from`` the change happens only while the job's
         status is one of them (so a finished job is never reopened); returns whether it did."""
@@ -394,6 +394,10 @@ def _from_row(row: sa.Row[Any]) -> JobRow:
         raise BadContentError(f"job {run_id!r}: column status holds {job.status!r}")
     if job.seed_source not in SEED_SOURCES:
         raise BadContentError(f"job {run_id!r}: column seed_source holds {job.seed_source!r:.40}")
+    if job.run_size not in vocab.RUN_SIZES:
+        raise BadContentError(f"job {run_id!r}: column run_size holds {job.run_size!r:.40}")
+    if job.mode not in vocab.JOB_MODES:
+        raise BadContentError(f"job {run_id!r}: column mode holds {job.mode!r:.40}")
     return job
 
 

@@ -8,7 +8,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 
@@ -19,8 +19,11 @@ from dittobench.spec.vocab import (
     RUN_STAGES,
     RUN_STATUSES,
     SCHEDULES,
+    RunSizeName,
     RunStage,
     RunStatus,
+    Schedule,
+    SeedSource,
 )
 from dittobench.spec.wireids import WireIdError, check_nonce
 from dittobench.store.errors import BadContentError, StoreError
@@ -28,6 +31,10 @@ from dittobench.store.schema import runs_table
 
 STATUSES: frozenset[RunStatus] = frozenset(RUN_STATUSES)
 STAGES: frozenset[RunStage] = frozenset(RUN_STAGES)
+
+RowSchedule = Literal[Schedule, ""]
+"""A run's ``schedule`` as stored: ``safe`` or ``overlap`` once the run has decided, ``""``
+before (``engine.orchestrate`` decides from what the harness declares)."""
 
 # The shape of the run ids the command line makes (r-YYYYMMDD-HHMMSS-6 hex digits). Run ids name
 # files and folders (the run's output folder, the built-in harness's memory), so a caller checks
@@ -49,9 +56,7 @@ class RunRow:
     run_id: str
     seed: int
     bench_version: str
-    run_size: str
-    """One of ``spec.vocab.RUN_SIZES`` (checked when read back; typed ``str`` for the engine's
-    runner, which builds rows from its options)."""
+    run_size: RunSizeName
     dataset_sha256: str
     harness: str
     status: RunStatus
@@ -65,7 +70,7 @@ class RunRow:
     composite_stderr: float | None
     transcript_sha256: str
     waves_seeded: int
-    schedule: str = ""
+    schedule: RowSchedule = ""
     """``safe`` or ``overlap`` once the run has decided (engine.md); empty before."""
     lease_owner: str = ""
     """Who is driving the run now (``claim_run``); empty when nobody is."""
@@ -80,7 +85,7 @@ class RunRow:
     """The run's wire nonce, 64 lowercase hex digits (``spec.wireids``): a resume shows the
     harness the same ids. Empty in stores made before nonces: such a run resumes on the dataset's
     own ids, as it began."""
-    seed_source: str = SUBMITTER
+    seed_source: SeedSource = SUBMITTER
     """Who chose the seed (``spec.seeds``): ``operator`` (drawn fresh by the engine or the
     service) or ``submitter`` (given by whoever asked for the run: practice, never ranked)."""
 

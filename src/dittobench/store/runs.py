@@ -26,7 +26,7 @@ from dittobench.core.private_files import create_private_file, make_private_dirs
 from dittobench.core.prng import seed_text
 from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.transcript import CaseRecord
-from dittobench.spec.vocab import CaseKind, RunStage, RunStatus
+from dittobench.spec.vocab import CaseKind, RunStage, RunStatus, Schedule
 from dittobench.store.errors import (
     BadContentError,
     NoStoreError,
@@ -181,7 +181,7 @@ class RunStore:
         error: str | None = None,
         cases_total: int | None = None,
         waves_seeded: int | None = None,
-        schedule: str | None = None,
+        schedule: Schedule | None = None,
     ) -> None:
         """Change only the fields given; ``updated_at`` always."""
         values: dict[str, Any] = {}

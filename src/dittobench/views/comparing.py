@@ -13,6 +13,7 @@ from typing import Any
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.versions import UnknownVersionError, get_policy
+from dittobench.spec.vocab import ReasonCode
 from dittobench.views.compare import Comparison, Delta, Flip, Side, compare, flips
 from dittobench.views.explain import Why, explain
 from dittobench.views.report import CaseText, case_texts
@@ -102,7 +103,7 @@ def compare_reports(a_id: str, a: ScoreReport, b_id: str, b: ScoreReport) -> Run
     return RunComparison(a_id, b_id, a, b, result, why)
 
 
-def _text(texts: Mapping[str, CaseText], case_id: str, reason: str) -> CaseText:
+def _text(texts: Mapping[str, CaseText], case_id: str, reason: ReasonCode) -> CaseText:
     return texts.get(case_id) or CaseText("", "", explain(reason))
 
 

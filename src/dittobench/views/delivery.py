@@ -8,9 +8,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
-OUTCOMES = ("timeout", "connection_error", "http_error", "bad_json", "too_large")
+from dittobench.spec.vocab import AttemptOutcome
+
+OUTCOMES: Final[tuple[AttemptOutcome, ...]] = (
+    "timeout",
+    "connection_error",
+    "http_error",
+    "bad_json",
+    "too_large",
+)
 """The outcomes of a case that got no answer to grade (``engine.client``), in the order they are
 listed; any other outcome a record names follows them, alphabetically."""
 

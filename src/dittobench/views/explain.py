@@ -109,7 +109,7 @@ class ToolParts:
         )
 
 
-def rule_text(reason: str) -> str:
+def rule_text(reason: ReasonCode) -> str:
     return _TEXT.get(reason, reason.replace("_", " "))
 
 
@@ -131,7 +131,7 @@ def decline_phrase(answer: str, policy: GradingPolicy | None = None) -> str:
 
 
 def explain(
-    reason: str,
+    reason: ReasonCode,
     case: MemoryCase | None = None,
     answer: str = "",
     *,
@@ -184,7 +184,7 @@ def tool_parts(
 
 
 def explain_tool(
-    reason: str, case: ToolCase | None, record: Mapping[str, Any] | None, grading: str
+    reason: ReasonCode, case: ToolCase | None, record: Mapping[str, Any] | None, grading: str
 ) -> Why:
     """The reason in words with, for a tool case, its trajectory score's parts."""
     why = explain(reason)

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final
 from urllib.parse import parse_qsl, quote, urlencode
 
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.report import CaseScore, CategoryStat, ScoreReport
+from dittobench.spec.seeds import FINISHED
+from dittobench.spec.vocab import JOB_STATUSES, JobStatus
 from dittobench.store import RunRow
 from dittobench.store.listing import Listed
 from dittobench.views.chart import Chart
@@ -25,7 +28,8 @@ from dittobench.views.report import CaseLine, CaseText, case_lines, chart, measu
 from dittobench.views.runs_list import SuiteLine
 from dittobench.views.templating import render
 
-RUNNING = frozenset({"queued", "building", "generating", "seeding", "running", "scoring"})
+RUNNING: Final[frozenset[JobStatus]] = frozenset(s for s in JOB_STATUSES if s not in FINISHED)
+"""The job statuses of a run that is not over yet (queued or on its way)."""
 
 Select = tuple[str, str, tuple[tuple[str, str], ...], str]
 """A select of a filter form: name, label, (value, text) options, the chosen value."""

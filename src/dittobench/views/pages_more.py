@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from dittobench.spec.dataset import Dataset, ToolCase
 from dittobench.spec.memory import MemoryCase
+from dittobench.spec.vocab import RUN_SIZES, RunSizeName
 from dittobench.spec.wire import Pair
 from dittobench.store.listing import Listed
 from dittobench.views.comparing import RunComparison
@@ -78,6 +79,8 @@ class DatasetPage:
     versions: tuple[str, ...]
     problem: str
     section: str = "tool"
+    sizes: tuple[RunSizeName, ...] = RUN_SIZES
+    """The run sizes the form offers (``spec.vocab.RUN_SIZES``)."""
     sections: tuple[tuple[str, str, int, bool], ...] = ()
     tools: tuple[ToolCase, ...] = ()
     memories: tuple[MemoryCase, ...] = ()

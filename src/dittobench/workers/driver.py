@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -38,14 +38,15 @@ from dittobench.sandbox.harness import SandboxConfig
 from dittobench.spec.report import ScoreReport
 from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import get_policy
+from dittobench.spec.vocab import JobMode, JobStatus
 from dittobench.store import StoreError
 from dittobench.store.jobs import ACTIVE, JobRow, ServiceStore
 
-ARCHIVE_MODE = "archive"
+ARCHIVE_MODE: Final[JobMode] = "archive"
 """The mode of a job whose harness is a submitted source archive (``store.submissions``)."""
 CANCEL_OWNER = "service-cancel"
 """The lease owner a cancel writes to stop a run that does not report (``service.jobs``)."""
-STAGE_STATUS = {
+STAGE_STATUS: Final[dict[str, JobStatus]] = {
     "generating": "generating",
     "seeding": "seeding",
     "running": "running",
@@ -192,13 +193,13 @@ class JobDriver:
     ) -> Callable[[Progress], None]:
         """The engine's progress callback: ``should_stop`` raises to stop the run (cancelled,
         shutting down), ``publish`` shows the progress, and the job's status follows the stage."""
-        last = [""]
+        last: list[JobStatus | None] = [None]
 
         def report(progress: Progress) -> None:
             should_stop()
             publish(progress)
-            status = STAGE_STATUS.get(progress.stage, "")
-            if status and status != last[0]:
+            status = STAGE_STATUS.get(progress.stage)
+            if status is not None and status != last[0]:
                 last[0] = status
                 self.store.update_job(run_id, updated_at=now(), status=status, only_from=ACTIVE)
 
