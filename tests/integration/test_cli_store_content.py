@@ -4,12 +4,15 @@ made by a real run of the built-in harness, then damaged with sqlite3 as a hand 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from dittobench.store import RunStore
+from dittobench.views.model import ViewError, case_detail, load_run
 from tests.helpers.cli import dittobench
 
 
@@ -148,3 +151,73 @@ def test_resume_refuses_bad_content_before_starting_anything(
     assert row(db, run_id) == before  # not marked failed: the run is as it was
     assert not (db.parent / "baseline").exists()  # no built-in harness was started
     assert not (db.parent / "keys").exists()
+
+
+def _first_case(db: Path, run_id: str) -> str:
+    with sqlite3.connect(db) as conn:
+        found = conn.execute(
+            "SELECT case_id FROM cases WHERE run_id=? ORDER BY case_id LIMIT 1", (run_id,)
+        ).fetchone()
+    assert found is not None
+    return str(found[0])
+
+
+def _lost_outcome(db: Path, run_id: str, case_id: str) -> None:
+    """The case's stored record, and its line in the stored transcript, say an outcome no
+    engine writes."""
+    poke(
+        db,
+        "UPDATE cases SET record_json=json_set(record_json, '$.execution.outcome', 'lost') "
+        "WHERE run_id=? AND case_id=?",
+        run_id,
+        case_id,
+    )
+    with sqlite3.connect(db) as conn:
+        (text,) = conn.execute(
+            "SELECT transcript_json FROM reports WHERE run_id=?", (run_id,)
+        ).fetchone()
+    transcript = json.loads(text)
+    for record in transcript["cases"]:
+        if record["case_id"] == case_id:
+            record["execution"]["outcome"] = "lost"
+    poke(db, "UPDATE reports SET transcript_json=? WHERE run_id=?", json.dumps(transcript), run_id)
+
+
+@pytest.mark.parametrize("command", ["case", "show", "export", "compare", "report"])
+def test_a_case_record_with_an_unknown_outcome_is_named(
+    db: Path, finished: tuple[Path, str, str], command: str
+) -> None:
+    """Stored case records are read through the spec's ``CaseRecord``: an outcome outside the
+    vocabulary exits 2 naming the field and the value, never a traceback."""
+    second = finished[2]
+    case_id = _first_case(db, second)
+    _lost_outcome(db, second, case_id)
+    here = ("--db", str(db))
+    given = {
+        "case": ("show", second, "--case", case_id, *here),
+        "show": ("show", second, *here),
+        "export": ("export", second, *here),
+        "compare": ("compare", second, second, "--cases", "--all-cases", *here),  # paired
+        "report": ("report", second, "--html", str(db.parent / "r.html"), *here),
+    }[command]
+    result = dittobench(*given, cwd=db.parent)
+    said = refused(result, "execution.outcome", "'lost'")
+    if command in ("show", "export"):  # these read the stored transcript: the path is named
+        assert "its stored transcript: $.cases[" in said, said
+    else:  # the others read the case records, which name the case
+        assert case_id in said, said
+
+
+def test_a_case_page_of_an_unknown_outcome_is_an_error_naming_the_field(
+    db: Path, finished: tuple[Path, str, str]
+) -> None:
+    """The case page's view raises ``ViewError`` with a 500 (the pages' handler shows it as an
+    error page) naming the run, the case, the field and the value."""
+    run_id = finished[1]
+    case_id = _first_case(db, run_id)
+    with RunStore(RunStore.sqlite_url(db), create=False) as store:
+        assert case_detail(store, load_run(store, run_id), case_id).outcome == "ok"
+        _lost_outcome(db, run_id, case_id)
+        with pytest.raises(ViewError, match=rf"{run_id}.*{case_id}.*outcome 'lost'") as raised:
+            case_detail(store, load_run(store, run_id), case_id)
+    assert raised.value.http_status == 500 and not raised.value.missing

@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import io
 import tokenize
-from collections.abc import Mapping
 from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
@@ -18,7 +17,9 @@ from typing import Any, cast
 import pytest
 from jinja2 import UndefinedError
 
+from dittobench.spec.codec import decode
 from dittobench.spec.external_report import ExternalReport
+from dittobench.spec.transcript import CaseRecord
 from dittobench.store import RunRow, RunStore
 from dittobench.store.jobs import JobRow, ServiceStore
 from dittobench.views.access import MaySee, reach_job, reach_run
@@ -113,8 +114,8 @@ def test_a_hostile_harness_name_and_answer_are_text_on_every_run_page() -> None:
     shown_as_text(standalone_report(row, report, texts, "operator-run", opens), NAME, ANSWER)
 
     class Records:
-        def recorded_cases(self, run_id: str) -> Mapping[str, Any]:
-            return said
+        def case_records(self, run_id: str) -> dict[str, CaseRecord]:
+            return {case: decode(CaseRecord, dict(record)) for case, record in said.items()}
 
     store = cast(RunStore, Records())
     detail = case_detail(store, StoredRun(row, report), case_id, data)

@@ -10,6 +10,7 @@ from dittobench.cli.common import app, fail
 from dittobench.cli.running import DB_HELP, open_store, store_location
 
 if TYPE_CHECKING:
+    from dittobench.spec.transcript import Transcript
     from dittobench.store import RunStore
 
 
@@ -56,39 +57,46 @@ def runs(
         raise typer.Exit(2)
 
 
-def _stored_transcript(store: RunStore, run_id: str) -> dict[str, Any]:
-    """The run's stored transcript as JSON; empty when it cannot be read (the report is shown
-    all the same)."""
+def _stored_transcript(store: RunStore, run_id: str) -> tuple[dict[str, Any], Transcript | None]:
+    """The run's stored transcript as JSON and decoded through ``spec.transcript.Transcript``;
+    empty and None when there is none or it cannot be read (the report is shown all the same).
+    A transcript holding what the spec does not allow (an unknown outcome, a wrong shape) exits
+    2 naming the run, the field and the value."""
+    from dittobench.spec.codec import DecodeError
+    from dittobench.spec.transcript import Transcript
     from dittobench.store import StoreError
 
     try:
-        return store.transcript(run_id) or {}
+        raw = store.transcript(run_id)
     except StoreError:
-        return {}
+        return {}, None
+    if raw is None:
+        return {}, None
+    try:
+        return raw, Transcript.from_json(raw)
+    except DecodeError as exc:
+        raise fail(f"run {run_id}: its stored transcript: {exc}") from None
 
 
 def stored_records(store: RunStore, run_id: str) -> dict[str, dict[str, object]]:
-    """case id -> its record (as JSON) in the run's stored transcript; empty when it cannot be
-    read."""
-    cases = _stored_transcript(store, run_id).get("cases") or []
-    return {
-        r["case_id"]: r for r in cases if isinstance(r, dict) and isinstance(r.get("case_id"), str)
-    }
+    """case id -> its record (as JSON, decoded through ``CaseRecord`` first) in the run's
+    stored transcript; empty when it cannot be read."""
+    _raw, transcript = _stored_transcript(store, run_id)
+    cases = transcript.cases if transcript is not None else ()
+    return {record.case_id: record.to_json() for record in cases}
 
 
-def _reported_memory_tools(transcript: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+def _reported_memory_tools(transcript: Transcript | None) -> dict[str, tuple[str, ...]]:
     """case id -> the memory tools its reply reported calling, in order, from the stored
     transcript."""
     from dittobench.spec.wire import MEMORY_TOOLS
 
     found: dict[str, tuple[str, ...]] = {}
-    for record in transcript.get("cases") or []:
-        response = record.get("response") if isinstance(record, dict) else None
-        calls = response.get("tool_calls") if isinstance(response, dict) else None
-        names = [c.get("name") for c in calls or [] if isinstance(c, dict)]
-        memory = tuple(n for n in names if isinstance(n, str) and n in MEMORY_TOOLS)
-        if memory and isinstance(record.get("case_id"), str):
-            found[record["case_id"]] = memory
+    for record in transcript.cases if transcript is not None else ():
+        calls = record.response.tool_calls if record.response is not None else ()
+        memory = tuple(c.name for c in calls if c.name in MEMORY_TOOLS)
+        if memory:
+            found[record.case_id] = memory
     return found
 
 
@@ -118,7 +126,7 @@ def show(
     store = open_store(store_location(db)[0], create=False)
     try:
         row, parsed = stored_report(store, run_id)
-        transcript = _stored_transcript(store, run_id) if parsed is not None else {}
+        transcript, decoded = _stored_transcript(store, run_id) if parsed else ({}, None)
     finally:
         store.close()
     typer.echo(
@@ -134,7 +142,7 @@ def show(
     for line in report_lines(parsed, transcript):
         typer.echo(line)
     typer.echo("")
-    reported = _reported_memory_tools(transcript)
+    reported = _reported_memory_tools(decoded)
     for case in parsed.per_case:
         # A memory case lists the memory tools the harness said it used (its own store's tools,
         # self-reported: the engine cannot observe them).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,6 +19,13 @@ if TYPE_CHECKING:
     from dittobench.views.model import StoredRun
 
 DbOpt = Annotated[str | None, typer.Option(help=DB_HELP)]
+
+
+def decoded_records(store: RunStore, run_id: str) -> dict[str, dict[str, Any]]:
+    """The run's case records as JSON, each decoded through the spec's ``CaseRecord`` first
+    (``RunStore.case_records``): a record holding what the spec does not allow (an unknown
+    outcome) is ``BadContentError`` naming the run, the case, the field and the value (exit 2)."""
+    return {case_id: record.to_json() for case_id, record in store.case_records(run_id).items()}
 
 
 def _stored(store: RunStore, run_id: str) -> StoredRun:
@@ -62,7 +69,7 @@ def report(
         except ViewError as exc:
             typer.echo(f"warning: {exc}; questions and rule details left out", err=True)
             dataset = None
-        records = store.recorded_cases(run_id)
+        records = decoded_records(store, run_id)
     finally:
         store.close()
     texts = case_texts(dataset, records, stored.report)
@@ -158,8 +165,8 @@ def _with_cases(
     except ViewError as exc:
         typer.echo(f"warning: {exc}; questions and answer keys left out", err=True)
         dataset, note = None, str(exc)
-    records_a = store.recorded_cases(made.a_id)
-    records_b = store.recorded_cases(made.b_id)
+    records_a = decoded_records(store, made.a_id)
+    records_b = decoded_records(store, made.b_id)
     return with_cases(made, dataset, records_a, records_b, all_cases=all_cases, note=note)
 
 

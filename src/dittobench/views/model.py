@@ -9,7 +9,7 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Literal
 
 from dittobench.core.canonical import canonical_bytes
 from dittobench.core.errors import DittobenchError
@@ -21,7 +21,10 @@ from dittobench.spec.codec import DecodeError
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.report import CaseScore, ScoreReport
-from dittobench.store import RunRow, RunStore, StoreError
+from dittobench.spec.transcript import Attempt, CaseRecord
+from dittobench.spec.vocab import AttemptOutcome
+from dittobench.spec.wire import ToolCall
+from dittobench.store import BadContentError, RunRow, RunStore, StoreError
 from dittobench.store.rows import is_run_id
 from dittobench.views.explain import Why, explain, explain_tool, policy_of
 
@@ -128,16 +131,32 @@ class CaseDetail:
     """Tool calls the endpoint observed, ``name(args)``."""
     expected: tuple[str, ...] = ()
     attempts: tuple[str, ...] = ()
-    outcome: str = ""
+    outcome: AttemptOutcome | Literal["none", ""] = ""
+    """How the case's request went; ``none`` when nothing was recorded for it."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
-def _call(call: Any) -> str:
-    if not isinstance(call, dict):
-        return str(call)
-    args = call.get("args")
+def _call(call: ToolCall) -> str:
+    args = call.args
     shown = json.dumps(args, ensure_ascii=False, sort_keys=True) if args is not None else ""
-    return f"{call.get('name', '?')}({shown})"
+    return f"{call.name}({shown})"
+
+
+def _attempt(attempt: Attempt) -> str:
+    said = f"#{attempt.attempt}: {attempt.outcome} in {attempt.duration_ms} ms"
+    return said + (f" (HTTP {attempt.http_status})" if attempt.http_status else "")
+
+
+def case_record(store: RunStore, run_id: str, case_id: str) -> CaseRecord | None:
+    """The case's stored record decoded through ``CaseRecord`` (``RunStore.case_records``), or
+    None when there is none; ``ViewError`` naming the run, case, field and value when a stored
+    record holds what the spec does not allow (an unknown outcome, a wrong shape)."""
+    try:
+        return store.case_records(run_id).get(case_id)
+    except BadContentError as exc:
+        raise ViewError(str(exc)) from None
+    except StoreError:
+        return None
 
 
 def case_detail(
@@ -151,31 +170,21 @@ def case_detail(
     if score is None:
         raise ViewError(f"run {stored.row.run_id} has no case {case_id!r}", missing=True)
     data = dataset if dataset is not None else dataset_of(stored.row)
-    try:
-        record: dict[str, Any] = store.recorded_cases(stored.row.run_id).get(case_id) or {}
-    except StoreError:
-        record = {}
-    response = record.get("response") if isinstance(record.get("response"), dict) else None
-    answer = str((response or {}).get("answer") or "")
-    prose = str((response or {}).get("final_text") or "")
-    execution = record.get("execution") if isinstance(record.get("execution"), dict) else {}
-    attempts = tuple(
-        f"#{a.get('attempt')}: {a.get('outcome')} in {a.get('duration_ms')} ms"
-        + (f" (HTTP {a.get('http_status')})" if a.get("http_status") else "")
-        for a in (execution or {}).get("attempts") or []
-        if isinstance(a, dict)
-    )
+    record = case_record(store, stored.row.run_id, case_id)
+    response = record.response if record is not None else None
+    answer = (response.answer or "") if response is not None else ""
+    prose = response.final_text if response is not None else ""
     base = CaseDetail(
         score,
         "",
         explain(score.reason),
         answer=answer,
         prose=prose,
-        abstain=(response or {}).get("abstain"),
-        reported=tuple(_call(c) for c in (response or {}).get("tool_calls") or []),
-        observed=tuple(_call(c) for c in record.get("observed") or []),
-        attempts=attempts,
-        outcome=str((execution or {}).get("outcome") or ("none" if not record else "")),
+        abstain=response.abstain if response is not None else None,
+        reported=tuple(_call(c) for c in response.tool_calls) if response is not None else (),
+        observed=tuple(_call(c) for c in record.observed) if record is not None else (),
+        attempts=tuple(_attempt(a) for a in record.execution.attempts) if record else (),
+        outcome=record.execution.outcome if record is not None else "none",
     )
     memory = next((m for m in data.memory_cases if m.id == case_id), None)
     if memory is not None:
@@ -193,7 +202,8 @@ def case_detail(
         f"{e.name}({', '.join(f'{k}={v!r}' for k, v in e.required_args)})"
         for e in tool.expected_tools
     )
-    why = explain_tool(score.reason, tool, record, report.grading_policy)
+    recorded = record.to_json() if record is not None else None
+    why = explain_tool(score.reason, tool, recorded, report.grading_policy)
     return replace(base, text=tool.prompt, why=why, expected=expected)
 
 
@@ -225,6 +235,7 @@ __all__ = [
     "StoredRun",
     "ViewError",
     "case_detail",
+    "case_record",
     "dataset_of",
     "load_run",
 ]
