@@ -25,6 +25,7 @@ from tests.helpers.harness_process import harness
 from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.engine.runner import RunOptions, start_run
 from dittobench.generate.assemble import build_dataset
+from dittobench.spec.vocab import RunSizeName
 from dittobench.store import RunStore
 
 LIMITS = ClientLimits(health_interval_s=0.05)
@@ -58,7 +59,7 @@ def _ready(url: str) -> None:
 
 
 def timed_run(
-    mode: str, size: str, concurrency: int, *args: str, overlap: bool = False
+    mode: str, size: RunSizeName, concurrency: int, *args: str, overlap: bool = False
 ) -> tuple[float, int]:
     server = sleepy(int(args[1])) if mode == "sleepy" else harness(mode, *args)
     with tempfile.TemporaryDirectory() as folder, server as url:
@@ -83,7 +84,8 @@ def main() -> None:
     )
     wall1, cases1 = timed_run("nothing", "full", 1)
     print(f"engine overhead per case (concurrency 1): {wall1 / cases1 * 1000:.1f} ms")
-    for size in ("full", "medium"):
+    sizes: tuple[RunSizeName, ...] = ("full", "medium")
+    for size in sizes:
         wall, cases = timed_run("sleepy", size, 8, "--delay-ms", "100")
         limit = cases * 0.1 / 8
         phased = phase_bound(size, 8, 0.1)
@@ -97,7 +99,7 @@ def main() -> None:
         print(f"  the same with overlap: {wall:.2f} s, ratio {wall / limit:.2f}")
 
 
-def phase_bound(size: str, concurrency: int, seconds: float) -> float:
+def phase_bound(size: RunSizeName, concurrency: int, seconds: float) -> float:
     """The fastest possible run in phases (every tool case, then each wave's unlocked cases),
     the engine's order before tool cases filled the memory phases: each phase takes
     ceil(cases / concurrency) rounds, since a wave is seeded only after the previous phase."""

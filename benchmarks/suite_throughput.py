@@ -29,6 +29,7 @@ from tests.helpers.worker_process import WorkerProcess, start_worker
 from dittobench.drive.clock import new_run_id, now
 from dittobench.receipts.keys import generate_private_key, save_keypair
 from dittobench.spec.versions import CURRENT_VERSION
+from dittobench.spec.vocab import RUN_SIZES, RunSizeName, member
 from dittobench.store.jobs import TERMINAL, JobRow, ServiceStore
 from dittobench.workers.broker import Broker
 
@@ -36,7 +37,7 @@ WORKERS = (1, 2, 4)
 
 
 def suite_seconds(
-    workers: int, runs: int, size: str, harness: str, folder: Path, broker_url: str
+    workers: int, runs: int, size: RunSizeName, harness: str, folder: Path, broker_url: str
 ) -> float:
     """One suite of ``runs`` runs on ``workers`` fresh workers: seconds to the last run done."""
     db = fresh_database(MACHINE_SERVICE)
@@ -96,6 +97,7 @@ def main() -> None:
     parser.add_argument("--size", default="small", help="run size of each run")
     parser.add_argument("--repeat", type=int, default=2, help="suites per worker count")
     args = parser.parse_args()
+    size = member(RUN_SIZES, args.size, "--size")
     reason = redis_service.why_no_redis()
     if reason is not None or not machine_service_reachable():
         raise SystemExit(reason or f"no PostgreSQL at {MACHINE_SERVICE}")
@@ -111,7 +113,7 @@ def main() -> None:
             for _ in range(args.repeat):
                 redis_service.flush(db_index)
                 times.append(
-                    suite_seconds(workers, args.runs, args.size, harness, Path(tmp), broker_url)
+                    suite_seconds(workers, args.runs, size, harness, Path(tmp), broker_url)
                 )
             took = statistics.median(times)
             base = base or took
