@@ -36,7 +36,7 @@ lint: $(STAMP) ## ruff lint and format check
 typecheck: $(STAMP) ## mypy, strict on every package and on the tests
 	$(BIN)/mypy
 
-imports: $(STAMP) ## import-linter: dependencies flow one way (DESIGN.md section 3)
+imports: $(STAMP) ## import-linter: dependencies flow one way (docs/design.md, Layers)
 	$(BIN)/lint-imports
 
 unit: $(STAMP) $(MCP_SERVER) ## pytest: tests without servers on every core, then those with servers one at a time

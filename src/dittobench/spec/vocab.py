@@ -14,7 +14,7 @@ mypy still rejects a misspelt member or a plain ``str`` where a member is wanted
 edge is narrowed by ``member`` (or by ``spec.codec.decode``, which checks every ``Literal`` field),
 and an unknown value is an error naming the field and the value.
 
-Stdlib only (``DESIGN.md`` section 3): the spec may import no pydantic, typer or rich.
+Stdlib only (``docs/design.md``, Layers): the spec may import no pydantic, typer or rich.
 """
 
 from __future__ import annotations
