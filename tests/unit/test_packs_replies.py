@@ -58,18 +58,19 @@ def copy_pack(tmp: Path, pack_format: str, replies: dict[str, Any] | None) -> Pa
     return folder
 
 
-def test_every_shipped_pack_serves_replies_for_every_action_tool() -> None:
+def test_every_shipped_pack_serves_replies_for_every_action_tool_of_its_catalog() -> None:
     for pack in shipped():
         words = pack.replies
-        for catalog in SHAPE_TABLES:
-            actions = set(tool_names(catalog)) - set(MEMORY_TOOLS) - CONTENT_TOOLS
-            assert actions <= set(words.confirm), (pack.pack_id, actions - set(words.confirm))
+        assert pack.catalog_id in SHAPE_TABLES, pack.pack_id
+        actions = set(tool_names(pack.catalog_id)) - set(MEMORY_TOOLS) - CONTENT_TOOLS
+        assert actions <= set(words.confirm), (pack.pack_id, actions - set(words.confirm))
         assert shown_by(pack).replies is words
 
 
 def test_format_one_packs_share_their_format_s_replies() -> None:
-    for pack in shipped():
-        assert pack.format == "dittobench-pack-1"
+    ones = [pack for pack in shipped() if pack.format == "dittobench-pack-1"]
+    assert ones, "the packs of 1.1.0-8.0.0 are format 1"
+    for pack in ones:
         assert pack.replies == format_replies(pack.format)
 
 
