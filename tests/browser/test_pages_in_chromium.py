@@ -261,3 +261,37 @@ def test_the_run_page_pages_and_sorts_and_compare_lists_the_cases(
     page.wait_for_url(f"**/runs/{second}/cases/{case_id}")
     assert page.locator("h1").inner_text() == f"Case {case_id}"
     page.close()
+
+
+PROVISIONAL = "provisional: final scores come when the run is graded"
+ROWS_AT_LEAST = """(n) => window.__notReloaded === true
+    && document.querySelectorAll('#provisional-table tbody tr').length >= n"""
+
+
+def test_the_live_page_shows_provisional_rows_as_cases_are_recorded(
+    browser: Any, service: ServiceProcess
+) -> None:
+    page = _signed_in(browser, service)
+    with harness("slow", "--delay-ms", "300") as url:
+        run_id = _submit(service, url, 41)  # practice, and cancelled below: never ranked
+        page.goto(f"{service.url}/runs/{run_id}")
+        page.evaluate("() => { window.__notReloaded = true; }")
+        assert page.get_by_text(PROVISIONAL).is_visible()
+        rows = page.locator("#provisional-table tbody tr")
+        first = rows.count()
+        # Rows appear while the page stays loaded (its live script, no reload) ...
+        page.wait_for_function(ROWS_AT_LEAST, arg=first + 3, timeout=60_000)
+        shown = rows.count()
+        assert page.locator("#provisional-count").inner_text() == str(shown)
+        ids = page.locator("#provisional-table tbody td:first-child").all_inner_texts()
+        assert ids == sorted(ids) and len(set(ids)) == shown
+        scores = page.locator("#provisional-table tbody td.num").all_inner_texts()
+        assert all(len(s) == 5 and 0.0 <= float(s) <= 1.0 for s in scores), scores
+        page.screenshot(path=str(ARTIFACTS / "live-provisional.png"))
+        partial = service.json("GET", f"/v1/runs/{run_id}", ADMIN)[1]["partial"]
+        assert set(ids) <= {case["case_id"] for case in partial}
+        # ... and once the run is over the page reloads without them.
+        assert service.json("DELETE", f"/v1/runs/{run_id}", ADMIN)[0] == 202
+        page.wait_for_selector("#provisional-table", state="detached", timeout=60_000)
+    assert page.evaluate("() => window.__notReloaded") is None
+    page.close()

@@ -1,10 +1,12 @@
-"""The web pages of ``dittobench serve`` (docs/web.md): runs, one run with live progress, one
-case, compare, datasets, the leaderboard, sign-in. Server-rendered by ``dittobench.views``;
-every asset ships in the package. Read-only: the only forms that post are sign-in and sign-out.
-Out of the OpenAPI document (they are pages, not API)."""
+"""The web pages of ``dittobench serve`` (docs/web.md): runs, one run with live progress and
+its cases' provisional scores, one case, compare, datasets, the leaderboard, sign-in.
+Server-rendered by ``dittobench.views``; every asset ships in the package. Read-only: the only
+forms that post are sign-in and sign-out. Out of the OpenAPI document (they are pages, not
+API)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from importlib.resources import files
 from typing import Annotated, Any
@@ -39,7 +41,7 @@ from dittobench.spec.judging import NuanceScore
 from dittobench.spec.versions import POLICIES, UnknownVersionError, get_policy
 from dittobench.spec.vocab import RUN_SIZES
 from dittobench.store import RunRow, StoreError
-from dittobench.store.jobs import TERMINAL
+from dittobench.store.jobs import TERMINAL, JobRow
 from dittobench.store.listing import Listed, identity_of_runs, list_all, nuance_of, reports_of
 from dittobench.views.access import reach_run
 from dittobench.views.board import Board, board_row, leaderboard_page
@@ -50,8 +52,11 @@ from dittobench.views.pages import (
     CaseFilter,
     CaseView,
     ListedRow,
+    ProvisionalRow,
     case_link,
     case_page,
+    provisional_data,
+    provisional_rows,
     run_page,
     runs_page,
 )
@@ -190,11 +195,13 @@ def run(
             raise
     check = _check(service, pages, item)
     stage = item.status
+    cases: tuple[ProvisionalRow, ...] = ()
     job = service.store.get_job(run_id) if item.job else None
     if job is not None and job.status not in TERMINAL:
         live = progress(job, stored.row if stored else None, service.hub)
         stage = str(live["stage"])
         item = _with_progress(item, int(live["done"]), int(live["total"]))
+        cases = _provisional(service, job, stored.row if stored else None)
     note = href = ""
     if check is not None:
         note = f"{'verifies' if check.ok else 'does not verify'}: {check.summary}"
@@ -214,12 +221,43 @@ def run(
         sealed=sealed,
         opens=opens,
         receipt_href=href,
+        provisional=cases,
     )
     return html(made)
 
 
 def _with_progress(item: Listed, done: int, total: int) -> Listed:
     return replace(item, cases_done=done, cases_total=total)
+
+
+def _provisional(
+    service: ServiceState, job: JobRow, row: RunRow | None
+) -> tuple[ProvisionalRow, ...]:
+    """The cases the running ``job`` has recorded so far, with their provisional scores (those
+    of ``GET /v1/runs/{id}``, kept per recorded case by ``service.partials``)."""
+    if row is None or job.status in TERMINAL:
+        return ()
+    return provisional_rows(service.partials.of(service.store, job, row))
+
+
+@router.get("/runs/{run_id}/provisional.json")
+def provisional(run_id: str, service: Service, who: Looker) -> Response:
+    """The run page's provisional table as JSON, which its script reads to refresh the table
+    as cases are recorded (no case once the run is over: the page then shows its report)."""
+    item = _one(service, who, run_id)
+    job = service.store.get_job(run_id) if item.job else None
+    if job is None:
+        raise PageError(404, f"run {run_id} is not a service job: it has no live progress")
+    try:
+        row = service.store.get_run(run_id)
+    except StoreError:
+        row = None
+    data = provisional_data(job.status, _provisional(service, job, row))
+    return Response(
+        json.dumps(data, ensure_ascii=False).encode(),
+        media_type="application/json",
+        headers=SECURITY_HEADERS,
+    )
 
 
 @router.get("/runs/{run_id}/cases/{case_id}", response_class=HTMLResponse)

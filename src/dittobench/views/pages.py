@@ -2,16 +2,18 @@
 (live progress while it runs, then the summary, the chart, the weakest categories and the
 per-case table with its filters and search) and one case (what was asked, the evidence, the
 answer as graded, the calls, the rule and why): ``templates/runs.html``, ``run.html``,
-``case.html``. Links and forms only: the live progress bar is the one thing a script adds
-(``static/live.js``), and the page reads without it."""
+``case.html``. While a run goes its page also lists the cases recorded so far with their
+provisional scores. Links and forms only: the live progress bar and the provisional table's
+refresh are the one thing a script adds (``static/live.js``), and the page reads without it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Final
+from typing import Any, Final
 from urllib.parse import parse_qsl, quote, urlencode
 
+from dittobench.spec.codec import DecodeError, decode
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.report import CaseScore, CategoryStat, ScoreReport
 from dittobench.spec.seeds import FINISHED
@@ -235,6 +237,53 @@ class RunPage:
     """The cases' table's headers; a column that sorts is a ``SortLink``."""
     hidden: tuple[tuple[str, str], ...] = ()
     """What the filter form carries along unseen: the sort and the page size."""
+    provisional: tuple[ProvisionalRow, ...] = ()
+    """While it runs: the cases recorded so far, with their provisional scores."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProvisionalRow:
+    """A case of a running run recorded so far, graded as of now: its score is provisional (a
+    write instruction is credited only once its read-back has run)."""
+
+    case_id: str
+    kind: str
+    category: str
+    score: str
+    """The provisional score, three decimals."""
+    passed: bool
+    outcome: str
+    """"pass", or "fail" and the rule that decided it."""
+
+    def to_json(self) -> dict[str, str | bool]:
+        return {
+            "case_id": self.case_id, "kind": self.kind, "category": self.category,
+            "score": self.score, "passed": self.passed, "outcome": self.outcome,
+        }  # fmt: skip
+
+
+def provisional_rows(partial: Iterable[Mapping[str, Any]]) -> tuple[ProvisionalRow, ...]:
+    """The rows of the provisional table, by case id, from the provisional per-case scores
+    (``CaseScore`` objects as JSON, as ``GET /v1/runs/{id}`` gives them); one that does not
+    read as a case score is left out."""
+    rows = []
+    for data in partial:
+        try:
+            case = decode(CaseScore, dict(data))
+        except DecodeError:
+            continue
+        outcome = "pass" if case.correct else f"fail: {case.reason}" if case.reason else "fail"
+        rows.append(
+            ProvisionalRow(
+                case.case_id, case.kind, case.category, f"{case.score:.3f}", case.correct, outcome
+            )
+        )
+    return tuple(sorted(rows, key=lambda row: row.case_id))
+
+
+def provisional_data(status: str, rows: Sequence[ProvisionalRow]) -> dict[str, Any]:
+    """What the live page's script reads to refresh its provisional table."""
+    return {"status": status, "provisional": True, "cases": [row.to_json() for row in rows]}
 
 
 CASE_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -285,15 +334,17 @@ def run_page(
     sealed: str = "",
     opens: Mapping[str, OpenText] | None = None,
     receipt_href: str = "",
+    provisional: Sequence[ProvisionalRow] = (),
 ) -> str:
     """A run's page with one page of its cases (``view``: filters, sort, page; filters alone:
     the first page in the report's order). ``sealed``: why
     its cases' words are not shown (a scoring window's run before the reveal); the scores are.
-    ``opens``: the open questions' words, for the nuance score's table."""
+    ``opens``: the open questions' words, for the nuance score's table. ``provisional``: while
+    it runs, the cases recorded so far (``provisional_rows``)."""
     live = listed.status in RUNNING
     made = RunPage(
         listed, row, report, tier, measured(report), live, stage, sealed, receipt_note,
-        receipt_href, opens=opens or {},
+        receipt_href, opens=opens or {}, provisional=tuple(provisional) if live else (),
     )  # fmt: skip
     if isinstance(view, CaseFilter):
         view = CaseView(view)
@@ -338,12 +389,15 @@ __all__ = [
     "CasePage",
     "CaseView",
     "ListedRow",
+    "ProvisionalRow",
     "RunPage",
     "RunsPage",
     "back_query",
     "case_headers",
     "case_link",
     "case_page",
+    "provisional_data",
+    "provisional_rows",
     "run_link",
     "run_page",
     "runs_page",
