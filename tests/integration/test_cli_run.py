@@ -281,6 +281,38 @@ def test_ctrl_c_offers_a_resume_only_for_a_run_that_was_stored(tmp_path: Path, w
         assert f"finish it with: dittobench run --resume {stored[0]}" in result.stderr
 
 
+def interrupted_then_resumed(db: Path, out: Path, url: str) -> str:
+    """A run interrupted by Ctrl-C while its cases run, then resumed once with ``--resume``; its
+    id. The fresh start counts no resume; the resume counts one."""
+    started = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED, "running", "run", "--harness", url, "--seed", "5",
+         "--db", str(db), "--out-dir", str(out)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert started.returncode == 130, started.stderr
+    with RunStore(RunStore.sqlite_url(db)) as store:
+        (row,) = [r for r in store.list_runs() if isinstance(r, RunRow) and r.status != "done"]
+    assert row.status == "interrupted" and row.resumes == 0
+    resumed = dittobench(
+        "run", "--resume", row.run_id, "--harness", url, "--db", str(db), "--out-dir", str(out)
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    return row.run_id
+
+
+def test_a_resume_is_counted_and_listed(tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    with harness("nothing") as url:
+        run_id = interrupted_then_resumed(db, tmp_path / "out", url)
+    with RunStore(RunStore.sqlite_url(db)) as store:
+        row = store.get_run(run_id)
+    assert (row.status, row.resumes) == ("done", 1)
+    listed = dittobench("runs", "--db", str(db))
+    assert listed.returncode == 0, listed.stderr
+    (line,) = [line for line in listed.stdout.splitlines() if line.startswith(run_id)]
+    assert line.endswith("resumed ×1")
+
+
 def test_the_summary_says_how_many_cases_got_no_answer(tmp_path: Path) -> None:
     """An answer-key harness that cannot place two of the tool cases (left out of its key) nor
     the open questions answers them 400: the summary `run` prints at the end, and `show`, say

@@ -21,6 +21,7 @@ from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import harness
 from tests.helpers.page_client import PageClient
 from tests.helpers.service_process import ADMIN, ALICE, BOB, ServiceProcess, start_service
+from tests.integration.test_cli_run import interrupted_then_resumed
 
 UNKNOWN = "r-20200101-000000-abcdef"
 
@@ -304,6 +305,21 @@ def test_compare_cases_from_the_command_line(served: Any) -> None:
     for category in out["categories"]:
         if category["count"] == 1:
             assert category["ci95_low"] is None and category["std_err"] is None
+
+
+def test_the_runs_list_says_how_many_times_a_run_was_resumed(served: Any, tmp_path: Path) -> None:
+    """A command-line run in the service's store, interrupted and resumed once: "resumed ×1"
+    beside its status; a run never resumed says nothing of resumes."""
+    service, jobs = served
+    with harness("nothing") as url:
+        run_id = interrupted_then_resumed(jobs["folder"] / "svc" / "runs.db", tmp_path, url)
+    client = PageClient(service.url)
+    client.sign_in(ADMIN)
+    listed = client.get("/").body
+    row = listed.split(f">{run_id}</a>", 1)[1].split("</tr>", 1)[0]
+    assert "resumed ×1" in row
+    never = listed.split(f">{jobs['alice']['run_id']}</a>", 1)[1].split("</tr>", 1)[0]
+    assert "resumed" not in never
 
 
 def test_a_suite_is_one_row_of_the_runs_list(served: Any, tmp_path: Path) -> None:

@@ -103,13 +103,14 @@ def test_a_store_made_before_the_lease_gains_its_columns(tmp_path: Path) -> None
     with RunStore(RunStore.sqlite_url(path)) as store:
         store.create_run(make_run())
     with sqlite3.connect(path) as conn:  # as an earlier version left it: no migrations yet
-        for column in ("schedule", "lease_owner", "lease_until"):
+        for column in ("schedule", "lease_owner", "lease_until", "resumes"):
             conn.execute(f"ALTER TABLE runs DROP COLUMN {column}")
     conn.close()
     as_before_migrations(path)
     with RunStore(RunStore.sqlite_url(path)) as store:
         row = store.get_run("run-1")
         assert (row.schedule, row.lease_owner, row.run_id) == ("", "", "run-1")
+        assert row.resumes == 0
         store.claim_run("run-1", "a", now=T0, until=T1)
 
 

@@ -53,7 +53,7 @@ def _execute(url: str, *statements: str) -> None:
 
 def test_the_head_constant_is_the_scripts_head() -> None:
     assert migrations.script_head() == migrations.HEAD
-    assert migrations.known_revisions() == {"0001", "0002", "0003", "0004", "0005", "0006"}
+    assert migrations.known_revisions() == {"0001", "0002", "0003", "0004", "0005", "0006", "0007"}
 
 
 def test_a_new_store_is_made_at_the_newest_revision(store_url: str) -> None:
@@ -83,11 +83,13 @@ def test_a_store_made_before_migrations_keeps_its_rows(store_url: str) -> None:
         "ALTER TABLE runs DROP COLUMN wire_nonce",
         "ALTER TABLE runs DROP COLUMN pack_path",
         "ALTER TABLE runs DROP COLUMN seed_source",
+        "ALTER TABLE runs DROP COLUMN resumes",
     )
     with ServiceStore(store_url) as store:
         assert store.schema_revision() == migrations.HEAD
         assert store.get_run("run-1").wire_nonce == ""
         assert store.get_run("run-1").seed_source == "submitter"
+        assert store.get_run("run-1").resumes == 0
         assert list(store.recorded_cases("run-1")) == ["t-1"]
         assert store.jobs_in(frozenset({"queued"})) == []
 
@@ -139,6 +141,25 @@ def test_old_runs_are_practice_unless_a_suite_drew_their_seeds(store_url: str) -
             "in-suite-job": "operator",
             "queued-suite-job": "operator",
         }
+
+
+def test_a_store_at_0006_upgrades_and_counts_no_resumes(store_url: str) -> None:
+    with RunStore(store_url) as store:
+        store.create_run(make_run())
+        store.update_run("run-1", updated_at="x", resumes=2)
+    engine = sa.create_engine(store_url)
+    try:
+        with engine.begin() as conn:
+            migrations.downgrade(conn, "0006")
+            columns = {c["name"] for c in sa.inspect(conn).get_columns("runs")}
+    finally:
+        engine.dispose()
+    assert "resumes" not in columns
+    with RunStore(store_url) as store:
+        assert store.schema_revision() == migrations.HEAD
+        assert store.get_run("run-1").resumes == 0  # nothing was counted before 0007
+        store.update_run("run-1", updated_at="y", resumes=1)
+        assert store.get_run("run-1").resumes == 1
 
 
 def test_down_to_nothing_and_up_again(store_url: str) -> None:

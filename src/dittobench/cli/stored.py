@@ -47,9 +47,10 @@ def runs(
             typer.echo(f"{r.run_id if is_run_id(r.run_id) else repr(r.run_id)}  unreadable")
             continue
         score = f"{r.composite:.4f}" if r.composite is not None else "   -  "
+        resumed = f"  resumed ×{r.resumes}" if r.resumes > 0 else ""
         typer.echo(
             f"{r.run_id}  {r.status:<11} {r.run_size:<6} {score}  "
-            f"{r.cases_done}/{r.cases_total}  {r.created_at}  {r.harness}"
+            f"{r.cases_done}/{r.cases_total}  {r.created_at}  {r.harness}{resumed}"
         )
     for bad in unreadable:
         typer.echo(f"error: {bad.problem}", err=True)

@@ -237,8 +237,10 @@ def resume_run(
     except WireIdError as exc:
         raise RunError(f"run {run_id} cannot be resumed: {exc}") from None
     with _Lease(store, run_id, now) as lease:
-        # Only once the run is ours: a refused resume changes nothing.
-        store.update_run(run_id, updated_at=now(), status="running", error="")
+        # Only once the run is ours: a refused resume changes nothing. The count is read again
+        # under the lease, so a resume that finished in between is not lost.
+        resumes = store.get_run(run_id).resumes + 1
+        store.update_run(run_id, updated_at=now(), status="running", error="", resumes=resumes)
         # The harness may have moved (a restarted process on a new port): the caller's URL wins.
         resumed = replace(
             options,

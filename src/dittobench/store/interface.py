@@ -33,6 +33,7 @@ class RunStorage(Protocol):
         cases_total: int | None = None,
         waves_seeded: int | None = None,
         schedule: Schedule | None = None,
+        resumes: int | None = None,
     ) -> None: ...
 
     def record_case(

@@ -50,12 +50,14 @@ class Listed:
     ``operator`` runs are ranked; the others are practice."""
     window_id: str = ""
     """The scoring window the run was in (a service job's), or ``""``."""
+    resumes: int = 0
+    """How many times the run was resumed (the run row's; 0 for a job not yet run)."""
 
 
 _RUN_COLUMNS = (
     "run_id", "status", "seed", "bench_version", "run_size", "harness", "pack_id",
     "dataset_sha256", "created_at", "updated_at", "cases_done", "cases_total", "composite",
-    "composite_stderr", "error", "seed_source",
+    "composite_stderr", "error", "seed_source", "resumes",
 )  # fmt: skip
 _JOB_COLUMNS = (
     "run_id", "status", "seed", "bench_version", "run_size", "harness_url", "submitter",
@@ -115,6 +117,7 @@ def _from_run(run: dict[str, Any]) -> Listed:
         job=False,
         failure=str(run["error"]),
         seed_source=str(run["seed_source"]),
+        resumes=int(run["resumes"]),
     )
 
 
@@ -140,6 +143,7 @@ def _from_job(job: dict[str, Any], run: dict[str, Any] | None) -> Listed:
         failure=str(job["failure_message"]),
         seed_source=str(job["seed_source"]),
         window_id=str(job["window_id"]),
+        resumes=int(run["resumes"]) if run else 0,
     )
 
 

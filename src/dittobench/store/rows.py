@@ -88,6 +88,9 @@ class RunRow:
     seed_source: SeedSource = SUBMITTER
     """Who chose the seed (``spec.seeds``): ``operator`` (drawn fresh by the engine or the
     service) or ``submitter`` (given by whoever asked for the run: practice, never ranked)."""
+    resumes: int = 0
+    """How many times the run was resumed (``engine.runner.resume_run``); 0 for a run that
+    never was, and for one stored before the count was kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +152,7 @@ def check_stage(stage: str) -> None:
 _TEXT_COLUMNS = tuple(
     c.name for c in runs_table.columns if isinstance(c.type, sa.Text) and c.name != "seed"
 )
-_COUNT_COLUMNS = ("cases_done", "cases_total", "waves_seeded")
+_COUNT_COLUMNS = ("cases_done", "cases_total", "waves_seeded", "resumes")
 
 
 def row_to_run(row: sa.Row[Any], where: str) -> RunRow:

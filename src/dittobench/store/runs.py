@@ -182,6 +182,7 @@ class RunStore:
         cases_total: int | None = None,
         waves_seeded: int | None = None,
         schedule: Schedule | None = None,
+        resumes: int | None = None,
     ) -> None:
         """Change only the fields given; ``updated_at`` always."""
         values: dict[str, Any] = {}
@@ -199,6 +200,8 @@ class RunStore:
             values["waves_seeded"] = waves_seeded
         if schedule is not None:
             values["schedule"] = schedule
+        if resumes is not None:
+            values["resumes"] = resumes
         with self._writing() as conn:
             self._lock_run(conn, run_id, updated_at, **values)
 

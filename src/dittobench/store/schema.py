@@ -58,6 +58,9 @@ runs_table = sa.Table(
     # Who chose the seed (``spec.seeds``; migration 0005): only ``operator`` runs are ranked.
     # A row made before it reads ``submitter`` unless it provably drew a fresh seed.
     sa.Column("seed_source", sa.Text, nullable=False, server_default="submitter"),
+    # How many times the run was resumed (migration 0007): 0 for a fresh start and for a row
+    # made before it.
+    sa.Column("resumes", sa.Integer, nullable=False, server_default="0"),
 )
 
 cases_table = sa.Table(

@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 if TYPE_CHECKING:
     from alembic.config import Config
 
-HEAD = "0006"
+HEAD = "0007"
 """The newest revision; ``tests/unit/test_store_migrations.py`` checks it is the scripts' head."""
 VERSION_TABLE = "alembic_version"
 SCRIPTS = Path(__file__).parent
