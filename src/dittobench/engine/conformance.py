@@ -21,14 +21,15 @@ import httpx
 from dittobench.catalog.shown import shown_by
 from dittobench.core.ids import WIRE_NONCE_BYTES
 from dittobench.engine.client import ClientLimits, HarnessClient, HarnessError
-from dittobench.engine.orchestrate import Declared, declared_health
+from dittobench.engine.orchestrate import Declared, ask_case, declared_health
 from dittobench.engine.packs import run_pack
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.transcript import Execution
 from dittobench.spec.versions import get_policy
-from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, ToolDefinition
+from dittobench.spec.vocab import RunCaseKind
+from dittobench.spec.wire import DEFAULT_USER_ID, ToolDefinition
 from dittobench.spec.wireids import WireIdError, WireIds
 
 STEPS = ("health", "seed", "memory", "tool", "tool endpoint")
@@ -129,22 +130,12 @@ class _Probe:
         return f"{answered} tool case(s) answered", calls
 
     async def _ask(self, case_id: str, user: str, text: str) -> tuple[str, int]:
-        request = RunRequest(
-            case_id=self.ids.case(case_id),
-            system_prompt=self.system_prompt,
-            user_input=text,
-            tools=self.tools,
-            tool_endpoint=self.endpoint.url,
-            user_id=self.ids.run_user(case_id, user),
-        )
-        self.endpoint.open_case(case_id)
-        try:
-            response, execution = await self.client.run(request)
-        finally:
-            observed = self.endpoint.close_case(case_id)
-        if response is None:
-            raise _Failed(f"POST /run (case {request.case_id}): {_failure(execution)}")
-        return response.answer or response.final_text, len(observed)
+        kind: RunCaseKind = "memory" if user == DEFAULT_USER_ID else "tool"
+        record = await ask_case(self, case_id, kind, user, text)
+        if record.response is None:
+            shown = self.ids.case(case_id)
+            raise _Failed(f"POST /run (case {shown}): {_failure(record.execution)}")
+        return record.response.answer or record.response.final_text, len(record.observed)
 
 
 def _declared(declared: Declared) -> str:

@@ -32,7 +32,7 @@ import contextlib
 import json
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import httpx
 
@@ -310,7 +310,7 @@ async def _replay_writes(
     writes = {case.id for case in ctx.dataset.memory_cases if case.write_op}
     for case, kind, user, question in unlocked:
         if case in writes and case in records and records[case].response is not None:
-            replayed = await _run_case(ctx, case, kind, user, question)
+            replayed = await ask_case(ctx, case, kind, user, question)
             if any(a.outcome == "connection_error" for a in replayed.execution.attempts):
                 await _lost_connection(ctx)
 
@@ -436,7 +436,7 @@ async def _cases(
         for chance in (1, 2):
             async with slots.hold(ticket):
                 crowded = slots.busy > 1
-                record = await _run_case(ctx, case_id, kind, user_id, text)
+                record = await ask_case(ctx, case_id, kind, user_id, text)
             if chance == 1 and crowded and _swamped(record):
                 # A harness that answers fewer cases at once than it is sent: fewer places,
                 # and this case asked again rather than charged for the engine's haste.
@@ -494,24 +494,36 @@ def _swamped(record: CaseRecord) -> bool:
     return record.execution.outcome == "timeout" and not record.observed
 
 
-async def _run_case(
-    ctx: RunContext, case_id: str, kind: RunCaseKind, user_id: str, text: str
+class Asker(Protocol):
+    """What asking one case takes: a run's context, or the conformance probe's."""
+
+    client: HarnessClient
+    endpoint: ToolEndpoint
+    ids: WireIds
+    system_prompt: str
+    tools: tuple[ToolDefinition, ...]
+
+
+async def ask_case(
+    on: Asker, case_id: str, kind: RunCaseKind, user_id: str, text: str
 ) -> CaseRecord:
+    """One ``POST /run`` of a case, shown under its wire ids, with the tool calls the endpoint
+    observed while it was in flight."""
     request = RunRequest(
-        case_id=ctx.ids.case(case_id),
-        system_prompt=ctx.system_prompt,
+        case_id=on.ids.case(case_id),
+        system_prompt=on.system_prompt,
         user_input=text,
-        tools=ctx.tools,
-        tool_endpoint=ctx.endpoint.url,
-        user_id=ctx.ids.run_user(case_id, user_id),
+        tools=on.tools,
+        tool_endpoint=on.endpoint.url,
+        user_id=on.ids.run_user(case_id, user_id),
     )
-    ctx.endpoint.open_case(case_id)
+    on.endpoint.open_case(case_id)
     try:
-        response, execution = await ctx.client.run(
-            request, calls_seen=lambda: ctx.endpoint.has_calls(case_id)
+        response, execution = await on.client.run(
+            request, calls_seen=lambda: on.endpoint.has_calls(case_id)
         )
     finally:
-        observed = ctx.endpoint.close_case(case_id)
+        observed = on.endpoint.close_case(case_id)
     return CaseRecord(case_id, kind, user_id, response, observed, execution)
 
 

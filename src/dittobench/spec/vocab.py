@@ -195,29 +195,9 @@ ToolReason = Literal[
 ]
 """Why a tool case lost credit (``grade.tools``)."""
 
-ReasonCode = Literal[
-    "",
-    "undelivered",
-    "empty",
-    "forbidden",
-    "distractor",
-    "dump_guard",
-    "wrongful_decline",
-    "unconfirmed",
-    "typed",
-    "partial",
-    "self_reported",
-    "wrong_tools",
-    "no_call",
-    "called_in_restraint",
-    "arguments",
-    "order",
-    "extra_or_missing_calls",
-    "decoy_figure",
-    "no_figure",
-]
-"""A report's ``reason``: "" for full credit, else a memory or a tool reason (the union is
-checked by the vocabulary tests)."""
+ReasonCode = Literal["", MemoryReason, ToolReason]
+"""A report's ``reason``: "" for full credit, else a memory or a tool reason (the nested
+``Literal`` flattens, the reasons both kinds share listed once)."""
 
 JudgeOutcome = Literal["ok", "unparsed", "http_error", "timeout", "connection_error", "bad_json"]
 """How one judge call went (``spec.judging``)."""
