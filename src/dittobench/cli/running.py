@@ -395,7 +395,7 @@ def _prepare(
         raise
 
 
-class Terminated(KeyboardInterrupt):
+class _Terminated(KeyboardInterrupt):
     """SIGTERM, raised where Ctrl-C would be: the engine's interrupt path keeps every recorded
     case, and ``drive_here`` then marks the run failed, saying how to resume it."""
 
@@ -415,7 +415,7 @@ def drive_here(store: RunStore, run_id: str, request: RunRequest, *, resumed: bo
     from dittobench.store import StoreError
 
     def terminated(_signum: int, _frame: object) -> None:
-        raise Terminated
+        raise _Terminated
 
     main = threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGTERM, terminated) if main else None
@@ -423,7 +423,7 @@ def drive_here(store: RunStore, run_id: str, request: RunRequest, *, resumed: bo
         with display() as shown:
             return drive_run(store, run_id, request, shown, resume=resumed)
     except KeyboardInterrupt as stop:
-        sigterm = isinstance(stop, Terminated)
+        sigterm = isinstance(stop, _Terminated)
         if resumed or _stored(store, run_id):
             said = f"finish it with: dittobench run --resume {run_id}"
             if sigterm:
