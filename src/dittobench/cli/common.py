@@ -50,6 +50,7 @@ class RunSizeName(StrEnum):
     small = "small"
     medium = "medium"
     full = "full"
+    long = "long"
 
 
 def fail(message: str) -> typer.Exit:

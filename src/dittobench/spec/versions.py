@@ -27,7 +27,7 @@ class UnknownVersionError(DittobenchError, ValueError):
 
 
 class UnknownRunSizeError(DittobenchError, ValueError):
-    """A run size name other than small, medium or full."""
+    """A run size name the version's table does not have."""
 
     http_status = 400
 
@@ -394,8 +394,8 @@ SIZES_TOOLS_ONLY: Final = sizes(with_memory=False)
 """1.0.0: tool cases only (memory quotas empty)."""
 SIZES_1: Final = sizes(with_memory=True)
 """1.1.0 to 7.1.0: seed 002's table, one quota per question type."""
-SIZES_8: Final = sizes(with_memory=True, with_open=True)
-"""8.0.0: ``SIZES_1`` and open questions."""
+SIZES_8: Final = sizes(with_memory=True, with_open=True, with_long=True)
+"""8.0.0: ``SIZES_1``, open questions, and ``long`` (added after release: no byte of the others)."""
 
 
 def extended_sizes(

@@ -85,8 +85,8 @@ themselves are data (each content pack's ``tools.json``), not a closed set of th
 
 # -- runs -------------------------------------------------------------------------------------
 
-RunSizeName = Literal["small", "medium", "full"]
-"""A run size (``spec.sizes``)."""
+RunSizeName = Literal["small", "medium", "full", "long"]
+"""A run size (``spec.sizes``); ``long`` only where a version's table has it (8.0.0)."""
 
 RunCaseKind = Literal["tool", "memory", "open"]
 """What a case of a run's dataset and transcript is."""

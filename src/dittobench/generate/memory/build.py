@@ -105,9 +105,18 @@ def _person(
         days=content.event_days_drawn,
         worded=content.event_days_worded,
         unheard=needs.avoid if content.isolation_unheard else {},
+        unheld_twins=needs.unheld_twins,
+        twins_each=needs.twins_each,
     )
     return weave_person(
-        plan, texts, talk, voice, grouped=content.woven_history, named=content.notes_named
+        plan,
+        texts,
+        talk,
+        voice,
+        grouped=content.woven_history,
+        named=content.notes_named,
+        talk_turns=needs.talk_turns,
+        talk_sentences=needs.talk_sentences,
     )
 
 
@@ -121,7 +130,7 @@ def build_memory(
     quota = size.memory_quota
     texts = _run_texts(dataset, texts, content)
     needs = replace(
-        needs_for(quota, size.isolation_cases),
+        needs_for(quota, size.isolation_cases, size.history),
         distinct_starts=content.shared_questions,
         count_top=WIDE_COUNT_TOP if content.wide_counts else 0,
     )
@@ -268,7 +277,7 @@ def _isolation(
     else:
         avoid = {name: (ctx.chain(name)[-1].value,) for name in names}
     needs = replace(
-        isolation_needs(names, avoid),
+        isolation_needs(names, avoid, size.history),
         distinct_starts=ctx.content.shared_questions,
         avoid_near=ctx.content.isolation_unheard,
     )

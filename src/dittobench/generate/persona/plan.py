@@ -8,7 +8,7 @@ turns that into conversation. Every draw comes from a stream under
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dittobench.core import codes
 from dittobench.core.prng import Stream
@@ -51,6 +51,28 @@ class Needs:
     count_top: int = 0
     """The most events an event list holds and the most times a recurring topic comes up
     (bench 3.0: ``WIDE_COUNT_TOP``, bounded by the sessions); 0 keeps 5 and 6."""
+    session_gap: tuple[int, int] | None = None
+    """Days between sessions, drawn in this range (a long history); None: 2 to 9, now and then
+    10 to 30 more."""
+    most_states: int = 4
+    """A changing attribute takes 2 to this many values in turn."""
+    talk_turns: tuple[int, int] = (1, 2)
+    """Everyday-talk turns per session, drawn in this range."""
+    talk_sentences: int = 1
+    """The most sentences of one everyday-talk turn."""
+    unheld_twins: int = 12
+    """Fixed attributes the person does not hold that get a look-alike (``persona/twists.py``)."""
+    twins_each: tuple[int, int] | None = None
+    """Look-alikes of each twinned attribute (``persona/twists.py``); None: by chance, one or
+    two."""
+    contacts: tuple[int, int] = (6, 9)
+    """The people in the person's circle, drawn in this range."""
+    near_misses: int = 0
+    """Further contacts' values of each attribute the person holds (a long history's
+    background: near misses beyond those the questions draw)."""
+    whole_library: bool = False
+    """Hold every changing, preference, event-list, assistant and recurring attribute open to the
+    profession, whatever the questions need (a long history's background)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +148,10 @@ def plan_person(
     pack's ``library`` and coined-name ``syllables``."""
     root = dataset.fork(f"memory/person/{user_id}")
     profession = root.fork("profession").choice(library.professions)
-    sessions = _sessions(root.fork("sessions"), needs.sessions)
-    contacts = _contacts(root.fork("contacts"), library.people)
+    if needs.whole_library:
+        needs = _whole(needs, library, profession)
+    sessions = _sessions(root.fork("sessions"), needs.sessions, needs.session_gap)
+    contacts = _contacts(root.fork("contacts"), library.people, needs.contacts)
     d = _Drawing(
         facts=_Facts(),
         picks=root.fork("attributes"),
@@ -147,7 +171,25 @@ def plan_person(
     _token(d, root.fork("token"))
     _write_olds(d, root.fork("writes"), needs.write_olds)
     _injections(d, root.fork("injections"), [*own_fixed, *changing], needs.injections)
+    if needs.near_misses:
+        _more_near_misses(d, root.fork("near"), needs.near_misses)
     return Plan(user_id, profession, sessions, contacts, tuple(d.facts.items))
+
+
+def _whole(needs: Needs, library: Library, profession: str) -> Needs:
+    """``needs`` taking every attribute of the background kinds open to ``profession``."""
+
+    def every(kind: str, wanted: int) -> int:
+        return max(wanted, len(library.of_kind(kind, profession)))
+
+    return replace(
+        needs,
+        changing=every("changing", needs.changing),
+        preferences=every("preference", needs.preferences),
+        event_lists=every("event_list", needs.event_lists),
+        assistant=every("assistant", needs.assistant),
+        recurring=every("recurring", needs.recurring),
+    )
 
 
 def _states(d: _Drawing, needs: Needs) -> tuple[list[Attribute], list[Attribute]]:
@@ -166,7 +208,7 @@ def _states(d: _Drawing, needs: Needs) -> tuple[list[Attribute], list[Attribute]
     for attribute in other_only:
         _near_misses(d, attribute, set(), d.draw.between(1, 2))
     for attribute in changing:
-        states = d.draw.between(2, 4)
+        states = d.draw.between(2, min(needs.most_states, n))
         values = _distinct_values(d.draw, attribute, states, needs.avoid.get(attribute.name, ()))
         for step, (value, session) in enumerate(
             zip(values, _ordered_sessions(d.when, n, states), strict=True)
@@ -192,17 +234,21 @@ def _assistant_and_recurring(d: _Drawing, needs: Needs) -> None:
             d.facts.add(attribute.name, "mention", SELF, topic, session)
 
 
-def _sessions(stream: Stream, count: int) -> tuple[Session, ...]:
+def _sessions(stream: Stream, count: int, gap: tuple[int, int] | None) -> tuple[Session, ...]:
     day = stream.between(0, 6)
     out = []
     for index in range(count):
         out.append(Session(index, day, stream.between(7 * 60, 21 * 60)))
-        day += stream.between(2, 9) + (stream.between(10, 30) if stream.chance(1, 5) else 0)
+        if gap is not None:
+            day += stream.between(*gap)
+        else:
+            day += stream.between(2, 9) + (stream.between(10, 30) if stream.chance(1, 5) else 0)
     return tuple(out)
 
 
-def _contacts(stream: Stream, people: People) -> tuple[Contact, ...]:
-    names = stream.sample(people.contact_names, stream.between(6, 9))
+def _contacts(stream: Stream, people: People, count: tuple[int, int]) -> tuple[Contact, ...]:
+    wanted = stream.between(*count)
+    names = stream.sample(people.contact_names, min(wanted, len(people.contact_names)))
     contacts = []
     for name in names:
         relation = stream.choice(people.relations)
@@ -255,6 +301,22 @@ def _near_misses(d: _Drawing, attribute: Attribute, taken: set[str], count: int)
     values = _distinct_values(d.draw, attribute, len(holders), taken=taken)
     for contact, value in zip(holders, values, strict=True):
         d.facts.add(attribute.name, "other", contact.name, value, d.when.below(d.sessions))
+
+
+def _more_near_misses(d: _Drawing, stream: Stream, most: int) -> None:
+    """Up to ``most`` further contacts' values of every fixed, changing and preference
+    attribute the person holds, never one the person or a contact already holds."""
+    held: dict[str, set[str]] = {}
+    for fact in d.facts.items:
+        held.setdefault(fact.attribute, set()).add(fact.value)
+    own = dict.fromkeys(f.attribute for f in d.facts.items if f.holder == SELF)
+    kinds = {
+        a.name: a for kind in ("fixed", "changing", "preference") for a in d.library.of_kind(kind)
+    }
+    drawing = replace(d, draw=stream, when=stream)
+    for name in own:
+        if name in kinds:
+            _near_misses(drawing, kinds[name], held[name], stream.between(1, most))
 
 
 def _preferences(d: _Drawing, needs: Needs) -> None:

@@ -121,17 +121,22 @@ def twist_plan(
     days: bool = False,
     worded: bool = False,
     unheard: Mapping[str, tuple[str, ...]] = MappingProxyType({}),
+    unheld_twins: int = UNHELD_TWINS,
+    twins_each: tuple[int, int] | None = None,
 ) -> Plan:
     """``plan`` with the additions of the module docstring (``twins``: look-alikes;
     ``mentions``: of recurring topics too; ``woven``: slips, details and implied changes).
-    ``unheard``: values per attribute no look-alike or slip may use (another user's)."""
+    ``unheard``: values per attribute no look-alike or slip may use (another user's);
+    ``unheld_twins``: how many fixed attributes the user does not hold get look-alikes;
+    ``twins_each`` (a long history): every twinned attribute, held or drawn unheld, gets this
+    many look-alikes (a range), none left to chance, so look-alikes keep pace with its talk."""
     t = _Twisting(plan, library, talk, dates, stream, list(plan.facts))
     for name, values in unheard.items():
         t.held.setdefault(name, set()).update(values)
     if twins:
-        _twins(t, MENTION_ROLES if mentions else TWINNED_ROLES, after)
+        _twins(t, MENTION_ROLES if mentions else TWINNED_ROLES, after, twins_each)
         if unheld:
-            _unheld_twins(t)
+            _unheld_twins(t, unheld_twins, twins_each)
         if suggestions:
             _suggestion_twins(t)
     if woven:
@@ -141,7 +146,7 @@ def twist_plan(
     return replace(plan, facts=tuple(t.facts))
 
 
-def _twins(t: _Twisting, roles: frozenset[str], after: bool) -> None:
+def _twins(t: _Twisting, roles: frozenset[str], after: bool, each: tuple[int, int] | None) -> None:
     last: dict[str, int] = {}
     for fact in t.plan.facts:
         if fact.holder == SELF and fact.role in roles:
@@ -149,9 +154,14 @@ def _twins(t: _Twisting, roles: frozenset[str], after: bool) -> None:
     for name in last:
         attribute = t.library.get(name)
         chance = AFTER_TWIN_CHANCE if after else TWIN_CHANCE
-        if TWIN_SYMBOL not in attribute.grammar or not t.stream.chance(*chance):
+        if TWIN_SYMBOL not in attribute.grammar:
             continue
-        count = t.stream.between(1, 2) if attribute.kind in ("event_list", "recurring") else 1
+        if each is not None:
+            count = _spare(t.stream.between(*each), len(t.unheld(name)))
+        elif not t.stream.chance(*chance):
+            continue
+        else:
+            count = t.stream.between(1, 2) if attribute.kind in ("event_list", "recurring") else 1
         pool = t.unheld(name)
         for value in t.stream.sample(pool, min(count, len(pool))):
             later = len(t.plan.sessions) - last[name] - 1
@@ -163,7 +173,7 @@ def _twins(t: _Twisting, roles: frozenset[str], after: bool) -> None:
             t.add(name, TWIN_SYMBOL, NOBODY, value, session, person)
 
 
-def _unheld_twins(t: _Twisting) -> None:
+def _unheld_twins(t: _Twisting, count: int, each: tuple[int, int] | None) -> None:
     own = {f.attribute for f in t.facts if f.holder == SELF}
     unheld = [
         a
@@ -171,15 +181,26 @@ def _unheld_twins(t: _Twisting) -> None:
         if a.kind == "fixed" and a.name not in own and TWIN_SYMBOL in a.grammar
     ]
     # A fixed number, not a chance each: a longer attribute list must not fill turns with them.
-    drawn = set(t.stream.sample([a.name for a in unheld], min(UNHELD_TWINS, len(unheld))))
+    drawn = set(t.stream.sample([a.name for a in unheld], min(count, len(unheld))))
     for attribute in (a for a in unheld if a.name in drawn):
         pool = t.unheld(attribute.name)
-        if pool:
-            value = t.stream.choice(pool)
+        if not pool:
+            continue
+        if each is None:
+            values = [t.stream.choice(pool)]
+        else:
+            values = t.stream.sample(pool, _spare(t.stream.between(*each), len(pool)))
+        for value in values:
             session = t.stream.below(len(t.plan.sessions))
             person = t.stream.choice(t.plan.contacts).name
             fact = t.add(attribute.name, TWIN_SYMBOL, NOBODY, value, session, person)
             t.facts[-1] = replace(fact, form=RIDER)
+
+
+def _spare(count: int, pool: int) -> int:
+    """At most half of an attribute's unheld values go to look-alikes, so another user (the
+    isolation user) can still hold one nobody in this history names."""
+    return max(1, min(count, pool // 2))
 
 
 def _suggestion_twins(t: _Twisting) -> None:

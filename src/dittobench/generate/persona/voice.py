@@ -118,3 +118,21 @@ def noise_turn(
         reply = say(chatter["small_talk_reply"], stream, "origin", {})
     follow = say(chatter["small_talk_reply"], stream, "offer", {}) if stream.chance(1, 3) else ""
     return f"{opener} {user}".strip(), f"{reply} {follow}".strip(), (), ""
+
+
+def talk_turn(
+    stream: Stream,
+    chatter: Mapping[str, Grammar],
+    work_talk: Grammar,
+    work_reply: Grammar,
+    most: int,
+) -> tuple[str, str, tuple[str, ...], str]:
+    """A long history's everyday talk: a noise turn, then up to ``most - 1`` further sentences
+    of small talk or work talk in the same turn (a year of talk repeats itself less than one
+    sentence a turn would)."""
+    user, reply, keys, cluster = noise_turn(stream, chatter, work_talk, work_reply)
+    more = [
+        say(work_talk if stream.chance(1, 2) else chatter["small_talk"], stream, "origin", {})
+        for _ in range(stream.below(most))
+    ]
+    return " ".join((user, *more)), reply, keys, cluster

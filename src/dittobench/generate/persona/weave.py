@@ -51,7 +51,13 @@ from dittobench.generate.persona.model import (
 from dittobench.generate.persona.plan import Plan
 from dittobench.generate.persona.talk import Talk
 from dittobench.generate.persona.twists import ASIDE, EARLIER, IMPLIED, RIDER
-from dittobench.generate.persona.voice import ROLE_SYMBOL, noise_turn, previous_values, say
+from dittobench.generate.persona.voice import (
+    ROLE_SYMBOL,
+    noise_turn,
+    previous_values,
+    say,
+    talk_turn,
+)
 from dittobench.generate.texts import Texts
 
 TURN_SIZES = (1, 2, 3)
@@ -138,10 +144,18 @@ class _References:
 
 
 def weave_person(
-    plan: Plan, texts: Texts, talk: Talk, stream: Stream, grouped: bool, named: bool = False
+    plan: Plan,
+    texts: Texts,
+    talk: Talk,
+    stream: Stream,
+    grouped: bool,
+    named: bool = False,
+    talk_turns: tuple[int, int] = (1, 2),
+    talk_sentences: int = 1,
 ) -> Person:
     """Every beat of the person's conversation (``grouped``: several facts to a turn;
-    ``named``: bench 6.1 ``notes_named``)."""
+    ``named``: bench 6.1 ``notes_named``; ``talk_turns``: everyday-talk turns per session,
+    drawn in this range, each of up to ``talk_sentences`` sentences)."""
     anchored: dict[str, list[Fact]] = {}
     for fact in plan.facts:
         if fact.role in ANCHORED_ROLES or fact.form == ASIDE:
@@ -163,11 +177,15 @@ def weave_person(
         _ride(grouping, [item for item in items if item.rider], stream)
         turns = [_render(turn, voicing, references) for turn in grouping]
         afterthought = [turn[0].soon for turn in grouping]
-        for _ in range(stream.between(1, 2)):
+        for _ in range(stream.between(*talk_turns)):
             # Never between a sentence and its afterthought.
             free = [i for i in range(len(turns) + 1) if i == len(turns) or not afterthought[i]]
             at = free[stream.below(len(free))]
-            user, reply, _keys, _cluster = noise_turn(stream, texts.chatter, work_talk, work_reply)
+            if talk_sentences > 1:
+                said = talk_turn(stream, texts.chatter, work_talk, work_reply, talk_sentences)
+            else:
+                said = noise_turn(stream, texts.chatter, work_talk, work_reply)
+            user, reply = said[0], said[1]
             turns.insert(at, Beat(session.index, 0, user, reply))
             afterthought.insert(at, False)
         for position, beat in enumerate(turns):
