@@ -8,6 +8,7 @@ and the lexicons grow: a later grading's lists hold every phrase of an earlier o
 from __future__ import annotations
 
 import ast
+import dataclasses
 import itertools
 import json
 import re
@@ -65,9 +66,10 @@ QUOTA_DIGESTS: dict[str, str] = {
     "6.1.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
     "7.0.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
     "7.1.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
-    "8.0.0": "b8e312ac284896bace376ce40848f878525a1fe626687d3fa0edd6b078891e6c",
+    "8.0.0": "43edcd7c0c4e3f5707e3d6c4192e0459aa06c5b5107d37842240dd27e2e4bd36",
 }
-"""Each version's run sizes (every quota), taken before versions named their tables."""
+"""Each version's run sizes (every quota, and a long size's history scale), taken before versions
+named their tables; 8.0.0's again when it gained the long size."""
 
 
 def quotas(policy: BenchPolicy) -> dict[str, object]:
@@ -80,6 +82,7 @@ def quotas(policy: BenchPolicy) -> dict[str, object]:
             "isolation_cases": size.isolation_cases,
             "memory_quota": dict(size.memory_quota),
             "open_quota": dict(size.open_quota),
+            **({"history": dataclasses.asdict(size.history)} if size.history else {}),
         }
         for name, size in policy.run_sizes.items()
     }

@@ -82,7 +82,7 @@ def filtered(items: Sequence[Listed], chosen: RunFilter) -> list[Listed]:
     return present + absent
 
 
-RUN_SIZES = ("full", "medium", "small")
+RUN_SIZES = ("long", "full", "medium", "small")
 """The order the leaderboard shows its boards in, one per run size."""
 
 
