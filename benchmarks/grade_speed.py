@@ -1,15 +1,18 @@
 """Print how long grading takes and what the red-team strategies score.
 
 Figures only, never assertions. Run from the repository root:
-    python benchmarks/grade_speed.py [--runs N] [--seeds N]
+    python benchmarks/grade_speed.py [--runs N] [--seeds N] [--seed S]
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
@@ -17,8 +20,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.hel
 from tests.helpers import redteam as R
 
 from dittobench import study as T
+from dittobench.core.hashing import canonical_sha256
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
+from dittobench.spec.dataset import Dataset
+from dittobench.spec.transcript import Transcript
 from dittobench.spec.versions import CURRENT_VERSION
 
 STRATEGIES = {
@@ -39,27 +45,57 @@ STRATEGIES = {
 }
 
 
+def _best(runs: int, work: Callable[[], object]) -> tuple[float, float]:
+    """Best and median seconds of ``runs`` calls of ``work`` (after one untimed call)."""
+    work()
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        samples.append(time.perf_counter() - start)
+    return min(samples), statistics.median(samples)
+
+
+def _time_grading(dataset: Dataset, transcript: Transcript, runs: int) -> None:
+    """The full transcript's grade time, with the dataset hashed inside the call and with its
+    hash passed in, each as a ratio to the anchor: hashing the dataset's canonical bytes once,
+    timed in the same run (the load average says how busy the machine was)."""
+    anchor, _ = _best(runs, lambda: canonical_sha256(dataset.to_json()))
+    sha = canonical_sha256(dataset.to_json())
+    timings = {"dataset hashed in the call": _best(runs, lambda: grade_run(dataset, transcript))}
+    if "dataset_sha256" in inspect.signature(grade_run).parameters:
+        timings["dataset hash passed in"] = _best(
+            runs, lambda: grade_run(dataset, transcript, dataset_sha256=sha)
+        )
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"grade a full run (seed {dataset.seed}, {len(transcript.cases)} cases), best of {runs}")
+    print(f"  anchor: canonical-hash the dataset once   {anchor * 1000:7.1f} ms")
+    for name, (best, median) in timings.items():
+        print(
+            f"  {name:<38}  {best * 1000:7.1f} ms (median {median * 1000:.1f})"
+            f"   {best / anchor:5.2f}× the anchor"
+        )
+    print(f"  load average {load}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=9, help="timed repetitions (median shown)")
-    parser.add_argument("--seeds", type=int, default=10, help="seeds per red-team figure")
+    parser.add_argument(
+        "--runs", type=int, default=9, help="timed repetitions (best and median shown)"
+    )
+    parser.add_argument(
+        "--seeds", type=int, default=10, help="seeds per red-team figure (0: timing only)"
+    )
     parser.add_argument("--bench-version", default=CURRENT_VERSION, help="version to measure")
+    parser.add_argument("--seed", type=int, default=123456789, help="seed of the timed dataset")
     args = parser.parse_args()
     version = args.bench_version
 
-    dataset = build_dataset(1, version, run_size="full")
+    dataset = build_dataset(args.seed, version, run_size="full")
     transcript = T.build(dataset)
-    grade_run(dataset, transcript)
-    samples = []
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        grade_run(dataset, transcript)
-        samples.append(time.perf_counter() - start)
-    print(
-        f"grade a full run ({len(transcript.cases)} cases, hashes included): "
-        f"median {statistics.median(samples) * 1000:.1f} ms"
-    )
-
+    _time_grading(dataset, transcript, args.runs)
+    if args.seeds < 1:  # timing only
+        return
     print(f"\nbench {version}, composites over {args.seeds} full seeds (mean; tool, memory means):")
     datasets = [build_dataset(seed, version, run_size="full") for seed in range(args.seeds)]
     for name, options in STRATEGIES.items():

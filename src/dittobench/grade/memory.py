@@ -474,6 +474,11 @@ def _worded(values: tuple[str, ...], policy: GradingPolicy) -> tuple[str, ...]:
     negative" reads as the article "a")."""
     if not policy.readings_6:
         return values
+    return _unbare(values)
+
+
+@lru_cache(maxsize=8192)
+def _unbare(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(v for v in values if not _bare(v))
 
 

@@ -83,6 +83,7 @@ KIN: Final = (
 """Words for one relative: a question about one is about the others too."""
 
 
+@lru_cache(maxsize=1024)
 def possessive_pattern(names: frozenset[str], question: str) -> re.Pattern[str]:
     """Another person's possessive ("nerys's", "your cousin's"): what is near it is theirs. (A
     person named near a mention without one is ``names_near``'s.)"""

@@ -44,11 +44,17 @@ class Graded:
 
 
 def grade_run(
-    dataset: Dataset, transcript: Transcript, grading: GradingPolicy | None = None
+    dataset: Dataset,
+    transcript: Transcript,
+    grading: GradingPolicy | None = None,
+    *,
+    dataset_sha256: str | None = None,
 ) -> Graded:
     """The report of ``transcript`` against ``dataset`` under the grading policy of the
-    dataset's bench version, or under ``grading`` (any shipped policy: a study's regrade)."""
-    dataset_sha = canonical_sha256(dataset.to_json())
+    dataset's bench version, or under ``grading`` (any shipped policy: a study's regrade).
+    ``dataset_sha256``, when the caller already holds the dataset's hash, saves hashing it
+    again for each transcript (it must be ``canonical_sha256(dataset.to_json())``)."""
+    dataset_sha = dataset_sha256 or canonical_sha256(dataset.to_json())
     _check_match(dataset, dataset_sha, transcript)
     policy = grading or get_policy(dataset.bench_version).grading
     records = {c.case_id: c for c in transcript.cases}
@@ -102,17 +108,22 @@ def history_keys(dataset: Dataset) -> dict[str, HistoryKeys]:
             pairs[pair.pair_id] = text
     own = {user: prepare("\n".join(texts)) for user, texts in said.items()}
     people = {user: people_in(texts) for user, texts in said.items()}
+    named: dict[tuple[str, str], bool] = {}  # (user, value): many cases ask about one value
+
+    def in_history(user: str, value: str) -> bool:
+        if (user, value) not in named:
+            history = own.get(user)
+            named[user, value] = history is not None and hit(history, value)
+        return named[user, value]
+
     out = {}
     for case in dataset.memory_cases:
-        history = own.get(case.user_id)
-        public = frozenset(v for v in case.forbidden if history is not None and hit(history, v))
+        user = case.user_id
+        public = frozenset(v for v in case.forbidden if in_history(user, v))
         evidence = prepare("\n".join(pairs.get(p, "") for p in case.evidence_pair_ids))
         spared = frozenset(v for v in case.dump_guard if hit(evidence, v))
-        heard = frozenset(
-            v
-            for v in (case.distractors if case.answer_kind == "decline" else ())
-            if history is not None and hit(history, v)
-        )
+        declined = case.distractors if case.answer_kind == "decline" else ()
+        heard = frozenset(v for v in declined if in_history(user, v))
         out[case.id] = HistoryKeys(public, spared, people.get(case.user_id, frozenset()), heard)
     return out
 
