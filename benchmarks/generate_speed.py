@@ -1,32 +1,41 @@
-"""Print how long the generator takes: warm in-process full builds against their targets (60 ms
-for the released versions, 80 ms for bench 3.0's woven history), the
-one-time cost of loading the default pack, in-process builds per size and the whole
-`generate --sha` process.
+"""Print how long the generator takes: warm in-process builds of every version that coins values
+(bench 3.0.0 on) at small and full, each as a multiple of bench 1.1.0's measured in the same run,
+the share of each build that is coining (`coin_library` alone), the one-time cost of loading the
+default pack, in-process builds per size and the whole `generate --sha` process.
 
-Figures only, never assertions (the machines are shared and noisy). Usage:
-    python benchmarks/generate_speed.py [--runs N] [--seeds N]
+Figures only, never assertions (the machines are shared and noisy); the load average is printed
+beside them. Usage:
+    python benchmarks/generate_speed.py [--runs N] [--seeds N] [--sizes small,full]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
 import time
 
 from dittobench.core.canonical import canonical_bytes
+from dittobench.core.prng import Stream
 from dittobench.generate.assemble import build_dataset
+from dittobench.generate.persona.coined import coin_library
+from dittobench.generate.texts import texts_of
+from dittobench.packs import own_pack
+from dittobench.spec.versions import POLICIES
 
-TARGETS_MS = {"4.0.0": 80.0, "3.0.0": 80.0, "2.0.0": 60.0, "1.1.0": 60.0}
-"""Budget for one warm ``build_dataset(seed, version, "full")`` (pack loaded and cached); bench
-3.0 (issue 13) weaves its history and coins values, and is held to 80 ms, as is 4.0 (the same
-content with every scanned value's other forms)."""
-
-WARM_VERSIONS = tuple(TARGETS_MS)
 REFERENCE_VERSION = "1.1.0"
 """Each figure is also given as a multiple of this version's, measured in the same minutes: a
 ratio that holds from machine to machine where milliseconds do not."""
+
+WARM_VERSIONS = (REFERENCE_VERSION, *(v for v, p in POLICIES.items() if p.content.coined_values))
+"""The reference and every version that coins values (3.0.0 on)."""
+
+TARGET_RATIOS = {"small": 2.0, "full": 1.5}
+TARGETED_FROM = (4, 0, 0)
+"""Issue 33's aim for bench 4.0.0 and every later version: a warm build at most this multiple
+of 1.1.0's."""
 
 # Run in a fresh interpreter: in this process the pack and its texts are cached already.
 PACK_LOAD = (
@@ -52,57 +61,90 @@ def _median_seconds(action, runs: int) -> float:  # type: ignore[no-untyped-def]
     return statistics.median(samples)
 
 
-def warm_full(versions: tuple[str, ...], seeds: int, runs: int) -> dict[str, tuple[float, float]]:
-    """Per version, the median and the slowest over seeds 0..seeds-1 of the fastest of ``runs``
-    warm full builds, in ms (the fastest of a seed's runs: the least disturbed by other work on
-    the machine). The versions take turns build by build, so a machine that speeds up or slows down
-    (shared hosts do, by half and more) moves every version's figure alike and their ratios
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} cores)"
+
+
+def warm_builds(
+    versions: tuple[str, ...], sizes: tuple[str, ...], seeds: int, runs: int
+) -> dict[tuple[str, str], tuple[float, float]]:
+    """Per (version, size), the median and the slowest over seeds 0..seeds-1 of the fastest of
+    ``runs`` warm builds, in ms (the fastest of a seed's runs: the least disturbed by other work
+    on the machine). The versions take turns build by build, so a machine that speeds up or slows
+    down (shared hosts do, by half and more) moves every version's figure alike and their ratios
     hold."""
     for version in versions:
-        build_dataset(0, version, "full")  # loads and caches the pack
-    samples: dict[tuple[str, int], list[float]] = {}
+        for size in sizes:
+            build_dataset(0, version, size)  # loads and caches the pack
+    samples: dict[tuple[str, str, int], list[float]] = {}
     for seed in range(seeds):
         for _ in range(runs):
-            for version in versions:
-                start = time.perf_counter()
-                build_dataset(seed, version, "full")
-                samples.setdefault((version, seed), []).append(time.perf_counter() - start)
+            for size in sizes:
+                for version in versions:
+                    start = time.perf_counter()
+                    build_dataset(seed, version, size)
+                    elapsed = time.perf_counter() - start
+                    samples.setdefault((version, size, seed), []).append(elapsed)
     figures = {}
     for version in versions:
-        bests = [min(samples[version, seed]) * 1000 for seed in range(seeds)]
-        figures[version] = (statistics.median(bests), max(bests))
+        for size in sizes:
+            bests = [min(samples[version, size, seed]) * 1000 for seed in range(seeds)]
+            figures[version, size] = (statistics.median(bests), max(bests))
     return figures
 
 
-def pack_load(runs: int) -> tuple[float, float]:
-    """Median ms of ``public_pack()`` + its sha256, and of ``texts_of(pack)``, each the first
-    call in a fresh interpreter."""
-    loads, texts = [], []
-    for _ in range(runs):
-        out = subprocess.run(
-            [sys.executable, "-c", PACK_LOAD], check=True, capture_output=True, text=True
-        ).stdout.split()
-        loads.append(float(out[0]) * 1000)
-        texts.append(float(out[1]) * 1000)
-    return statistics.median(loads), statistics.median(texts)
+def coining(version: str, seeds: int, runs: int) -> float:
+    """Median over seeds of the fastest of ``runs`` ``coin_library`` calls as a build of
+    ``version`` makes them (its own pack), in ms."""
+    policy = POLICIES[version]
+    texts = texts_of(own_pack(version))
+    avoid = texts.pack.file("attributes").get("coin_avoid", [])
+    bests = []
+    for seed in range(seeds):
+        samples = []
+        for _ in range(runs):
+            stream = Stream.root(seed, policy.content_version).fork("memory/coin")
+            start = time.perf_counter()
+            coin_library(texts.library, stream, texts.words.syllables, avoid)
+            samples.append(time.perf_counter() - start)
+        bests.append(min(samples) * 1000)
+    return statistics.median(bests)
+
+
+def _targeted(version: str) -> bool:
+    return tuple(int(part) for part in version.split(".")) >= TARGETED_FROM
+
+
+def print_warm(seeds: int, sizes: tuple[str, ...]) -> None:
+    """The warm builds of ``WARM_VERSIONS`` at ``sizes``, with their ratios to 1.1.0."""
+    print(_load())
+    warm = warm_builds(WARM_VERSIONS, sizes, seeds, 3)
+    coined = {v: coining(v, seeds, 3) for v in WARM_VERSIONS if POLICIES[v].content.coined_values}
+    for size in sizes:
+        reference = warm[REFERENCE_VERSION, size][0]
+        for version in WARM_VERSIONS:
+            ms, slowest = warm[version, size]
+            ratio = ms / reference
+            aim = f" (aim <= {TARGET_RATIOS[size]:.1f}x)" if _targeted(version) else ""
+            coin = f"; coining alone {coined[version]:.1f} ms" if version in coined else ""
+            print(
+                f"warm build_dataset(seed, {version}, {size:<5}) median of {seeds} seeds "
+                f"{ms:6.1f} ms  {ratio:5.2f}x {REFERENCE_VERSION}{aim}  "
+                f"(slowest seed {slowest:.1f} ms{coin})"
+            )
+    print(_load())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7, help="repetitions per figure (median shown)")
-    parser.add_argument("--seeds", type=int, default=12, help="seeds per warm full-build figure")
+    parser.add_argument("--seeds", type=int, default=12, help="seeds per warm-build figure")
+    parser.add_argument("--sizes", default="small,full", help="run sizes of the warm builds")
     args = parser.parse_args()
     runs = args.runs
 
-    warm = warm_full(WARM_VERSIONS, args.seeds, 3)
-    reference = warm[REFERENCE_VERSION][0]
-    for version, (ms, slowest) in warm.items():
-        target = TARGETS_MS[version]
-        print(
-            f"warm build_dataset(seed, {version}, full), median of {args.seeds} seeds "
-            f"{ms:6.1f} ms  ({ms / target:.2f}x the {target:.0f} ms target, "
-            f"{ms / reference:.2f}x {REFERENCE_VERSION}; slowest seed {slowest:.1f} ms)"
-        )
+    print_warm(args.seeds, tuple(args.sizes.split(",")))
     load, texts = pack_load(runs)
     print(
         f"one-time default pack load: public_pack() + sha256 {load:.1f} ms, "
@@ -138,6 +180,19 @@ def main() -> None:
     )
     print(f"bare interpreter start                                          median {bare:.3f} s")
     print(f"ratio whole/bare: {whole / bare:.1f}x")
+
+
+def pack_load(runs: int) -> tuple[float, float]:
+    """Median ms of ``public_pack()`` + its sha256, and of ``texts_of(pack)``, each the first
+    call in a fresh interpreter."""
+    loads, texts = [], []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", PACK_LOAD], check=True, capture_output=True, text=True
+        ).stdout.split()
+        loads.append(float(out[0]) * 1000)
+        texts.append(float(out[1]) * 1000)
+    return statistics.median(loads), statistics.median(texts)
 
 
 if __name__ == "__main__":

@@ -26,8 +26,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from dittobench.core import codes
 from dittobench.core.errors import DittobenchError
@@ -70,6 +70,19 @@ class CoinSpec:
     parts: Mapping[str, CoinPart]
     accept: tuple[str, ...] = ()
     count: int = DEFAULT_COUNT
+    parts_of: Mapping[str, tuple[tuple[str, CoinPart], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    """Per form, the parts it names with their specs, in order of first appearance (looked up
+    once, not on each of a run's hundreds of draws)."""
+
+    def __post_init__(self) -> None:
+        parts_of = {
+            form: tuple((name, self.parts[name]) for name in _part_names(form))
+            for form in self.forms
+            if all(name in self.parts for name in _part_names(form))
+        }
+        object.__setattr__(self, "parts_of", parts_of)
 
 
 def parse_coin(raw: Any, lists: Mapping[str, Any]) -> CoinSpec:
@@ -152,9 +165,9 @@ def coin_space(spec: CoinSpec, syllables: codes.Syllables) -> int:
     return total
 
 
-@dataclass(frozen=True, slots=True)
-class Coined:
-    """One coined value and the other forms a grader accepts."""
+class Coined(NamedTuple):
+    """One coined value and the other forms a grader accepts (a named tuple: a run makes
+    hundreds)."""
 
     text: str
     aliases: tuple[str, ...]
@@ -164,6 +177,8 @@ class Registry:
     """The forms already in use in a run, as word sequences (``form_words``), and every run of
     words inside them: a new value is unambiguous when none of its word runs is a form in use
     and it is not a run inside one."""
+
+    __slots__ = ("_forms", "_runs")
 
     def __init__(self, forms: Iterable[str] = ()) -> None:
         self._forms: set[tuple[str, ...]] = set()
@@ -179,22 +194,42 @@ class Registry:
     def add(self, seq: tuple[str, ...]) -> None:
         if seq:
             self._forms.add(seq)
-            self._runs |= _runs(seq)
+            self._runs.update(_runs(seq))
 
     def clashes(self, seq: tuple[str, ...]) -> bool:
-        return not seq or seq in self._runs or not self._forms.isdisjoint(_runs(seq))
+        return self._clashes(seq, _runs(seq))
+
+    def admit(self, seqs: list[tuple[str, ...]]) -> bool:
+        """Add all of ``seqs`` (one value's forms) if none clashes with a form already in use
+        (they are not checked against each other), and say whether they were added."""
+        runs = [_runs(seq) for seq in seqs]
+        if any(map(self._clashes, seqs, runs)):
+            return False
+        for seq, its_runs in zip(seqs, runs, strict=True):
+            self._forms.add(seq)
+            self._runs.update(its_runs)
+        return True
+
+    def _clashes(self, seq: tuple[str, ...], runs: list[tuple[str, ...]]) -> bool:
+        return not seq or seq in self._runs or not self._forms.isdisjoint(runs)
+
+
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
 
 
 def form_words(form: str) -> tuple[str, ...]:
-    """A form as the registry keeps it: its words, normalised."""
+    """A form as the registry keeps it: its words, normalised (``core.text.words``). An ASCII
+    form, as most coined ones are, is only lower-cased and split on ``[a-z0-9]+``, which is
+    what ``words`` does to ASCII text (``tests/unit/test_coined_values.py`` holds them equal)."""
+    if form.isascii():
+        return tuple(_ASCII_WORD.findall(form.lower()))
     return tuple(words(form))
 
 
-@functools.lru_cache(maxsize=1024)
-def _runs(seq: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
-    """Every run of consecutive words in ``seq`` (``seq`` included); memoised because a
-    value's forms are checked, then added."""
-    return frozenset(seq[i:j] for i in range(len(seq)) for j in range(i + 1, len(seq) + 1))
+def _runs(seq: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every run of consecutive words in ``seq`` (``seq`` included)."""
+    size = len(seq)
+    return [seq[i:j] for i in range(size) for j in range(i + 1, size + 1)]
 
 
 def coin_values(
@@ -210,16 +245,13 @@ def coin_values(
     for _ in range(spec.count):
         for _attempt in range(COIN_ATTEMPTS):
             coined = _draw(spec, stream, syllables, avoid)
-            if coined is None:
-                continue
-            forms = [form_words(form) for form in (coined.text, *coined.aliases)]
-            if not any(map(registry.clashes, forms)):
+            if coined is not None and registry.admit(
+                [form_words(coined.text), *map(form_words, coined.aliases)]
+            ):
+                out.append(coined)
                 break
         else:
             raise CoinError(f"{COIN_ATTEMPTS} coined values in a row clash: too few parts")
-        for seq in forms:
-            registry.add(seq)
-        out.append(coined)
     return out
 
 
@@ -231,14 +263,15 @@ def _draw(
     form = stream.choice(spec.forms)
     drawn: dict[str, str] = {}
     spelled_badly = False
-    for name in _part_names(form):
-        part = spec.parts[name]
-        drawn[name] = part.draw(stream, syllables)
-        if part.syllables and drawn[name].lower() in avoid:
+    for name, part in spec.parts_of[form]:
+        drawn[name] = value = part.draw(stream, syllables)
+        if part.syllables and value.lower() in avoid:
             spelled_badly = True
     if spelled_badly:
         return None
     text = form.format(**drawn)
+    if not spec.accept:
+        return Coined(text, ())
     aliases = dict.fromkeys(a.format(**drawn) for a in spec.accept)
     return Coined(text, tuple(a for a in aliases if a != text))
 
