@@ -4,19 +4,21 @@ Standalone and stdlib only, so it runs with any Python >= 3.11 without installin
 
     python tests/helpers/harness_server.py --mode MODE [--answers FILE] [--port 0]
         [--die-after N] [--delay-ms N] [--pause-ms N] [--reply FILE] [--calls FILE]
-        [--exit-on-stdin-eof]
+        [--max-seed-bytes N] [--exit-on-stdin-eof]
 
 It binds 127.0.0.1 (port 0 picks a free port), prints exactly one line ``PORT <n>`` to stdout once
 listening and nothing else there, and serves until killed (SIGTERM and SIGINT exit at once).
 
-Routes, in every mode: ``GET /health`` (200 ``{"status": "ok"}``), ``POST /seed`` (a SeedRequest;
+Routes, in every mode: ``GET /health`` (200 ``{"status": "ok"}``), ``POST /seed`` (a SeedRequest,
+or one part of a wave sent in parts: every ``/seed`` is an upsert of the pairs it carries;
 Content-Length required, else 400; replies with the counts), ``GET /stats`` (``{"seeds": [wave
 numbers received, in order], "runs": n, "pairs": {user_id: distinct pair ids}, "events": [...]}``),
 ``GET /wire`` (``{"endpoint_port": the port of the last ``tool_endpoint`` received, 0 before any,
 "tool_statuses": [HTTP status of each ``scripted`` tool call, in order]}``)
 and ``POST /run``, whose behaviour is the mode's. ``events`` is what happened, in order: ``["seed",
-user_id, wave]`` for each /seed, and in ``slow`` mode ``["start", case_id]`` and ``["end",
-case_id]`` around each /run's wait, so tests can check the order cases and seeds arrive in.
+user_id, wave]`` for each /seed (``["seed", user_id, wave, part, parts]`` for a part), and in
+``slow`` mode ``["start", case_id]`` and ``["end", case_id]`` around each /run's wait, so tests
+can check the order cases and seeds arrive in.
 
 ``oracle``     answers from the answer keys of ``--answers FILE`` (a dataset written by
                ``dittobench generate --out``), calling the expected tools on ``tool_endpoint``.
@@ -48,6 +50,9 @@ case_id]`` around each /run's wait, so tests can check the order cases and seeds
 
 ``--pause-ms N`` makes every ``/run`` wait N ms before doing anything else (any mode), so cases
 stay in flight long enough for a test to act meanwhile.
+
+``--max-seed-bytes N`` declares ``"max_seed_bytes": N`` in ``GET /health`` (the engine then sends a
+wave whose body is larger in parts).
 
 ``--record FILE`` appends every ``/seed`` and ``/run`` body it receives to FILE, one JSON line
 each (``{"path": "/seed", "body": <the body's JSON>}``), for tests of what crosses the wire.
@@ -171,6 +176,7 @@ class State:
         self.huge_body = b""
         self.record = ""
         self.retrieved = False
+        self.health: dict[str, Any] = {"status": "ok"}
         answers = answers or {}
         self.fixtures = {f["case_id"]: f for f in answers.get("tool_fixtures", [])}
         self.tool_by_prompt: dict[str, dict[str, Any]] = {}
@@ -309,7 +315,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/health" and self.state.mode == "drip-health":
             self.drip_raw(DRIP_HEALTH_REPLY)
         elif self.path == "/health":
-            self.reply(200, {"status": "ok"})
+            self.reply(200, self.state.health)
         elif self.path == "/stats":
             with self.state.lock:
                 stats = {
@@ -349,9 +355,12 @@ class Handler(BaseHTTPRequestHandler):
         pairs = _array(request, "pairs")
         subjects = _array(request, "subjects")
         links = _array(request, "links")
+        event = ["seed", user, wave]
+        if "parts" in request:
+            event += [request.get("part"), request.get("parts")]
         with self.state.lock:
             self.state.seeds.append(wave if isinstance(wave, int) else 0)
-            self.state.events.append(["seed", user, wave])
+            self.state.events.append(event)
             known = self.state.pairs.setdefault(user, set())
             known.update(str(p.get("pair_id", "")) for p in pairs if isinstance(p, dict))
         self.reply(200, {"pairs": len(pairs), "subjects": len(subjects), "links": len(links)})
@@ -715,6 +724,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--calls", help="scripted: raw tool-call bodies, one a line")
     parser.add_argument("--record", help="append every /seed and /run body to this file")
     parser.add_argument(
+        "--max-seed-bytes", type=int, default=0, metavar="N", help="declared in GET /health"
+    )
+    parser.add_argument(
         "--retrieved", action="store_true", help="oracle: list the evidence pairs as retrieved"
     )
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
@@ -743,6 +755,8 @@ def main(argv: list[str] | None = None) -> None:
     state.pause_s = args.pause_ms / 1000
     state.record = args.record or ""
     state.retrieved = args.retrieved
+    if args.max_seed_bytes:
+        state.health["max_seed_bytes"] = args.max_seed_bytes
     if args.reply:
         with open(args.reply, "rb") as handle:
             state.reply = handle.read()

@@ -33,7 +33,15 @@ from dittobench.spec import repair
 from dittobench.spec.codec import DecodeError, loads
 from dittobench.spec.transcript import Attempt, Execution
 from dittobench.spec.vocab import AttemptOutcome
-from dittobench.spec.wire import RunRequest, RunResponse, SeedRequest, SeedResponse, to_wire
+from dittobench.spec.wire import (
+    RunRequest,
+    RunResponse,
+    SeedPart,
+    SeedRequest,
+    SeedResponse,
+    seed_part_wire,
+    to_wire,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,12 +276,16 @@ class HarnessClient:
         ):
             return reply.status_code
 
-    async def seed(self, request: SeedRequest, user: str = "") -> SeedResponse:
-        """One ``POST /seed`` within ``seed_timeout_s`` overall, body included. The caller
-        retries it when the error is ``retryable`` (``/seed`` is an idempotent upsert). Errors
-        name the user as ``user`` (the dataset's name for it) when given."""
-        body = canonical_bytes(to_wire(request))
-        what = f"/seed (user {user or request.user_id}, wave {request.wave})"
+    async def seed(self, request: SeedRequest | SeedPart, user: str = "") -> SeedResponse:
+        """One ``POST /seed`` (a wave, or one part of it: ``spec.wire.seed_parts``) within
+        ``seed_timeout_s`` overall, body included. The caller retries it when the error is
+        ``retryable`` (``/seed`` is an idempotent upsert). Errors name the user as ``user`` (the
+        dataset's name for it) when given, and the part when the wave has several."""
+        part = request if isinstance(request, SeedPart) else SeedPart(request)
+        body = canonical_bytes(seed_part_wire(part))
+        shown = part.request
+        where = f", part {part.part + 1}/{part.parts}" if part.parts > 1 else ""
+        what = f"/seed (user {user or shown.user_id}, wave {shown.wave}{where})"
         limit = self.limits.seed_timeout_s
         try:
             async with asyncio.timeout(limit + OVERALL_SLACK_S):

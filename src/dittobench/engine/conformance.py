@@ -3,10 +3,11 @@
 The probe speaks the protocol of ``docs/protocol.md`` the way a run does, on a medium dataset of
 a seed of its own, and stops at the first step that fails, saying what was sent and what came
 back: ``health`` (``GET /health`` answers 2xx, and what its body declares), ``seed`` (the first
-wave of the person under test), ``memory`` (one question after it), ``tool`` (tool cases
-answered) and ``tool endpoint`` (the harness called the tool endpoint it was given; one that
-never does gets a warning, not a failure: the protocol allows it, and it scores 0 on tool
-cases). Nothing is stored or graded: a pass says a run can be driven, not how it will score.
+wave of the person under test, in parts as a run would send it), ``memory`` (one question after
+it), ``tool`` (tool cases answered) and ``tool endpoint`` (the harness called the tool endpoint
+it was given; one that never does gets a warning, not a failure: the protocol allows it, and it
+scores 0 on tool cases). Nothing is stored or graded: a pass says a run can be driven, not how
+it will score.
 """
 
 from __future__ import annotations
@@ -23,13 +24,19 @@ from dittobench.core.ids import WIRE_NONCE_BYTES
 from dittobench.engine.client import ClientLimits, HarnessClient, HarnessError
 from dittobench.engine.orchestrate import Declared, ask_case, declared_health
 from dittobench.engine.packs import run_pack
+from dittobench.engine.seeding import SeedSending, seed_wave
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.generate.assemble import build_dataset
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.transcript import Execution
 from dittobench.spec.versions import get_policy
 from dittobench.spec.vocab import RunCaseKind
-from dittobench.spec.wire import DEFAULT_USER_ID, ToolDefinition
+from dittobench.spec.wire import (
+    DEFAULT_USER_ID,
+    SEED_BYTES_LIMIT,
+    ToolDefinition,
+    seed_bytes_limit,
+)
 from dittobench.spec.wireids import WireIdError, WireIds
 
 STEPS = ("health", "seed", "memory", "tool", "tool endpoint")
@@ -82,6 +89,8 @@ class _Probe:
     endpoint: ToolEndpoint
     system_prompt: str
     tools: tuple[ToolDefinition, ...]
+    seed_bytes: int = SEED_BYTES_LIMIT
+    """The largest ``/seed`` body sent (``max_seed_bytes``, read by the health step)."""
 
     async def health(self) -> str:
         started = time.monotonic()
@@ -92,20 +101,23 @@ class _Probe:
         declared = await declared_health(
             self.client.base_url, self.client.limits.probe_timeout_s, self.client.http
         )
+        self.seed_bytes = seed_bytes_limit(declared.max_seed_bytes)
         return f"2xx in {time.monotonic() - started:.2f} s; {_declared(declared)}"
 
     async def seed(self) -> str:
         waves = [
             w for w in self.dataset.memory_waves if w.user_id == DEFAULT_USER_ID and w.wave == 0
         ]
-        pairs = 0
+        pairs, parts = 0, 0
         for wave in waves:
+            how = SeedSending(self.seed_bytes, (), wave.user_id)  # one attempt: a check says so
             try:
-                await self.client.seed(self.ids.seed_request(wave), wave.user_id)
+                parts += await seed_wave(self.client, self.ids.seed_request(wave), how, _quiet)
             except HarnessError as exc:
                 raise _Failed(str(exc)) from None
             pairs += len(wave.pairs)
-        return f"{len(waves)} wave(s), {pairs} pair(s) accepted"
+        sent = f" in {parts} parts" if parts > len(waves) else ""
+        return f"{len(waves)} wave(s), {pairs} pair(s) accepted{sent}"
 
     async def memory(self) -> str:
         asked = [
@@ -138,6 +150,10 @@ class _Probe:
         return record.response.answer or record.response.final_text, len(record.observed)
 
 
+def _quiet(_note: str) -> None:
+    """The check reports a step's verdict, not each request it sends."""
+
+
 def _declared(declared: Declared) -> str:
     said = []
     if declared.identity:
@@ -148,6 +164,8 @@ def _declared(declared: Declared) -> str:
         said.append("capabilities " + ", ".join(sorted(declared.capabilities)))
     if declared.max_concurrency:
         said.append(f"max_concurrency {declared.max_concurrency}")
+    if declared.max_seed_bytes:
+        said.append(f"max_seed_bytes {declared.max_seed_bytes}")
     return "; ".join(said) if said else "its body declares nothing (allowed)"
 
 

@@ -2,11 +2,12 @@
 client as a dittobench run (docs/external.md).
 
 The harness is asked ``GET /health`` until ready (what it declares it is, ``spec.identity``, is
-kept). Every user's waves are then sent in order (``POST /seed``, sent again on a connection
-error, 429 or 5xx, as the engine does), and only then are the questions asked, each a ``POST
-/run`` with the catalog's memory tools (served by the harness's own store) and a system prompt
-that gives the question's date as today; at most ``concurrency`` at a time, and never while a
-``/seed`` is in flight. Ids are keyed by the run's nonce (``core.ids.wire_id``), so two runs
+kept). Every user's waves are then sent in order (``POST /seed``, in parts when a wave's body
+is over the limit, each sent again on a connection error, 429 or 5xx, as the engine does:
+``engine.seeding``), and only then are the questions asked, each a ``POST /run`` with the
+catalog's memory tools (served by the harness's own store) and a system prompt that gives the
+question's date as today; at most ``concurrency`` at a time, and never while a ``/seed`` is in
+flight. Ids are keyed by the run's nonce (``core.ids.wire_id``), so two runs
 against one harness never share a user. A judge, when given, is asked about the open questions'
 replies afterwards (``engine.judging``). The transcript records every reply.
 """
@@ -24,10 +25,11 @@ import httpx
 from dittobench.catalog.shown import shown_by
 from dittobench.core.dates import spoken_date
 from dittobench.core.ids import wire_id
-from dittobench.engine.client import ClientLimits, HarnessClient, HarnessError
+from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.engine.judging import JudgeEndpoint, judge_cases
 from dittobench.engine.orchestrate import SEED_BACKOFF_S, Progress, Reporter, declared_health
 from dittobench.engine.packs import run_pack
+from dittobench.engine.seeding import SeedSending, seed_wave
 from dittobench.grade.external import open_case
 from dittobench.grade.judging import answer_text
 from dittobench.spec.external import ExternalQuestion, ExternalSuite
@@ -35,7 +37,14 @@ from dittobench.spec.external_transcript import EXTERNAL_KIND, PROMPT_ID, Extern
 from dittobench.spec.judging import JUDGE_1, JudgeRecord
 from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import CURRENT_VERSION
-from dittobench.spec.wire import MEMORY_TOOLS, RunRequest, SeedRequest, ToolDefinition
+from dittobench.spec.wire import (
+    MEMORY_TOOLS,
+    SEED_BYTES_LIMIT,
+    RunRequest,
+    SeedRequest,
+    ToolDefinition,
+    seed_bytes_limit,
+)
 from dittobench.spec.wireids import check_nonce
 
 SYSTEM_PROMPT: Final = (
@@ -60,6 +69,9 @@ class ExternalOptions:
     judge: JudgeEndpoint | None = None
     judge_model: str = ""
     seed_backoff_s: tuple[float, ...] = SEED_BACKOFF_S
+    seed_bytes: int = SEED_BYTES_LIMIT
+    """The largest ``/seed`` body sent (a smaller one when the harness declares
+    ``max_seed_bytes``): a larger wave goes in parts."""
 
 
 def system_prompt(question_date: str) -> str:
@@ -117,7 +129,8 @@ async def drive_external(
         declared = await declared_health(
             client.base_url, options.limits.probe_timeout_s, client.http
         )
-        await _seed_all(client, suite, ids, options, report)
+        limit = seed_bytes_limit(declared.max_seed_bytes)
+        await _seed_all(client, suite, ids, replace(options, seed_bytes=limit), report)
         records = await _ask_all(client, suite, ids, options, report)
     judge = await _judge(suite, records, options, report) if options.judge else None
     return ExternalTranscript(
@@ -145,33 +158,22 @@ async def _seed_all(
     for user in suite.users:
         for wave in user.waves:
             report(Progress("seeding", done, total, 0))
-            note = f"{user.id}, wave {wave.wave}"
-            await _seed(client, ids.wave(wave), note, options, report, (done, total))
+            label = f"{user.id}, wave {wave.wave}"
+            how = SeedSending(options.seed_bytes, options.seed_backoff_s, user.id, label)
+            await seed_wave(client, ids.wave(wave), how, _noted(report, done, total, label))
             done += 1
     report(Progress("seeding", done, total, 0))
 
 
-async def _seed(
-    client: HarnessClient,
-    request: SeedRequest,
-    note: str,
-    options: ExternalOptions,
-    report: Reporter,
-    counts: tuple[int, int],
-) -> None:
-    """One ``/seed``, sent again after a retryable failure (an idempotent upsert)."""
-    for attempt, pause in enumerate((*options.seed_backoff_s, None), start=1):
-        try:
-            await client.seed(request, note)
-            return
-        except HarnessError as exc:
-            if not exc.retryable:
-                raise
-            if pause is None:
-                raise HarnessError(f"{exc} ({attempt} attempts)") from None
-            again = f"{note}: attempt {attempt} failed, again in {pause:g} s"
-            report(Progress("seeding", *counts, 0, again))
-            await asyncio.sleep(pause)
+def _noted(report: Reporter, done: int, total: int, label: str) -> Callable[[str], None]:
+    """Progress notes of a wave being sent: silent for a wave sent whole at its first attempt
+    (the count already says it), a note for each part and for each attempt sent again."""
+
+    def note(text: str) -> None:
+        if text != label:
+            report(Progress("seeding", done, total, 0, text))
+
+    return note
 
 
 async def _ask_all(

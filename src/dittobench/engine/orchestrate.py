@@ -45,6 +45,7 @@ from dittobench.engine.client import (
     HarnessError,
     read_body,
 )
+from dittobench.engine.seeding import SeedSending, seed_wave
 from dittobench.engine.slots import Slots
 from dittobench.engine.tool_endpoint import ToolEndpoint
 from dittobench.spec import vocab
@@ -52,7 +53,15 @@ from dittobench.spec.dataset import Dataset, PackRef
 from dittobench.spec.identity import identity_of
 from dittobench.spec.transcript import CaseRecord, Execution, Transcript
 from dittobench.spec.vocab import AttemptOutcome, RunCaseKind, Schedule
-from dittobench.spec.wire import DEFAULT_USER_ID, RunRequest, SeedRequest, ToolDefinition
+from dittobench.spec.wire import (
+    DEFAULT_USER_ID,
+    SEED_BYTES_FLOOR,
+    SEED_BYTES_LIMIT,
+    RunRequest,
+    SeedRequest,
+    ToolDefinition,
+    seed_bytes_limit,
+)
 from dittobench.spec.wireids import WireIds
 from dittobench.store import RunStorage
 from dittobench.store.rows import RowSchedule
@@ -121,6 +130,8 @@ class RunContext:
     restart_at: int | None = None
     """The phase in progress when a restart was first suspected, until it is recovered from."""
     restarts: int = 0
+    seed_bytes: int = SEED_BYTES_LIMIT
+    """The largest ``/seed`` body sent: a larger wave goes in parts (``max_seed_bytes``)."""
 
 
 @dataclass
@@ -154,6 +165,7 @@ async def execute_run(ctx: RunContext) -> dict[str, CaseRecord]:
         ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http
     )
     ctx.identity, ctx.instance = declared.identity, declared.instance
+    ctx.seed_bytes = seed_bytes_limit(declared.max_seed_bytes)
     takes_seeds = SEED_WHILE_RUNNING in declared.capabilities
     fallback: Schedule = OVERLAP if takes_seeds else SAFE
     chosen = ctx.schedule or fallback
@@ -287,6 +299,7 @@ async def _recover(ctx: RunContext, records: dict[str, CaseRecord], tally: _Tall
         ctx.client.base_url, ctx.client.limits.probe_timeout_s, ctx.client.http
     )
     ctx.instance = declared.instance
+    ctx.seed_bytes = seed_bytes_limit(declared.max_seed_bytes)
     for request in ctx.dataset.memory_waves[phase:]:
         for case, kind, user, _question in _unlocked(ctx.dataset, request):
             earlier = records.pop(case, None)
@@ -316,27 +329,20 @@ async def _replay_writes(
 
 
 async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
-    """One ``/seed``, sent again after a connection error, 429 or 5xx (it is an idempotent
-    upsert, and real harnesses answer 500 while busy) up to ``len(seed_backoff_s) + 1``
-    attempts; a 4xx or a reply that never completed stops at once. A connection error makes
-    the harness suspected of having restarted."""
+    """One wave, in parts when its body is over ``ctx.seed_bytes`` (``seed_wave``); a connection
+    error makes the harness suspected of having restarted."""
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="seeding")
-    shown = ctx.ids.seed_request(request)
-    for attempt, pause in enumerate((*ctx.seed_backoff_s, None), start=1):
-        ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, tally.wave))
-        try:
-            await ctx.client.seed(shown, request.user_id)
-            break
-        except HarnessError as exc:
-            if exc.unreachable:
-                _suspect_restart(ctx)
-            if not exc.retryable:
-                raise
-            if pause is None:
-                raise HarnessError(f"{exc} ({attempt} attempts)") from None
-            note = f"{tally.wave}: attempt {attempt} failed, again in {pause:g} s"
-            ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, note))
-            await asyncio.sleep(pause)
+
+    def note(text: str) -> None:
+        ctx.report(Progress("seeding", tally.done, tally.total, tally.failed, text))
+
+    await seed_wave(
+        ctx.client,
+        ctx.ids.seed_request(request),
+        SeedSending(ctx.seed_bytes, ctx.seed_backoff_s, request.user_id, tally.wave),
+        note,
+        lambda: _suspect_restart(ctx),
+    )
     ctx.store.update_run(ctx.run_id, updated_at=ctx.now(), stage="running")
 
 
@@ -344,13 +350,16 @@ async def _seed(ctx: RunContext, request: SeedRequest, tally: _Tally) -> None:
 class Declared:
     """What a harness declares in its ``GET /health`` body: the strings it lists under
     ``capabilities``, its ``identity`` (``spec.identity``), its ``instance`` (a string naming its
-    memory's lifetime: a new one means what was seeded may be lost) and ``max_concurrency``, the
-    cases it answers at once (0: not said)."""
+    memory's lifetime: a new one means what was seeded may be lost), ``max_concurrency``, the
+    cases it answers at once (0: not said), and ``max_seed_bytes``."""
 
     capabilities: frozenset[str] = frozenset()
     identity: dict[str, str] = field(default_factory=dict)
     instance: str = ""
     max_concurrency: int = 0
+    max_seed_bytes: int = 0
+    """The largest ``/seed`` body it takes (0: not said); a value below ``SEED_BYTES_FLOOR`` is
+    read as the floor."""
 
 
 async def declared_health(
@@ -392,13 +401,19 @@ async def declared_health(
         else frozenset()
     )
     instance = health.get("instance")
-    most = health.get("max_concurrency")
+    largest = _positive(health.get("max_seed_bytes"))
     return Declared(
         capabilities,
         identity_of(health),
         instance if isinstance(instance, str) and 0 < len(instance) <= 200 else "",
-        most if isinstance(most, int) and not isinstance(most, bool) and most > 0 else 0,
+        _positive(health.get("max_concurrency")),
+        max(largest, SEED_BYTES_FLOOR) if largest else 0,
     )
+
+
+def _positive(value: object) -> int:
+    """A declared count: a positive integer (not a boolean), else 0 (not said)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 async def _together(jobs: Iterable[Coroutine[Any, Any, None]]) -> None:

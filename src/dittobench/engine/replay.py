@@ -3,7 +3,8 @@
 
 It speaks the harness protocol (docs/protocol.md) on a loopback port. ``/seed`` tells it the ids
 this run shows for each pair (found by the pair's text and time, which the answers' placeholders
-need); ``/run`` finds the case by its message, makes the reply's tool calls for real against the
+need); each ``/seed`` adds the pairs it carries, so a wave sent whole or in parts is learnt alike;
+``/run`` finds the case by its message, makes the reply's tool calls for real against the
 run's tool endpoint (so the engine observes them), reports them, and returns the reply. A case
 with no reply in the file gets an empty one.
 """

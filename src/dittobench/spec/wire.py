@@ -12,8 +12,12 @@ below and names the path of the first problem.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from json.encoder import encode_basestring
 from typing import Any
+
+from dittobench.core.canonical import canonical_bytes
 
 JSONValue = Any
 """Any JSON value (dict, list, str, int, float, bool or None)."""
@@ -188,15 +192,182 @@ def _plain(value: Any) -> JSONValue:
     return value
 
 
+SEED_BYTES_LIMIT = 1024 * 1024
+"""The largest ``POST /seed`` body the engine sends (1 MiB): a wave whose body would be larger
+is sent as several requests, its parts (docs/protocol.md, "Seeding in parts")."""
+
+SEED_BYTES_FLOOR = 64 * 1024
+"""The smallest part a harness may ask for with ``max_seed_bytes`` in ``GET /health``: a smaller
+value is read as this one, so a harness cannot make the engine send a wave a pair at a time."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeedPart:
+    """One ``POST /seed`` of a wave: ``request`` carries the part's pairs, their links and the
+    subjects first named by those links; it is part ``part`` (0-based) of ``parts``. A wave sent
+    whole is its own one part, and its body is the wave's (``seed_part_wire``)."""
+
+    request: SeedRequest
+    part: int = 0
+    parts: int = 1
+
+
+def seed_part_wire(part: SeedPart) -> dict[str, JSONValue]:
+    """The JSON object of one part: the request's, plus ``part`` and ``parts`` only when the wave
+    has more than one part, so a wave sent whole crosses the wire byte for byte as before."""
+    body = to_wire(part.request)
+    if part.parts > 1:
+        body["part"] = part.part
+        body["parts"] = part.parts
+    return body
+
+
+def seed_bytes_limit(declared: int) -> int:
+    """The part size the engine uses for a harness that declared ``max_seed_bytes`` (0: nothing
+    declared): the declared value when it is below ``SEED_BYTES_LIMIT``, else the limit (a
+    harness may ask for smaller parts, never larger ones). The floor is applied where the
+    declaration is read."""
+    return min(declared, SEED_BYTES_LIMIT) if declared > 0 else SEED_BYTES_LIMIT
+
+
+@dataclass(slots=True)
+class _Group:
+    """What one pair brings to a part: itself, its links, the subjects they name first; and the
+    canonical sizes of those items, per array (bytes, count)."""
+
+    pairs: list[Pair] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    subjects: list[Subject] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0, 0])
+
+    def measure(self) -> None:
+        arrays: tuple[list[Any], ...] = (self.links, self.pairs, self.subjects)
+        for index, items in enumerate(arrays):
+            self.sizes[2 * index] = sum(_item_size(item) for item in items)
+            self.sizes[2 * index + 1] = len(items)
+
+
+def _item_size(item: Pair | Link | Subject) -> int:
+    """The length of ``canonical_bytes(to_wire(item))``, summed field by field: braces and
+    commas, each ``"name":``, and each value as canonical JSON escapes it (a string as the
+    standard encoder writes it, which is RFC 8785's form; anything else through
+    ``canonical_bytes``). A third of the time of encoding the item whole, on a long wave."""
+    names = item.__dataclass_fields__
+    size = len(names) + 1
+    for name in names:
+        value = getattr(item, name)
+        if isinstance(value, str):
+            shown = len(encode_basestring(value).encode("utf-8", "surrogatepass"))
+        else:
+            shown = len(canonical_bytes(value))
+        size += len(name) + 3 + shown
+    return size
+
+
+_ARRAY_KEYS = ("links", "pairs", "subjects")
+
+
+def _body_size(head: int, sizes: list[int]) -> int:
+    """The canonical body's length: the head object (at least one member) plus each non-empty
+    array as ``,"key":[item,item]``."""
+    total = head
+    for index, key in enumerate(_ARRAY_KEYS):
+        size, count = sizes[2 * index], sizes[2 * index + 1]
+        if count:
+            total += len(key) + 6 + size + count - 1  # ,"key":[ ... ]
+    return total
+
+
+def _moment(stamp: str) -> tuple[int, float]:
+    """A pair's place in time, for ordering: readable timestamps first, by time (one without an
+    offset read as UTC), then any unreadable ones."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return (1, 0.0)
+    return (0, (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp())
+
+
+def _groups(request: SeedRequest) -> list[_Group]:
+    """One group per pair in chronological order (stable), each with its links and the subjects
+    first named by them; links to no pair of the wave and subjects no link names go with the
+    last pair, so every item of the wave is in exactly one group."""
+    ordered = sorted(request.pairs, key=lambda pair: _moment(pair.timestamp))
+    groups = [_Group(pairs=[pair]) for pair in ordered]
+    at: dict[str, _Group] = {}
+    for group in groups:
+        at.setdefault(group.pairs[0].pair_id, group)
+    last = groups[-1]
+    for link in request.links:
+        at.get(link.pair_id, last).links.append(link)
+    named: dict[str, list[Subject]] = {}
+    for subject in request.subjects:
+        named.setdefault(subject.id, []).append(subject)
+    for group in groups:
+        for link in group.links:
+            group.subjects.extend(named.pop(link.subject_id, ()))
+    for rest in named.values():
+        last.subjects.extend(rest)
+    for group in groups:
+        group.measure()
+    return groups
+
+
+def seed_parts(request: SeedRequest, limit: int = SEED_BYTES_LIMIT) -> tuple[SeedPart, ...]:
+    """A wave as the ``POST /seed`` requests that carry it, in order. A wave whose canonical
+    body is at most ``limit`` bytes (or that holds fewer than two pairs) is one part, the
+    request itself. A larger one is cut between pairs taken in chronological order: each part
+    carries its pairs, the links of those pairs and the subjects those links name that no
+    earlier part carried, and its body (``part``/``parts`` included) is at most ``limit`` bytes
+    unless it holds a single pair that is larger on its own. Deterministic: the same wave and
+    limit give the same parts."""
+    if len(request.pairs) < 2:
+        return (SeedPart(request),)
+    groups = _groups(request)
+    whole = [sum(group.sizes[i] for group in groups) for i in range(6)]
+    bare = len(canonical_bytes(to_wire(SeedRequest(request.user_id, request.wave))))
+    if _body_size(bare, whole) <= limit:
+        return (SeedPart(request),)
+    most = len(request.pairs)
+    head = bare + len(f',"part":{most},"parts":{most}')
+    cuts: list[list[_Group]] = [[]]
+    held = [0] * 6
+    for group in groups:
+        trial = [a + b for a, b in zip(held, group.sizes, strict=True)]
+        if cuts[-1] and _body_size(head, trial) > limit:
+            cuts.append([])
+            trial = list(group.sizes)
+        cuts[-1].append(group)
+        held = trial
+    if len(cuts) == 1:
+        return (SeedPart(request),)
+    return tuple(
+        SeedPart(_joined(request, cut), index, len(cuts)) for index, cut in enumerate(cuts)
+    )
+
+
+def _joined(request: SeedRequest, groups: list[_Group]) -> SeedRequest:
+    return SeedRequest(
+        request.user_id,
+        request.wave,
+        tuple(pair for group in groups for pair in group.pairs),
+        tuple(subject for group in groups for subject in group.subjects),
+        tuple(link for group in groups for link in group.links),
+    )
+
+
 __all__ = [
     "DEFAULT_USER_ID",
     "ISOLATION_USER_ID",
     "MEMORY_TOOLS",
+    "SEED_BYTES_FLOOR",
+    "SEED_BYTES_LIMIT",
     "JSONValue",
     "Link",
     "Pair",
     "RunRequest",
     "RunResponse",
+    "SeedPart",
     "SeedRequest",
     "SeedResponse",
     "Subject",
@@ -204,5 +375,8 @@ __all__ = [
     "ToolDefinition",
     "ToolExecRequest",
     "ToolExecResponse",
+    "seed_bytes_limit",
+    "seed_part_wire",
+    "seed_parts",
     "to_wire",
 ]
