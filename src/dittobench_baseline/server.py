@@ -40,7 +40,9 @@ from dittobench_baseline.store import MemoryStore
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 8 * 1024 * 1024
-"""The largest request body accepted (8 MiB; a full run's largest ``/seed`` is under 20 KB)."""
+"""The largest request body accepted (8 MiB). The engine sends a wave over 1 MiB in parts
+(``spec.wire.SEED_BYTES_LIMIT``), each an upsert of its own pairs; a full run's largest
+``/seed`` is under 50 KB."""
 
 T = TypeVar("T")
 
@@ -53,7 +55,8 @@ Endpoint = Callable[[Request], Awaitable[JSONResponse]]
 
 class Seeder(Protocol):
     """What ``/seed`` loads a wave into: the baseline's ``MemoryStore``, or an adapter harness's
-    ledger in front of a memory system. Loading the same wave twice must change nothing.
+    ledger in front of a memory system. Loading the same wave twice must change nothing, and a
+    wave may come in parts (``part``/``parts``, ignored here): each is loaded as it comes.
     ``instance`` names the memory's lifetime: it changes whenever what was seeded may have
     been lost (``/health`` declares it, protocol.md "Restarts")."""
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol
 
-from dittobench.spec.wire import DEFAULT_USER_ID, SeedRequest, SeedResponse
+from dittobench.spec.wire import DEFAULT_USER_ID, SeedRequest, SeedResponse, Subject
 from dittobench_baseline.textutil import (
     STOPWORDS,
     format_timestamp,
@@ -167,59 +167,59 @@ class MemoryStore:
     # Seeding ------------------------------------------------------------------------------------
 
     def upsert(self, request: SeedRequest) -> SeedResponse:
-        """Load one wave. Pairs and subjects are upserted by id, links added once; every wave
-        merges into what is already stored, so sending the same wave twice changes nothing."""
+        """Load one wave, or one part of a wave. Pairs and subjects are upserted by id, links
+        added once; every request merges into what is already stored, so sending the same wave
+        twice changes nothing, and a wave sent in parts ends as the wave sent whole. The work is
+        in proportion to the request and to the pairs linked to the subjects it carries."""
         user = user_key(request.user_id)
         with self._lock, self._transaction():
-            touched: set[str] = set()
-            for pair in request.pairs:
-                self._conn.execute(
-                    "INSERT INTO pairs (user_id, pair_id, session_id, timestamp, prompt, response)"
-                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, pair_id) DO UPDATE SET"
-                    " session_id = excluded.session_id, timestamp = excluded.timestamp,"
-                    " prompt = excluded.prompt, response = excluded.response",
-                    (
-                        user,
-                        pair.pair_id,
-                        pair.session_id,
-                        pair.timestamp,
-                        pair.prompt,
-                        pair.response,
-                    ),
-                )
-                touched.add(pair.pair_id)
-            for subject in request.subjects:
-                row = self._conn.execute(
-                    "INSERT INTO subjects (user_id, id, subject_text, description_text)"
-                    " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, id) DO UPDATE SET"
-                    " subject_text = excluded.subject_text,"
-                    " description_text = excluded.description_text RETURNING rid",
-                    (user, subject.id, subject.subject_text, subject.description_text),
-                ).fetchone()
-                self._conn.execute("DELETE FROM subjects_fts WHERE rowid = ?", (row[0],))
-                self._conn.execute(
-                    "INSERT INTO subjects_fts (rowid, subject_text, description_text)"
-                    " VALUES (?, ?, ?)",
-                    (row[0], subject.subject_text, subject.description_text),
-                )
-                touched.update(
-                    r[0]
-                    for r in self._conn.execute(
-                        "SELECT pair_id FROM links WHERE user_id = ? AND subject_id = ?",
-                        (user, subject.id),
-                    )
-                )
-            for link in request.links:
-                self._conn.execute(
-                    "INSERT OR IGNORE INTO links (user_id, subject_id, pair_id) VALUES (?, ?, ?)",
-                    (user, link.subject_id, link.pair_id),
-                )
-                touched.add(link.pair_id)
-            for pair_id in sorted(touched):
-                self._reindex(user, pair_id)
+            self._conn.executemany(
+                "INSERT INTO pairs (user_id, pair_id, session_id, timestamp, prompt, response)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, pair_id) DO UPDATE SET"
+                " session_id = excluded.session_id, timestamp = excluded.timestamp,"
+                " prompt = excluded.prompt, response = excluded.response",
+                [
+                    (user, p.pair_id, p.session_id, p.timestamp, p.prompt, p.response)
+                    for p in request.pairs
+                ],
+            )
+            touched = {pair.pair_id for pair in request.pairs}
+            touched |= self._upsert_subjects(user, request.subjects)
+            self._conn.executemany(
+                "INSERT OR IGNORE INTO links (user_id, subject_id, pair_id) VALUES (?, ?, ?)",
+                [(user, link.subject_id, link.pair_id) for link in request.links],
+            )
+            touched.update(link.pair_id for link in request.links)
+            self._reindex(user, sorted(touched))
         return SeedResponse(
             pairs=len(request.pairs), subjects=len(request.subjects), links=len(request.links)
         )
+
+    def _upsert_subjects(self, user: str, subjects: Sequence[Subject]) -> set[str]:
+        """Store and index the subjects; the ids of the pairs already linked to them (their
+        index holds the subjects' titles, so it is rebuilt)."""
+        touched: set[str] = set()
+        for subject in subjects:
+            row = self._conn.execute(
+                "INSERT INTO subjects (user_id, id, subject_text, description_text)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, id) DO UPDATE SET"
+                " subject_text = excluded.subject_text,"
+                " description_text = excluded.description_text RETURNING rid",
+                (user, subject.id, subject.subject_text, subject.description_text),
+            ).fetchone()
+            self._conn.execute("DELETE FROM subjects_fts WHERE rowid = ?", (row[0],))
+            self._conn.execute(
+                "INSERT INTO subjects_fts (rowid, subject_text, description_text) VALUES (?, ?, ?)",
+                (row[0], subject.subject_text, subject.description_text),
+            )
+            touched.update(
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT pair_id FROM links WHERE user_id = ? AND subject_id = ?",
+                    (user, subject.id),
+                )
+            )
+        return touched
 
     # Reading ------------------------------------------------------------------------------------
 
@@ -349,7 +349,7 @@ class MemoryStore:
                 " VALUES (?, ?, ?, ?, ?, '')",
                 (user, pair_id, session_id or "saved", stamp, content),
             )
-            self._reindex(user, pair_id)
+            self._reindex(user, [pair_id])
         return pair_id
 
     def update(self, user_id: str, pair_id: str, content: str) -> bool:
@@ -364,7 +364,7 @@ class MemoryStore:
                 (content, stamp, user, pair_id),
             ).rowcount
             if changed:
-                self._reindex(user, pair_id)
+                self._reindex(user, [pair_id])
         return bool(changed)
 
     def delete(self, user_id: str, pair_id: str) -> bool:
@@ -395,26 +395,31 @@ class MemoryStore:
             now = newest.replace(microsecond=0) + timedelta(seconds=1)
         return format_timestamp(now)
 
-    def _reindex(self, user: str, pair_id: str) -> None:
-        row = self._conn.execute(
-            "SELECT rid, prompt, response FROM pairs WHERE user_id = ? AND pair_id = ?",
-            (user, pair_id),
-        ).fetchone()
-        if row is None:  # a link that names a pair not seeded yet: indexed when it arrives
-            return
-        titles = _join(
-            r[0]
-            for r in self._conn.execute(
-                "SELECT s.subject_text FROM links l JOIN subjects s"
+    def _reindex(self, user: str, pair_ids: Sequence[str]) -> None:
+        """Rebuild the search index of these pairs (prompt, response and the titles of their
+        subjects), in the order given. A link that names a pair not seeded yet is skipped: the
+        pair is indexed when it arrives."""
+        found: list[tuple[int, str, str, str]] = []
+        for pair_id in pair_ids:
+            row = self._conn.execute(
+                "SELECT rid, prompt, response FROM pairs WHERE user_id = ? AND pair_id = ?",
+                (user, pair_id),
+            ).fetchone()
+            if row is None:
+                continue
+            titles = self._conn.execute(
+                # The pair's few links (by links_by_pair) are the outer loop: planned freely,
+                # SQLite walks every subject of the user in id order to skip a sort, once per
+                # pair, which made seeding quadratic in the subjects held.
+                "SELECT s.subject_text FROM links l INDEXED BY links_by_pair CROSS JOIN subjects s"
                 " ON s.user_id = l.user_id AND s.id = l.subject_id"
                 " WHERE l.user_id = ? AND l.pair_id = ? ORDER BY s.id",
                 (user, pair_id),
             )
-        )
-        self._conn.execute("DELETE FROM pairs_fts WHERE rowid = ?", (row[0],))
-        self._conn.execute(
-            "INSERT INTO pairs_fts (rowid, prompt, response, subjects) VALUES (?, ?, ?, ?)",
-            (row[0], row[1], row[2], titles),
+            found.append((row[0], row[1], row[2], _join(title for (title,) in titles)))
+        self._conn.executemany("DELETE FROM pairs_fts WHERE rowid = ?", [(r[0],) for r in found])
+        self._conn.executemany(
+            "INSERT INTO pairs_fts (rowid, prompt, response, subjects) VALUES (?, ?, ?, ?)", found
         )
 
 
