@@ -4,7 +4,10 @@ the share of each build that is coining (`coin_library` alone), the one-time cos
 default pack, in-process builds per size and the whole `generate --sha` process.
 
 Figures only, never assertions (the machines are shared and noisy); the load average is printed
-beside them. Usage:
+beside them. The warm builds and coining are timed in CPU time (``time.process_time``): a build
+is one thread that never waits, so its CPU time is its cost without the time other processes
+held the cores, which on a loaded 2-core host is much of the wall time; the rest is wall time.
+Usage:
     python benchmarks/generate_speed.py [--runs N] [--seeds N] [--sizes small,full]
 """
 
@@ -70,10 +73,10 @@ def warm_builds(
     versions: tuple[str, ...], sizes: tuple[str, ...], seeds: int, runs: int
 ) -> dict[tuple[str, str], tuple[float, float]]:
     """Per (version, size), the median and the slowest over seeds 0..seeds-1 of the fastest of
-    ``runs`` warm builds, in ms (the fastest of a seed's runs: the least disturbed by other work
-    on the machine). The versions take turns build by build, so a machine that speeds up or slows
-    down (shared hosts do, by half and more) moves every version's figure alike and their ratios
-    hold."""
+    ``runs`` warm builds, in CPU ms (the fastest of a seed's runs: the least disturbed by other
+    work on the machine). The versions take turns build by build, so a machine that speeds up or
+    slows down (shared hosts do, by half and more) moves every version's figure alike and their
+    ratios hold."""
     for version in versions:
         for size in sizes:
             build_dataset(0, version, size)  # loads and caches the pack
@@ -82,9 +85,9 @@ def warm_builds(
         for _ in range(runs):
             for size in sizes:
                 for version in versions:
-                    start = time.perf_counter()
+                    start = time.process_time()
                     build_dataset(seed, version, size)
-                    elapsed = time.perf_counter() - start
+                    elapsed = time.process_time() - start
                     samples.setdefault((version, size, seed), []).append(elapsed)
     figures = {}
     for version in versions:
@@ -96,7 +99,7 @@ def warm_builds(
 
 def coining(version: str, seeds: int, runs: int) -> float:
     """Median over seeds of the fastest of ``runs`` ``coin_library`` calls as a build of
-    ``version`` makes them (its own pack), in ms."""
+    ``version`` makes them (its own pack), in CPU ms."""
     policy = POLICIES[version]
     texts = texts_of(own_pack(version))
     avoid = texts.pack.file("attributes").get("coin_avoid", [])
@@ -105,9 +108,9 @@ def coining(version: str, seeds: int, runs: int) -> float:
         samples = []
         for _ in range(runs):
             stream = Stream.root(seed, policy.content_version).fork("memory/coin")
-            start = time.perf_counter()
+            start = time.process_time()
             coin_library(texts.library, stream, texts.words.syllables, avoid)
-            samples.append(time.perf_counter() - start)
+            samples.append(time.process_time() - start)
         bests.append(min(samples) * 1000)
     return statistics.median(bests)
 
@@ -130,7 +133,7 @@ def print_warm(seeds: int, sizes: tuple[str, ...]) -> None:
             coin = f"; coining alone {coined[version]:.1f} ms" if version in coined else ""
             print(
                 f"warm build_dataset(seed, {version}, {size:<5}) median of {seeds} seeds "
-                f"{ms:6.1f} ms  {ratio:5.2f}x {REFERENCE_VERSION}{aim}  "
+                f"{ms:6.1f} CPU ms  {ratio:5.2f}x {REFERENCE_VERSION}{aim}  "
                 f"(slowest seed {slowest:.1f} ms{coin})"
             )
     print(_load())
