@@ -291,26 +291,6 @@ def _judged_rows(
     return rows
 
 
-# Registered after generate, grade and audit so `--help` lists the commands in that order.
-from dittobench.cli import (  # noqa: E402, F401
-    baseline,
-    blinding,
-    checking,
-    database,
-    exporting,
-    external,
-    packing,
-    receipting,
-    running,
-    serving,
-    stored,
-    studying,
-    suites,
-    viewing,
-    working,
-)
-
-
 def main() -> None:
     """Console-script entry point. Every error the library raises on purpose is caught here,
     once: its one-line message on stderr and its exit code (2 bad input, 1 a failed run)."""

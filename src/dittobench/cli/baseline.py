@@ -18,8 +18,6 @@ from dittobench.cli.common import command_group, fail
 if TYPE_CHECKING:
     from dittobench_baseline.server import AgentFactory
 
-BUILTIN = "builtin"
-
 harness_app = command_group(
     "harness",
     "The reference baseline harness (a real memory store, no model needed), or a memory system "

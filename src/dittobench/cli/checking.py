@@ -11,8 +11,9 @@ from typing import Annotated
 
 import typer
 
-from dittobench.cli.baseline import BUILTIN, harness_app
+from dittobench.cli.baseline import harness_app
 from dittobench.cli.common import fail
+from dittobench.cli.inputs import BUILTIN
 from dittobench.spec.versions import CURRENT_VERSION
 
 

@@ -1,18 +1,131 @@
-"""What every command shares: the typer app, run-size choices and the exit-2 error."""
+"""What every command shares: the typer app, run-size choices and the exit-2 error.
+
+The app's commands are listed in ``COMMANDS`` with the modules that define them; a module is
+imported the first time its command is looked up, so ``dittobench run`` loads the ``run`` module
+and none of the other commands' (``--help`` still loads them all, to print every summary).
+"""
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Iterator, Mapping, MutableMapping
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
+from typer.core import TyperGroup
 
 if TYPE_CHECKING:
+    from typer._click import Command, Context
+
     from dittobench.packs import Pack
 
+COMMANDS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+    {
+        "generate": ("dittobench.cli.app",),
+        "grade": ("dittobench.cli.app",),
+        "audit": ("dittobench.cli.app",),
+        "blind": ("dittobench.cli.blinding",),
+        "replay": ("dittobench.cli.blinding",),
+        "run": ("dittobench.cli.running",),
+        "export": ("dittobench.cli.exporting",),
+        "verify": ("dittobench.cli.receipting",),
+        "serve": ("dittobench.cli.serving",),
+        "runs": ("dittobench.cli.stored",),
+        "show": ("dittobench.cli.stored",),
+        "study": ("dittobench.cli.studying",),
+        "verify-suite": ("dittobench.cli.suites",),
+        "report": ("dittobench.cli.viewing",),
+        "compare": ("dittobench.cli.viewing",),
+        "worker": ("dittobench.cli.working",),
+        "harness": ("dittobench.cli.baseline", "dittobench.cli.checking"),
+        "db": ("dittobench.cli.database",),
+        "external": ("dittobench.cli.external",),
+        "pack": ("dittobench.cli.packing",),
+        "keys": ("dittobench.cli.receipting",),
+        "receipt": ("dittobench.cli.receipting",),
+    }
+)
+"""Every command and group of commands, in the order ``--help`` lists them, and the modules that
+register it on ``app`` (a group's subcommands may come from several). A new command is a module
+that registers it and its line here."""
+
+
+class LazyCommands(MutableMapping[str, "Command"]):
+    """The app's commands by name, in ``COMMANDS`` order (then any registered elsewhere, such as
+    a test's). A command is built the first time it is looked up, after importing its modules:
+    running one command loads only its own. Listing the values (``--help``) builds them all."""
+
+    def __init__(self, built: Mapping[str, Command]) -> None:
+        self._built = dict(built)
+        self._names = [*COMMANDS, *(name for name in built if name not in COMMANDS)]
+
+    def __getitem__(self, name: str) -> Command:
+        if name not in self._built:
+            if name not in self._names:
+                raise KeyError(name)
+            self._built[name] = _build(name)
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        if name not in self._names:
+            self._names.append(name)
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        self._names.remove(name)
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+
+def _build(name: str) -> Command:
+    """Command ``name`` of ``app`` as typer builds it, once its modules have registered it."""
+    for module in COMMANDS[name]:
+        importlib.import_module(module)
+    short, markup = app.pretty_exceptions_short, app.rich_markup_mode
+    for info in app.registered_commands:
+        callback = info.callback
+        own = info.name or (typer.main.get_command_name(callback.__name__) if callback else "")
+        if own == name:
+            return typer.main.get_command_from_info(
+                info, pretty_exceptions_short=short, rich_markup_mode=markup
+            )
+    for group in app.registered_groups:
+        if group.name == name:
+            return typer.main.get_group_from_info(
+                group,
+                pretty_exceptions_short=short,
+                rich_markup_mode=markup,
+                suggest_commands=app.suggest_commands,
+            )
+    raise LookupError(f"command {name!r}: not registered by {', '.join(COMMANDS[name])}")
+
+
+class LazyGroup(TyperGroup):
+    """The root command group, its commands a ``LazyCommands``."""
+
+    def __init__(self, *, commands: Mapping[str, Command] | None = None, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = LazyCommands(commands or {})
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        """The names alone, none of them built."""
+        return list(self.commands)
+
+
 app = typer.Typer(
+    cls=LazyGroup,
     name="dittobench",
     help=(
         "An open, reproducible, judge-free benchmark for memory assistants.\n\n"

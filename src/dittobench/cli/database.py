@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from dittobench.cli.common import command_group, fail
-from dittobench.cli.running import DB_HELP, store_location
+from dittobench.cli.places import DB_HELP, store_location
 
 db_app = command_group(
     "db", "The run store's schema: upgrade it (migrations also run on open), or show it."

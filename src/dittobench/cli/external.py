@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dittobench.cli.baseline import BUILTIN
 from dittobench.cli.common import (
     AnyKeyOpt,
     JudgeModelOpt,
@@ -24,6 +23,7 @@ from dittobench.cli.common import (
     command_group,
     fail,
 )
+from dittobench.cli.inputs import BUILTIN
 
 if TYPE_CHECKING:
     from dittobench.spec.external import ExternalSuite
@@ -123,8 +123,7 @@ def external_run(
     Nothing is downloaded: the file must be one of the known releases (by SHA-256) unless
     --allow-unknown-file. The summary is the external suite's own, never a dittobench score.
     """
-    from dittobench.cli.inputs import check_harness_option, check_seconds
-    from dittobench.cli.running import judge_endpoint
+    from dittobench.cli.inputs import check_harness_option, check_seconds, judge_endpoint
     from dittobench.drive.clock import new_run_id
 
     check_harness_option(harness, "--harness")
@@ -184,7 +183,7 @@ def _harness(harness: str, run_id: str) -> Iterator[str]:
     """The URL to drive: the given one, or the built-in baseline started for this run (its
     memory in ``baseline/external-<run id>.db`` under this installation's folder), as the run
     driver reaches it (``drive.runs.harness_url``)."""
-    from dittobench.cli.running import store_location
+    from dittobench.cli.places import store_location
     from dittobench.drive.runs import harness_url
 
     _url, home = store_location(None) if harness == BUILTIN else ("", Path())
@@ -233,7 +232,7 @@ def _grade(suite: ExternalSuite, transcript: ExternalTranscript) -> ExternalRepo
 
 
 def _sign(report: ExternalReport, transcript: ExternalTranscript, key: Path | None) -> Any:
-    from dittobench.cli.running import installation_key, store_location
+    from dittobench.cli.places import installation_key, store_location
     from dittobench.drive.clock import now
     from dittobench.receipts.external import build_external_receipt
     from dittobench.receipts.keys import KeyFileError

@@ -16,9 +16,13 @@ from dittobench.cli.common import fail
 from dittobench.core.prng import MAX_SEED
 
 if TYPE_CHECKING:
+    from dittobench.engine.judging import JudgeEndpoint
     from dittobench.receipts.keys import TrustedKeys
     from dittobench.spec.report import ScoreReport
     from dittobench.store import RunRow, RunStore
+
+BUILTIN = "builtin"
+"""The ``--harness`` that starts the reference baseline for the run (``drive.runs.BUILTIN``)."""
 
 # Longer than any run could wait for one case or for a harness to start; larger values only
 # overflow timers deep inside the event loop.
@@ -164,7 +168,7 @@ def check_harness_option(harness: str, where: str) -> None:
     """``builtin`` or an http(s) URL with a host and a valid port."""
     import httpx
 
-    if harness == "builtin":
+    if harness == BUILTIN:
         return
     try:
         url = httpx.URL(harness)
@@ -180,6 +184,21 @@ def check_harness_option(harness: str, where: str) -> None:
             f"{where} must be `builtin` or an http(s) URL such as http://127.0.0.1:8080, "
             f"got {harness!r}"
         )
+
+
+def judge_endpoint(url: str | None, bench_version: str = "") -> JudgeEndpoint | None:
+    """``--judge-url`` as an endpoint (its key from $DITTOBENCH_JUDGE_KEY), after checking the
+    version (when given) has a judge; None without the option."""
+    from dittobench.engine.judging import JudgeEndpoint
+    from dittobench.spec.versions import get_policy
+
+    if url is None:
+        return None
+    if bench_version and get_policy(bench_version).judge is None:
+        raise fail(f"--judge-url: bench version {bench_version} has no open questions to judge")
+    if not url.startswith(("http://", "https://")):
+        raise fail(f"--judge-url must be an http(s) URL, got {url!r}")
+    return JudgeEndpoint(url, os.environ.get("DITTOBENCH_JUDGE_KEY", ""))
 
 
 def resumable_run(store: RunStore, run_id: str) -> RunRow:

@@ -59,7 +59,7 @@ def _rejudged(
     receipt: Any, transcript_data: Any, pack: Pack | None, url: str
 ) -> tuple[str, NuanceScore, int]:
     """(the signed nuance score, the rejudged one, how many judge calls were made)."""
-    from dittobench.cli.running import judge_endpoint
+    from dittobench.cli.inputs import judge_endpoint
     from dittobench.core.hashing import canonical_sha256
     from dittobench.engine.judging import judge_transcript
     from dittobench.grade.run import grade_run

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dittobench.cli.baseline import BUILTIN
 from dittobench.cli.common import (
     PACK_HELP,
     JudgeModelOpt,
@@ -21,6 +20,7 @@ from dittobench.cli.common import (
     open_pack_option,
     warn_if_draft,
 )
+from dittobench.cli.inputs import BUILTIN, judge_endpoint
 from dittobench.cli.places import (
     DB_HELP,
     default_db,
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from dittobench.drive.runs import RunRequest
-    from dittobench.engine.judging import JudgeEndpoint
     from dittobench.engine.runner import RunOutcome
     from dittobench.packs import Pack
     from dittobench.sandbox.archive import Archive
@@ -314,21 +313,6 @@ def _request(
         seed_source=seed[1],
         local_dir=home,
     )
-
-
-def judge_endpoint(url: str | None, bench_version: str = "") -> JudgeEndpoint | None:
-    """``--judge-url`` as an endpoint (its key from $DITTOBENCH_JUDGE_KEY), after checking the
-    version (when given) has a judge; None without the option."""
-    from dittobench.engine.judging import JudgeEndpoint
-    from dittobench.spec.versions import get_policy
-
-    if url is None:
-        return None
-    if bench_version and get_policy(bench_version).judge is None:
-        raise fail(f"--judge-url: bench version {bench_version} has no open questions to judge")
-    if not url.startswith(("http://", "https://")):
-        raise fail(f"--judge-url must be an http(s) URL, got {url!r}")
-    return JudgeEndpoint(url, os.environ.get("DITTOBENCH_JUDGE_KEY", ""))
 
 
 def _check_run(args: RunArgs) -> None:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from dittobench.cli.common import app, fail
-from dittobench.cli.running import DB_HELP, default_db
+from dittobench.cli.places import DB_HELP, default_db
 
 HostOpt = Annotated[
     str | None,

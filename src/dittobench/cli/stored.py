@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dittobench.cli.common import app, fail
-from dittobench.cli.running import DB_HELP, open_store, store_location
+from dittobench.cli.places import DB_HELP, open_store, store_location
 
 if TYPE_CHECKING:
     from dittobench.spec.transcript import Transcript

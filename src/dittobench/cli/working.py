@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from dittobench.cli.common import app, fail
-from dittobench.cli.running import DB_HELP, store_location
+from dittobench.cli.places import DB_HELP, store_location
 
 if TYPE_CHECKING:
     import httpx
@@ -110,7 +110,7 @@ def worker(
     Logs one JSON line per event on stderr (run id included). A worker killed mid-run leaves its
     run to another, which resumes it from the store; SIGTERM stops runs at their next report.
     """
-    from dittobench.cli.running import judge_endpoint
+    from dittobench.cli.inputs import judge_endpoint
     from dittobench.core.errors import DittobenchError
     from dittobench.workers import logs
     from dittobench.workers.driver import DriveSettings
@@ -147,7 +147,7 @@ def _store_and_key(
     except StoreError as exc:
         raise fail(str(exc)) from None
     try:
-        from dittobench.cli.running import installation_key
+        from dittobench.cli.places import installation_key
 
         signing_key = installation_key(key, folder)
     except (KeyFileError, OSError) as exc:
