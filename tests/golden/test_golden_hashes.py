@@ -22,7 +22,7 @@ GOLDEN = {
         "small": "84dda623af7143c4dec2a390a8cca076d21d7f212773499f5b0602ef8f8a3992",
         "medium": "21a13a7d68819a4f461d897b75b1c9f45d7fca5e4f6822bb4fd277b51912ea45",
         "full": "abe9c67fe1f6323918df547a95fbb585576d8d01944023fe6396e1eb5e811856",
-        "long": "cafa9983a827f79aa0d0788a9b2b07b92f3b4a8ef46fc91d73e8a790063bc909",
+        "long": "21c2be2858c26f9966baaf034dae8554b594fd673ec09b8cc3e4a6afac0f32d8",
     },
     "7.1.0": {
         "small": "39768fd474773d8937aeddeedf00b4d3979a31fbd6839878d897a6e621fa25fe",

@@ -39,6 +39,14 @@ def days(first: str, last: str) -> int:
     return (parse(last.replace("Z", "+00:00")) - parse(first.replace("Z", "+00:00"))).days
 
 
+@pytest.mark.parametrize("seed", range(4, 11))
+def test_every_seed_builds(seed: int) -> None:
+    # Sessions on consecutive days once left a point-in-time question no day between two
+    # changes (seeds 4 and 5).
+    dataset = build_dataset(seed, "8.0.0", "long")
+    assert len(pairs_of(dataset, DEFAULT_USER_ID)) >= LONG_MIN_PAIRS
+
+
 def test_only_the_newest_version_has_long() -> None:
     assert "long" in get_policy("8.0.0").run_sizes
     assert all("long" not in p.run_sizes for v, p in POLICIES.items() if v != "8.0.0")

@@ -45,14 +45,27 @@ def knowledge_update(ctx: Context, count: int) -> list[Draft]:
     return drafts
 
 
+def _spaced_steps(ctx: Context, attribute: str) -> list[int]:
+    """The steps of an attribute's chain followed by a change at least two days later, so a day
+    lies strictly between them (every step, where sessions are two days apart or more; a long
+    history has sessions on consecutive days)."""
+    chain = ctx.chain(attribute)
+    return [
+        i
+        for i in range(len(chain) - 1)
+        if (ctx.date_of(chain[i + 1]) - ctx.date_of(chain[i])).days >= 2
+    ]
+
+
 def point_in_time(ctx: Context, count: int) -> list[Draft]:
     """Ask for the value in force on a date strictly between two changes (so the current value
     is wrong whenever the asked state is not the last)."""
     drafts = []
-    changing = [a for a in ctx.own_attributes("changing") if len(ctx.chain(a.name)) >= 2]
+    changing = [a for a in ctx.own_attributes("changing") if _spaced_steps(ctx, a.name)]
     for attribute in ctx.stream.sample(changing, count):
         chain = ctx.chain(attribute.name)
-        step = ctx.stream.below(len(chain) - 1)
+        steps = _spaced_steps(ctx, attribute.name)
+        step = steps[ctx.stream.below(len(steps))]
         before, after = chain[step], chain[step + 1]
         start, end = ctx.date_of(before), ctx.date_of(after)
         asked = start + timedelta(days=ctx.stream.between(1, (end - start).days - 1))
