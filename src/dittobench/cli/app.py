@@ -36,7 +36,7 @@ SeedOpt = Annotated[
     ),
 ]
 RunSizeOpt = Annotated[
-    RunSizeName, typer.Option("--run-size", help="How many cases: small, medium or full.")
+    RunSizeName, typer.Option("--run-size", help="How many cases: small, medium, full or long.")
 ]
 BenchVersionOpt = Annotated[
     str, typer.Option("--bench-version", help="Bench version whose rules build the dataset.")

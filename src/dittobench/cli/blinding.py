@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 SeedArg = Annotated[int, typer.Option(help="The run's seed, 0 to 2**63-1.", show_default=False)]
 SizeArg = Annotated[
-    RunSizeName, typer.Option("--run-size", help="How many cases: small, medium or full.")
+    RunSizeName, typer.Option("--run-size", help="How many cases: small, medium, full or long.")
 ]
 VersionArg = Annotated[
     str, typer.Option("--bench-version", help="Bench version whose rules build the dataset.")

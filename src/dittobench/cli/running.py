@@ -87,7 +87,10 @@ ArchiveOpt = Annotated[
         show_default=False,
     ),
 ]
-RunSizeOpt = Annotated[str, typer.Option("--run-size", help="small, medium or full.")]
+RunSizeOpt = Annotated[
+    str,
+    typer.Option("--run-size", help="small, medium, full, or long (8.0.0: a history of months)."),
+]
 SeedOpt = Annotated[int | None, typer.Option(help="Dataset seed; drawn fresh when omitted.")]
 ConcurrencyOpt = Annotated[int, typer.Option(help="Cases in flight at once.", min=1, max=64)]
 StrictOrderOpt = Annotated[
