@@ -55,6 +55,8 @@ SHORT = {
     "lexical": "lexic",
     "decline": "declin",
     "grammar-across": "across",
+    **{f"window-{n}": f"w{n}" for n in ("8k", "32k", "128k")},
+    **{f"window-parser-{n}": f"wp{n}" for n in ("8k", "32k", "128k")},
 }
 
 SeedsOpt = Annotated[
@@ -90,6 +92,16 @@ AttackPackOpt = Annotated[
         show_default=False,
     ),
 ]
+StrategiesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--strategies",
+        help="Run only these strategies, comma-separated (default: every strategy above); "
+        "the context-window ones run only when named: window-8k, window-32k, window-128k, "
+        "window-parser-8k, window-parser-32k, window-parser-128k.",
+        show_default=False,
+    ),
+]
 
 
 @app.command(help=STUDY_HELP)
@@ -101,13 +113,16 @@ def study(
     json_out: JsonOpt = None,
     pack_dir: PackOpt = None,
     attack: AttackPackOpt = None,
+    names: StrategiesOpt = None,
 ) -> None:
     from dittobench.packs import PackError, own_pack
     from dittobench.spec.versions import UnknownVersionError, get_policy
-    from dittobench.study.run import StudyError, run_study, study_seeds
+    from dittobench.study.run import StudyError, run_study, select_strategies, study_seeds
+    from dittobench.study.strategies import STRATEGIES
 
     try:
         chosen = study_seeds(seeds, first_seed)
+        strategies = STRATEGIES if names is None else select_strategies(_names(names))
         get_policy(bench_version)
     except (StudyError, UnknownVersionError) as exc:
         raise fail(str(exc)) from None
@@ -123,6 +138,7 @@ def study(
             chosen,
             run_size.value,
             bench_version,
+            strategies=strategies,
             progress=_Progress(),
             pack=pack,
             attack_pack=attack_pack,
@@ -137,6 +153,10 @@ def study(
             json_out.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise fail(f"cannot write {json_out}: {exc.strerror}") from None
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 class _Progress:
@@ -157,19 +177,20 @@ class _Progress:
 def study_lines(result: StudyResult) -> list[str]:
     """The study as plain lines: strategies, separations, categories."""
     first, last = result.seeds[0], result.seeds[-1]
+    wide = max(15, *(len(s.name) + 1 for s in result.strategies))
     lines = [
         f"dittobench {result.bench_version} · {result.run_size} · "
         f"{len(result.seeds)} seeds ({first}..{last})",
         f"datasets from pack {result.pack}",
         *([f"grammar-across built on pack {result.attack_pack}"] if result.attack_pack else []),
         "",
-        f"{'strategy':<15}{'composite':>10}{'sd':>8}{'min':>8}{'p10':>8}{'median':>8}"
+        f"{'strategy':<{wide}}{'composite':>10}{'sd':>8}{'min':>8}{'p10':>8}{'median':>8}"
         f"{'p90':>8}{'max':>8}{'tool':>8}{'memory':>8}{'noise':>8}",
     ]
     for s in result.strategies:
         c = s.composite
         lines.append(
-            f"{s.name:<15}{c.mean:>10.3f}{c.sd:>8.3f}{c.minimum:>8.3f}{c.p10:>8.3f}"
+            f"{s.name:<{wide}}{c.mean:>10.3f}{c.sd:>8.3f}{c.minimum:>8.3f}{c.p10:>8.3f}"
             f"{c.median:>8.3f}{c.p90:>8.3f}{c.maximum:>8.3f}{s.tool_mean:>8.3f}"
             f"{s.memory_mean:>8.3f}{s.noise_floor:>8.3f}"
         )

@@ -3,7 +3,8 @@
 ``dittobench study`` (``docs/study.md``) generates datasets over many seeds, answers every case
 with each strategy of ``study.strategies`` (the oracle, the honest paraphrase oracle, a
 grammar-aware parser, the grammar attack that compiles a pack into an inverse, a lexical reader,
-constants, a dump, a decline and a description router), grades the transcripts with
+constants, a dump, a decline and a description router; when named, context-window readers of
+the newest N tokens, ``study.window``), grades the transcripts with
 ``grade_run`` and reports how far apart they land, how noisy a single seed is, and which
 categories are saturated, at the floor or parseable.
 

@@ -84,6 +84,12 @@ class MemoryParser:
 
     def __call__(self, case: MemoryCase, dataset: Dataset | None = None) -> RunResponse:
         seen = [m for m in self.mentions.get(case.user_id, ()) if m.wave <= case.run_after_wave]
+        return self.answer_seen(case, seen)
+
+    def answer_seen(self, case: MemoryCase, seen: list[Mention]) -> RunResponse:
+        """The answer read from ``seen`` only: the user's mentions the reader is given (all
+        those seeded by the time of the question, or a context window of them,
+        ``study.window``)."""
         asked = self.parse(case, seen)
         if asked is None:
             return UNKNOWN

@@ -32,7 +32,7 @@ from dittobench.study.figures import (
     spread,
 )
 from dittobench.study.index import remember_pack
-from dittobench.study.strategies import STRATEGIES, Strategy, across
+from dittobench.study.strategies import KNOWN_STRATEGIES, STRATEGIES, Strategy, across
 
 MIN_SEEDS = 2
 """The noise floor pairs consecutive seeds, so a study needs two at least."""
@@ -107,6 +107,22 @@ def study_seeds(count: int, first_seed: int = 1) -> tuple[int, ...]:
         except DittobenchError as exc:
             raise StudyError(f"seed {seed}: {exc}") from None
     return seeds
+
+
+def select_strategies(names: Sequence[str]) -> tuple[Strategy, ...]:
+    """The strategies named (``KNOWN_STRATEGIES``: the default set and the context-window
+    ones), in report order whatever the order asked; ``StudyError`` naming an unknown one, or
+    when none is named."""
+    known = {s.name: s for s in KNOWN_STRATEGIES}
+    unknown = [name for name in names if name not in known]
+    if unknown or not names:
+        raise StudyError(
+            f"unknown strategy {', '.join(repr(n) for n in unknown)}; known: {', '.join(known)}"
+            if unknown
+            else "name at least one strategy"
+        )
+    wanted = set(names)
+    return tuple(s for s in KNOWN_STRATEGIES if s.name in wanted)
 
 
 def run_study(

@@ -24,10 +24,16 @@ from dittobench.study.naive import always_decline, best_constant, dump_stored, n
 from dittobench.study.oracle import oracle_memory, oracle_tool
 from dittobench.study.paraphrase import paraphrase_memory
 from dittobench.study.parse_tools import ToolParser
-from dittobench.study.parser import MemoryParser
 from dittobench.study.router import Router
 from dittobench.study.simple import regex_reader
 from dittobench.study.transcripts import MemoryAnswer, ToolAnswer, build
+from dittobench.study.window import (
+    WINDOW_SIZES,
+    label,
+    shared_parser,
+    window_oracle,
+    window_parser,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +66,7 @@ def _prose(text: str) -> ToolAnswer:
 
 
 def _parser(dataset: Dataset) -> Answers:
-    reader = MemoryParser(dataset)
+    reader = shared_parser(dataset)
 
     def memory(case: MemoryCase, _dataset: Dataset) -> RunResponse:
         return reader(case)
@@ -184,3 +190,35 @@ STRATEGIES: tuple[Strategy, ...] = (
 """In report order."""
 
 STRATEGY_NAMES = tuple(s.name for s in STRATEGIES)
+
+
+def _windows(limit: int) -> tuple[Strategy, Strategy]:
+    size = label(limit)
+    return (
+        Strategy(
+            f"window-{size}",
+            f"an ideal reader of the newest {limit:,} tokens seeded (characters / 4): the key "
+            "when every evidence pair is in the window, else a decline; the oracle's tool calls",
+            True,
+            True,
+            lambda d: Answers(window_oracle(d, limit), oracle_tool),
+        ),
+        Strategy(
+            f"window-parser-{size}",
+            f"the parser given only the newest {limit:,} tokens seeded; the parser's tool routes",
+            False,
+            True,
+            lambda d: Answers(window_parser(d, limit), ToolParser(d)),
+        ),
+    )
+
+
+WINDOW_STRATEGIES: tuple[Strategy, ...] = tuple(
+    s for pair in zip(*(_windows(n) for n in WINDOW_SIZES), strict=True) for s in pair
+)
+"""The context-window strategies (``study.window``), run only when asked for by name
+(``dittobench study --strategies``): ``window-8k``, ``window-32k``, ``window-128k``, then
+``window-parser-8k``, ``window-parser-32k``, ``window-parser-128k``."""
+
+KNOWN_STRATEGIES: tuple[Strategy, ...] = (*STRATEGIES, *WINDOW_STRATEGIES)
+"""Every strategy a study can be asked to run, in report order; the default is ``STRATEGIES``."""
