@@ -1,7 +1,8 @@
 """Every sender of ``/seed`` goes through ``engine.seeding.seed_wave``: a wave over the limit is
 sent as its parts, in order; a failed part is sent again like a whole wave was (and only that
-part); a refused one stops the wave there; progress notes say ``part i/n``. And what a harness
-declares as ``max_seed_bytes`` is read with a floor."""
+part); a refused one stops the wave there; progress notes say ``part i/n``. What a harness
+declares as ``max_seed_bytes`` is read with a floor, and the replay harness learns a wave in
+parts as it learns it whole."""
 
 from __future__ import annotations
 
@@ -11,10 +12,20 @@ import json
 import httpx
 import pytest
 
+from dittobench.engine.blind import Answers
 from dittobench.engine.client import ClientLimits, HarnessClient, HarnessError
 from dittobench.engine.orchestrate import declared_health
+from dittobench.engine.replay import ReplayHarness
 from dittobench.engine.seeding import SeedSending, seed_wave
-from dittobench.spec.wire import SEED_BYTES_FLOOR, SeedRequest, seed_parts
+from dittobench.generate.assemble import build_dataset
+from dittobench.spec.wire import (
+    SEED_BYTES_FLOOR,
+    SeedRequest,
+    seed_part_wire,
+    seed_parts,
+    to_wire,
+)
+from dittobench.spec.wireids import WireIds
 from tests.helpers.seed_waves import synthetic
 from tests.helpers.transport import streamed_transport
 
@@ -125,3 +136,17 @@ def test_max_seed_bytes_is_read_from_health_with_a_floor(declared: object, read:
             return (await declared_health("http://harness.test", 2.0, http)).max_seed_bytes
 
     assert asyncio.run(go()) == read
+
+
+def test_the_replay_harness_learns_a_wave_in_parts_as_a_wave_sent_whole() -> None:
+    dataset = build_dataset(7, "8.0.0", "full")
+    ids = WireIds.of(dataset, "11" * 32)
+    whole, cut = ReplayHarness(dataset, Answers()), ReplayHarness(dataset, Answers())
+    for wave in dataset.memory_waves:
+        shown = ids.seed_request(wave)
+        whole.seed(to_wire(shown))
+        parts = seed_parts(shown, 2_000)
+        for part in parts:
+            cut.seed(seed_part_wire(part))
+    assert len(whole._shown_pairs) == sum(len(w.pairs) for w in dataset.memory_waves)
+    assert cut._shown_pairs == whole._shown_pairs
