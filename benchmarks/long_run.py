@@ -8,7 +8,9 @@ Generation and grading are timed in-process (best of ``--rounds``); each run is 
 ``dittobench run`` subprocess (its peak RSS from ``os.wait4``) against
 ``benchmarks/sleepy_harness.py --delay-ms 0``; the pages are fetched from a real
 ``dittobench serve`` on the runs' store (the first fetch rebuilds the dataset; the median of the
-next ``--rounds`` is the figure). Figures only, never assertions. Run from the repository root:
+next ``--rounds`` is the figure), which then drives a long run of the next seed against the same
+harness: its wall time and the service's peak RSS. Figures only, never assertions. Run from the
+repository root:
     python benchmarks/long_run.py [--seed N] [--rounds N]
 """
 
@@ -150,24 +152,53 @@ def main() -> None:
         harness, url = instant_harness()
         try:
             runs = {size: engine_run(folder, url, size, args.seed) for size in SIZES}
+            report(runs)
+            served(folder, runs, url, args)
         finally:
             harness.terminate()
             harness.wait()
-        for size, run in runs.items():
-            print(f"engine    {size:<4} wall {run.wall_s:.1f} s · peak RSS {run.peak_mib:.0f} MiB "
+
+
+def report(runs: dict[str, Engine]) -> None:
+    """The engine's figures, long beside full."""
+    for size, run in runs.items():
+        print(f"engine    {size:<4} wall {run.wall_s:.1f} s · peak RSS {run.peak_mib:.0f} MiB "
                   f"(target <= 300 MiB)")  # fmt: skip
-        print(f"engine    long / full: wall {runs['long'].wall_s / runs['full'].wall_s:.2f}x, "
-              f"RSS {runs['long'].peak_mib / runs['full'].peak_mib:.2f}x")  # fmt: skip
-        service = start_service(folder)
-        try:
-            headers = {"Authorization": f"Bearer {ADMIN}"}
-            with httpx.Client(base_url=service.url, headers=headers, timeout=120) as http:
-                for size, run in runs.items():
-                    first, median = page(http, f"/runs/{run.run_id}", args.rounds * 5)
-                    print(f"run page  {size:<4} first {first:.0f} ms · median {median:.1f} ms "
-                          "(target <= 100 ms)")  # fmt: skip
-        finally:
-            service.stop()
+    print(f"engine    long / full: wall {runs['long'].wall_s / runs['full'].wall_s:.2f}x, "
+          f"RSS {runs['long'].peak_mib / runs['full'].peak_mib:.2f}x")  # fmt: skip
+
+
+def served(folder: Path, runs: dict[str, Engine], url: str, args: argparse.Namespace) -> None:
+    """The run pages of both runs, then a long run submitted to the same service: its wall time
+    and the service process's peak RSS (``VmHWM``) once it is done."""
+    service = start_service(folder, "--allow-private-harness")
+    try:
+        headers = {"Authorization": f"Bearer {ADMIN}"}
+        with httpx.Client(base_url=service.url, headers=headers, timeout=120) as http:
+            for size, run in runs.items():
+                first, median = page(http, f"/runs/{run.run_id}", args.rounds * 5)
+                print(f"run page  {size:<4} first {first:.0f} ms · median {median:.1f} ms "
+                      "(target <= 100 ms)")  # fmt: skip
+            start = time.perf_counter()
+            body = {"harness_url": url, "seed": args.seed + 1, "run_size": "long"}
+            run_id = http.post("/v1/submit", json=body).json()["run_id"]
+            while http.get(f"/v1/runs/{run_id}").json()["status"] not in ("done", "failed"):
+                time.sleep(0.5)
+            wall = time.perf_counter() - start
+            status = http.get(f"/v1/runs/{run_id}").json()["status"]
+        peak = _peak_mib(service.process.pid)
+        print(f"service   long run {status} in {wall:.1f} s · service peak RSS {peak:.0f} MiB "
+              "(target <= 300 MiB)")  # fmt: skip
+    finally:
+        service.stop()
+
+
+def _peak_mib(pid: int) -> float:
+    """A live process's peak resident set (``VmHWM``), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 if __name__ == "__main__":
