@@ -45,6 +45,13 @@ def prepare(text: str | Prepared) -> Prepared:
     """``text`` normalised (a ``Prepared`` text is returned as it is)."""
     if isinstance(text, Prepared):
         return text
+    return _prepared(text)
+
+
+@lru_cache(maxsize=16384)
+def _prepared(text: str) -> Prepared:
+    """One normalisation per text: a grade looks for many values in the same answer and in the
+    same accepted forms (``Prepared`` is immutable, so sharing one is safe)."""
     return _from_norm(normalize(text))
 
 
@@ -175,7 +182,10 @@ def hit(text: str | Prepared, value: str) -> bool:
     letter or digit. Numeric values match number tokens ("48,213,907" == "48 213 907"); a hyphen
     reads as a space on both sides ("AB12-CD34" == "AB12 CD34", "New-York" == "New York"); empty
     and common-word values never hit."""
-    return next(_spans(prepare(text), value), None) is not None
+    prepared, needle = prepare(text), _needle(value)
+    if needle.key and needle.key not in prepared.key:
+        return False  # most values looked for are absent: no scan to learn it
+    return next(_spans(prepared, value), None) is not None
 
 
 def in_order(text: str | Prepared, items: Iterable[str]) -> bool:
