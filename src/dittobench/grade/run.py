@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from dittobench.core.errors import DittobenchError
@@ -17,7 +17,7 @@ from dittobench.grade.retrieval import retrieval_report
 from dittobench.grade.stats import mean, median_int, std_err
 from dittobench.grade.tools import ToolVerdict, grade_tool
 from dittobench.grade.writes import write_done
-from dittobench.spec.dataset import Dataset
+from dittobench.spec.dataset import Dataset, ToolCase
 from dittobench.spec.judging import NuanceScore
 from dittobench.spec.memory import DIMENSIONS, QUESTION_TYPES, MemoryCase
 from dittobench.spec.report import CaseScore, CategoryStat, ReportDetails, ScoreReport
@@ -85,6 +85,101 @@ def grade_run(
     return Graded(report, memory, tool)
 
 
+class RunGrader:
+    """A run's cases graded a few at a time, each exactly as ``grade_run`` grades it: for a
+    reader that shows a running run's per-case scores as cases are recorded and must not grade
+    every recorded case again each time it looks (the service's job object). What depends only
+    on the dataset (its hash, the history keys, the ids the harness was shown under
+    ``wire_nonce``) is worked out once."""
+
+    def __init__(
+        self,
+        dataset: Dataset,
+        wire_nonce: str = "",
+        grading: GradingPolicy | None = None,
+        *,
+        dataset_sha256: str | None = None,
+    ) -> None:
+        self.dataset = dataset
+        self.dataset_sha256 = dataset_sha256 or canonical_sha256(dataset.to_json())
+        self.policy = grading or get_policy(dataset.bench_version).grading
+        self._shown = _wire_ids_of(dataset, wire_nonce)
+        self._keys = history_keys(dataset) if self.policy.committed_scans else {}
+        self._tools = {c.id: c for c in dataset.tool_cases}
+        self._fixtures = {f.case_id: f for f in dataset.tool_fixtures}
+        self._memory = {c.id: c for c in dataset.memory_cases}
+        # grade_run grades read-backs first: an instruction sees the verdicts graded before it
+        first = sorted(dataset.memory_cases, key=lambda c: bool(c.confirmed_by))
+        self._rank = {c.id: i for i, c in enumerate(first)}
+        self._confirms: dict[str, list[str]] = {}
+        for c in dataset.memory_cases:
+            if c.confirmed_by:
+                self._confirms.setdefault(c.confirmed_by, []).append(c.id)
+        self.order = {case_id: i for i, case_id in enumerate([*self._tools, *self._memory])}
+        """Each graded case's place in ``per_case`` (an open case has none)."""
+        self._known = frozenset(self.order) | {c.id for c in dataset.open_cases}
+
+    def affected(self, case_ids: Iterable[str]) -> set[str]:
+        """The graded cases whose score may change when ``case_ids`` are recorded: those, and
+        the write instructions they read back (and those the instructions read back, ...)."""
+        out: set[str] = set()
+        seen: set[str] = set()
+        todo = list(case_ids)
+        while todo:
+            case_id = todo.pop()
+            if case_id not in seen:
+                seen.add(case_id)
+                if case_id in self.order:
+                    out.add(case_id)
+                todo.extend(self._confirms.get(case_id, ()))
+        return out
+
+    def scores(
+        self, records: Mapping[str, CaseRecord], case_ids: Iterable[str]
+    ) -> dict[str, CaseScore]:
+        """The score of each of ``case_ids`` that is graded (tool and memory cases), given
+        ``records``, every case recorded so far: the row ``grade_run`` gives that case in
+        ``per_case`` over a transcript of exactly those records. ``GradeInputError`` when
+        ``records`` hold a case the dataset does not have."""
+        stray = sorted(records.keys() - self._known)
+        if stray:
+            raise GradeInputError(
+                f"the transcript has {len(stray)} case(s) the dataset does not: "
+                f"{', '.join(stray[:5])}"
+            )
+        memo: dict[str, MemoryVerdict] = {}
+        out = {}
+        for case_id in case_ids:
+            record = records.get(case_id)
+            if case_id in self._tools:
+                case = self._tools[case_id]
+                verdict = grade_tool(case, self._fixtures.get(case_id), record, self.policy)
+                out[case_id] = _tool_score(case, verdict, record, self.policy)
+            elif case_id in self._memory:
+                mcase = self._memory[case_id]
+                mine = self._memory_verdict(mcase, records, memo)
+                out[case_id] = _memory_score(mcase, mine, record, self.policy)
+        return out
+
+    def _memory_verdict(
+        self, case: MemoryCase, records: Mapping[str, CaseRecord], memo: dict[str, MemoryVerdict]
+    ) -> MemoryVerdict:
+        """As ``grade_run``: a write instruction is confirmed only by a read-back graded before
+        it there."""
+        found = memo.get(case.id)
+        if found is None:
+            record = records.get(case.id)
+            readback = case.confirmed_by
+            before: dict[str, MemoryVerdict] = {}
+            if readback in self._rank and self._rank[readback] < self._rank[case.id]:
+                before[readback] = self._memory_verdict(self._memory[readback], records, memo)
+            confirmed = bool(readback) and _write_confirmed(case, record, before, self._shown)
+            history = self._keys.get(case.id, HistoryKeys())
+            found = grade_memory(case, _response(record), self.policy, confirmed, history)
+            memo[case.id] = found
+        return found
+
+
 def _nuance(
     dataset: Dataset, transcript: Transcript, records: dict[str, CaseRecord]
 ) -> NuanceScore:
@@ -145,8 +240,12 @@ def _check_match(dataset: Dataset, dataset_sha: str, transcript: Transcript) -> 
 
 
 def _wire_ids(dataset: Dataset, transcript: Transcript) -> WireIds:
+    return _wire_ids_of(dataset, transcript.wire_nonce)
+
+
+def _wire_ids_of(dataset: Dataset, wire_nonce: str) -> WireIds:
     try:
-        return WireIds.of(dataset, transcript.wire_nonce)
+        return WireIds.of(dataset, wire_nonce)
     except WireIdError as exc:
         raise GradeInputError(f"the transcript's wire nonce cannot be used: {exc}") from None
 
@@ -178,40 +277,43 @@ def _case_scores(
     memory: dict[str, MemoryVerdict],
     policy: GradingPolicy,
 ) -> list[CaseScore]:
-    out = []
-    for case in dataset.tool_cases:
-        v = tool[case.id]
-        out.append(
-            CaseScore(
-                case_id=case.id,
-                category=case.category,
-                kind="tool",
-                score=v.score,
-                correct=v.score >= policy.correct_at,
-                reason=v.reason,
-                tool_score=v.trajectory,
-                latency_ms=_latency(records.get(case.id)),
-                called=v.called,
-                expected=tuple(t.name for t in case.expected_tools),
-                observed=v.observed,
-                capped=v.capped,
-            )
-        )
-    for mcase in dataset.memory_cases:
-        m = memory[mcase.id]
-        out.append(
-            CaseScore(
-                case_id=mcase.id,
-                category=mcase.question_type,
-                kind="memory",
-                score=m.score,
-                correct=m.score >= policy.correct_at,
-                reason=m.reason,
-                latency_ms=_latency(records.get(mcase.id)),
-                user_id=mcase.user_id,
-            )
-        )
+    out = [_tool_score(c, tool[c.id], records.get(c.id), policy) for c in dataset.tool_cases]
+    out += [_memory_score(c, memory[c.id], records.get(c.id), policy) for c in dataset.memory_cases]
     return out
+
+
+def _tool_score(
+    case: ToolCase, v: ToolVerdict, record: CaseRecord | None, policy: GradingPolicy
+) -> CaseScore:
+    return CaseScore(
+        case_id=case.id,
+        category=case.category,
+        kind="tool",
+        score=v.score,
+        correct=v.score >= policy.correct_at,
+        reason=v.reason,
+        tool_score=v.trajectory,
+        latency_ms=_latency(record),
+        called=v.called,
+        expected=tuple(t.name for t in case.expected_tools),
+        observed=v.observed,
+        capped=v.capped,
+    )
+
+
+def _memory_score(
+    case: MemoryCase, m: MemoryVerdict, record: CaseRecord | None, policy: GradingPolicy
+) -> CaseScore:
+    return CaseScore(
+        case_id=case.id,
+        category=case.question_type,
+        kind="memory",
+        score=m.score,
+        correct=m.score >= policy.correct_at,
+        reason=m.reason,
+        latency_ms=_latency(record),
+        user_id=case.user_id,
+    )
 
 
 def _latency(record: CaseRecord | None) -> int:

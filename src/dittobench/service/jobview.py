@@ -4,8 +4,9 @@ provisional per-case scores while it runs, and the report once it is done.
 Partial scores grade the cases recorded so far with the real grader (the cases not yet run count
 as undelivered, and only the recorded ones are listed). They are provisional: a write
 instruction is credited only once its read-back has run, and the run's factors apply to the
-composite alone. They are computed once per new recorded case and kept, so many readers polling
-one run cost one grading per case.
+composite alone. Each look grades only the cases recorded since the previous one (and the write
+instructions those read back), against a dataset built, hashed and scanned once a run, so a
+poller costs one grading per case however often it looks, and many readers at once cost one.
 """
 
 from __future__ import annotations
@@ -21,13 +22,12 @@ from starlette.types import Receive, Scope, Send
 
 from dittobench.core.prng import seed_text
 from dittobench.generate.assemble import build_dataset
-from dittobench.grade.run import GradeInputError, grade_run
-from dittobench.packs import PackError, own_pack
+from dittobench.grade.run import GradeInputError, RunGrader
+from dittobench.packs import PackError
 from dittobench.service.events import ProgressHub, stream
 from dittobench.spec.codec import DecodeError, decode
-from dittobench.spec.dataset import Dataset
 from dittobench.spec.seeds import seed_shown
-from dittobench.spec.transcript import CaseRecord, Transcript
+from dittobench.spec.transcript import CaseRecord
 from dittobench.spec.versions import get_policy
 from dittobench.store import RunRow, StoreError
 from dittobench.store.jobs import TERMINAL, JobRow, ServiceStore
@@ -45,77 +45,89 @@ def expected_total(job: JobRow) -> int:
     return size.tool_cases + size.memory_cases + size.isolation_cases + asked
 
 
+class _RunScores:
+    """One running job's provisional scores: its grader (the dataset, its hash and history keys
+    worked out once), the records graded so far, and each graded case's score."""
+
+    def __init__(self, grader: RunGrader) -> None:
+        self.grader = grader
+        self.seen: dict[str, dict[str, Any]] = {}
+        self.records: dict[str, CaseRecord] = {}
+        self.scores: dict[str, dict[str, Any]] = {}
+        self.listed: list[dict[str, Any]] = []
+        self.done = -1
+
+    def update(self, recorded: dict[str, dict[str, Any]]) -> None:
+        """Grade the cases recorded (or recorded again: a harness restart marks its cases
+        unanswered and asks them again) since the last update, and the write instructions they
+        read back. ``DecodeError`` or ``GradeInputError`` as the whole regrade would raise them,
+        and then nothing is kept."""
+        fresh = {k: data for k, data in recorded.items() if self.seen.get(k) != data}
+        decoded = {k: decode(CaseRecord, data) for k, data in fresh.items()}
+        records = self.records | decoded
+        scores = self.grader.scores(records, self.grader.affected(decoded) & records.keys())
+        self.records, self.seen = records, self.seen | fresh
+        self.scores.update((case_id, score.to_json()) for case_id, score in scores.items())
+        order = self.grader.order
+        self.listed = [self.scores[k] for k in sorted(self.scores, key=order.__getitem__)]
+
+
 class PartialScores:
-    """Provisional per-case scores of running jobs, recomputed when a case is added."""
+    """Provisional per-case scores of running jobs, graded as cases are recorded: a look at a
+    run grades only the cases recorded since the previous look (``RunGrader``)."""
 
     def __init__(self) -> None:
-        self._scores: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
-        self._datasets: OrderedDict[str, Dataset] = OrderedDict()
+        self._runs: OrderedDict[str, _RunScores] = OrderedDict()
         self._busy: set[str] = set()
         self._lock = threading.Lock()
 
     def of(self, store: ServiceStore, job: JobRow, row: RunRow) -> list[dict[str, Any]]:
-        """The scores as of the latest recorded case; while another reader is computing them,
-        the previous ones (so many readers at once cost one grading, not one each)."""
+        """The scores as of the latest recorded case; while another reader is bringing them up
+        to date, the previous ones (so many readers at once cost one grading, not one each)."""
+        if row.cases_done == 0:
+            return []  # nothing to grade: the dataset is not even needed yet
         with self._lock:
-            kept = self._scores.get(job.run_id)
-            if kept is not None and (kept[0] == row.cases_done or job.run_id in self._busy):
-                return kept[1]
+            kept = self._runs.get(job.run_id)
+            if job.run_id in self._busy:
+                return kept.listed if kept is not None else []
+            if kept is not None and kept.done == row.cases_done:
+                return kept.listed
             self._busy.add(job.run_id)
         try:
-            return self._graded(store, job, row)
+            return self._graded(store, job, row, kept)
         finally:
             with self._lock:
                 self._busy.discard(job.run_id)
 
-    def _graded(self, store: ServiceStore, job: JobRow, row: RunRow) -> list[dict[str, Any]]:
+    def _graded(
+        self, store: ServiceStore, job: JobRow, row: RunRow, kept: _RunScores | None
+    ) -> list[dict[str, Any]]:
         try:
-            records = store.recorded_cases(job.run_id)
-            cases = tuple(decode(CaseRecord, data) for data in records.values())
-        except (StoreError, DecodeError):
+            run = kept or self._start(store, job, row)
+        except (PackError, GradeInputError):
             return []
-        try:
-            dataset = self._dataset(store, job)
-        except PackError:
-            return []
-        transcript = Transcript(
-            dataset.benchmark,
-            dataset.bench_version,
-            dataset.seed,
-            dataset.run_size,
-            row.dataset_sha256,
-            job.harness_url,
-            cases,
-            dataset.pack or own_pack(job.bench_version).ref(),
-            row.wire_nonce,
-        )
-        try:
-            report = grade_run(dataset, transcript).report
-        except GradeInputError:
-            return []
-        scores = [case.to_json() for case in report.per_case if case.case_id in records]
         with self._lock:
-            self._scores[job.run_id] = (row.cases_done, scores)
-            while len(self._scores) > KEPT_RUNS:
-                self._scores.popitem(last=False)
-        return scores
+            self._runs[job.run_id] = run
+            self._runs.move_to_end(job.run_id)
+            while len(self._runs) > KEPT_RUNS:
+                self._runs.popitem(last=False)
+        if run.grader.dataset_sha256 != row.dataset_sha256:
+            return []  # the run was not made on the dataset this build makes
+        try:
+            run.update(store.recorded_cases(job.run_id))
+        except (StoreError, DecodeError, GradeInputError):
+            return []
+        run.done = row.cases_done
+        return run.listed
 
-    def _dataset(self, store: ServiceStore, job: JobRow) -> Dataset:
-        with self._lock:
-            kept = self._datasets.get(job.run_id)
-        if kept is not None:
-            return kept
+    def _start(self, store: ServiceStore, job: JobRow, row: RunRow) -> _RunScores:
+        """The run's dataset built and hashed, its history keys worked out: once a run."""
         dataset = build_dataset(job.seed, job.bench_version, job.run_size, job_pack(store, job))
-        with self._lock:
-            self._datasets[job.run_id] = dataset
-            while len(self._datasets) > KEPT_RUNS:
-                self._datasets.popitem(last=False)
-        return dataset
+        return _RunScores(RunGrader(dataset, row.wire_nonce))
 
     def forget(self, run_id: str) -> None:
         with self._lock:
-            self._scores.pop(run_id, None)
-            self._datasets.pop(run_id, None)
+            self._runs.pop(run_id, None)
 
 
 class FinishedJobs:
@@ -245,8 +257,9 @@ def progress_events(
             row = None
         return {"status": job.status, "progress": progress(job, row, hub)}
 
+    events = stream(hub.feeds, run_id, read, lambda seen: seen["status"] in TERMINAL, release)
     return _Releasing(
-        stream(read, lambda seen: seen["status"] in TERMINAL, release),
+        events,
         release,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},

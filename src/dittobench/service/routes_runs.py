@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from dittobench.core.canonical import canonical_bytes
@@ -250,7 +253,8 @@ def list_runs(
     summary="One run",
     responses=errors(400, 401, 404),
 )
-def get_run(
+async def get_run(
+    request: Request,
     run_id: RunId,
     service: Service,
     principal: Caller,
@@ -260,13 +264,28 @@ def get_run(
 ) -> Response:
     """The job: status, progress ``{stage, done, total}``, provisional per-case scores while it
     runs (``partial=false`` leaves them out: a cheaper poll), the report once done, the failure
-    ``{kind, retryable, message}`` if it failed."""
-    try:  # reached as the run's page reaches it (views.access); 404 as for no run at all
-        job = reach_job(
+    ``{kind, retryable, message}`` if it failed. A client is answered about a running run at
+    most four times a second: a poll that comes sooner is answered at its turn."""
+    job = await run_in_threadpool(_reached, service, principal, run_id)
+    if job.status not in TERMINAL:
+        wait = service.hub.turns.wait(client_key(request, principal), run_id, time.monotonic())
+        if wait > 0:
+            await asyncio.sleep(wait)
+            job = await run_in_threadpool(_reached, service, principal, run_id)
+    return await run_in_threadpool(_answer, service, job, partial)
+
+
+def _reached(service: ServiceState, principal: Principal, run_id: str) -> JobRow:
+    """The job as the run's page reaches it (views.access); 404 as for no run at all."""
+    try:
+        return reach_job(
             service.store, run_id, lambda by, _job: principal.admin or by == principal.name
         )
     except ViewError as exc:
         raise ApiError(404, str(exc)) from None
+
+
+def _answer(service: ServiceState, job: JobRow, partial: bool) -> Response:
     if job.status in TERMINAL:  # it no longer changes: encoded once
         return Response(
             service.finished.encoded(service.store, job, service.hub, service.partials),
