@@ -18,7 +18,8 @@ from dittobench.core.prng import Stream
 from dittobench.generate.assemble import build_dataset
 from dittobench.grade import run as graderun
 from dittobench.grade.run import GradeInputError, RunGrader, grade_run
-from dittobench.service.jobview import PartialScores
+from dittobench.service.events import ProgressHub
+from dittobench.service.jobview import PartialScores, job_object
 from dittobench.spec.codec import loads
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.transcript import CaseRecord, Transcript
@@ -184,3 +185,21 @@ def test_each_poll_grades_only_the_cases_recorded_since_the_last(
         touched = sum(1 for c in instructions if c.id in new or c.confirmed_by in new)
         assert len(new) <= graded <= len(new) + 2 * touched
     assert sum(graded_per_poll) < 2 * len(transcript.cases)  # a whole regrade a poll: ~n²/20
+
+
+def test_a_finished_runs_scores_are_let_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dataset, transcript = corpus_run("chatty-101-medium")
+    partials = PartialScores()
+    with ServiceStore(RunStore.sqlite_url(tmp_path / "runs.db")) as store:
+        job = stored_run(store, dataset, transcript)
+        for record in transcript.cases[:20]:
+            store.record_case(
+                job.run_id, record.case_id, record.kind, record.to_json(), updated_at=T0
+            )
+        row = store.get_run(job.run_id)
+        first = partials.of(store, job, row)
+        counted = Counted(monkeypatch)
+        assert partials.of(store, job, row) == first and counted.graded == 0  # kept
+        job_object(store, replace(job, status="failed"), ProgressHub(), partials)
+        assert partials.of(store, job, row) == first
+        assert counted.graded == len(first)  # let go when the job ended: graded afresh

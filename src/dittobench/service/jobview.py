@@ -126,6 +126,7 @@ class PartialScores:
         return _RunScores(RunGrader(dataset, row.wire_nonce))
 
     def forget(self, run_id: str) -> None:
+        """Drop a run's grader, records and scores (its job is over)."""
         with self._lock:
             self._runs.pop(run_id, None)
 
@@ -200,6 +201,8 @@ def job_object(
     out["report"] = None
     out["transcript_sha256"] = None
     out["receipt"] = None
+    if job.status in TERMINAL:
+        partials.forget(job.run_id)  # its scores are the report's now, or nobody's
     if job.status == "done":
         report = store.report(job.run_id)
         out["report"] = report
