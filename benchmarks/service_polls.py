@@ -1,112 +1,349 @@
-"""Print how the scoring service (`dittobench serve`) answers while it drives a run: the latency
-of 200 concurrent status polls (``GET /v1/runs/{id}``, provisional per-case scores included)
-during a run, p50 and p99, and the time from ``POST /v1/submit`` to the first case recorded.
+"""Print what watching a run costs the scoring service (`dittobench serve`), each figure beside
+its anchor measured in the same invocation:
 
-A real service process on a loopback port drives the built-in baseline harness (a full run,
-one case in flight so the run lasts while it is polled). Figures only, never assertions. Run from
-the repository root:
-    python benchmarks/service_polls.py [--rounds N] [--polls N]
+- a run's wall (submit to done) with a back-to-back status poller (``GET /v1/runs/{id}``,
+  provisional per-case scores included), against the same run with nobody looking; and the
+  service's CPU in each;
+- a run's wall with 100 listeners on its event stream (``GET /v1/runs/{id}/events``), against
+  the same run with nobody looking;
+- submit to the first case asked, against the engine alone (``drive_run`` in a warm process of
+  its own, as the service calls it), and the same with the poller running.
+
+A real service process on a loopback port drives a fresh built-in baseline harness per run (one
+case in flight, so the run lasts while it is watched); the service and the engine's process
+each drive one run unmeasured first, so neither pays its caches' first fill in the figures. A
+loopback proxy in front of the harness notes when each case is asked. The clients are cheap
+(``http.client`` on one kept-alive connection, raw asyncio streams for the listeners; bodies
+read, never parsed) so the figures are the service's, not the client's. A run's end is seen on
+the runs list, read every 50 ms in every condition once its first case was asked (the service
+wall includes signing the receipt, which the engine alone does not do). Rounds take the
+conditions in turn, on one seed per round. Figures only, never assertions. Run from the
+repository root:
+    python benchmarks/service_polls.py [--rounds N] [--run-size full] [--listeners 100]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import http.client
+import json
 import os
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-
-import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
 
-from tests.helpers.service_process import ADMIN, start_service
+from tests.helpers.service_process import ADMIN, ServiceProcess, start_service
 
 from dittobench.engine.launcher import builtin_harness
 
-AUTH = {"Authorization": f"Bearer {ADMIN}"}
+HEAD = {"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/json"}
 OVER = ("done", "failed", "cancelled")
+CONDITIONS = ("alone", "poller", "listeners")
+WARM_SEED = 100
+ENGINE = """
+import sys, time
+from pathlib import Path
+from dittobench.drive.clock import new_run_id
+from dittobench.drive.runs import RunRequest, drive_run
+from dittobench.store import RunStore
+folder, size = Path(sys.argv[1]), sys.argv[2]
+store = RunStore(RunStore.sqlite_url(folder / "runs.db"))
+for line in sys.stdin:
+    seed, url = line.split()
+    print("start", repr(time.time()), flush=True)
+    request = RunRequest(harness=url, seed=int(seed), run_size=size, out_dir=folder, concurrency=1)
+    drive_run(store, new_run_id(), request)
+    print("done", repr(time.time()), flush=True)
+"""
 
 
-def first_case_latency(url: str, harness_url: str, seed: int) -> tuple[str, float]:
-    """Submit a run and time it until the job shows its first recorded case."""
-    with httpx.Client(base_url=url, headers=AUTH, timeout=30) as http:
-        start = time.perf_counter()
-        run_id = http.post(
-            "/v1/submit", json={"harness_url": harness_url, "seed": seed, "run_size": "full"}
-        ).json()["run_id"]
-        while http.get(f"/v1/runs/{run_id}").json()["progress"]["done"] < 1:
+class AskClock:
+    """A loopback proxy in front of the harness: notes when each ``POST /run`` (a case) passes
+    through, on this process's clock (``time.time``, shared with the engine's process)."""
+
+    def __init__(self) -> None:
+        self.upstream = ("127.0.0.1", 0)
+        self.asks: list[float] = []
+        self.url = ""
+        self._loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        threading.Thread(target=self._serve, args=(ready,), daemon=True).start()
+        ready.wait()
+
+    def _serve(self, ready: threading.Event) -> None:
+        asyncio.set_event_loop(self._loop)
+        server = self._loop.run_until_complete(asyncio.start_server(self._pass, "127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+        ready.set()
+        self._loop.run_forever()
+
+    async def _pass(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.upstream)
+
+        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter, note: bool) -> None:
+            with contextlib.suppress(OSError):
+                while data := await src.read(65536):
+                    if note and data.startswith(b"POST /run "):
+                        self.asks.append(time.time())
+                    dst.write(data)
+                    await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pump(reader, up_writer, True), pump(up_reader, writer, False))
+
+    def first_after(self, start: float, timeout: float = 120) -> float:
+        give_up = time.monotonic() + timeout
+        while time.monotonic() < give_up:
+            later = [t for t in self.asks if t >= start]
+            if later:
+                return later[0]
             time.sleep(0.002)
-        return run_id, time.perf_counter() - start
+        raise RuntimeError("no case was asked")
 
 
-async def poll_round(url: str, path: str, polls: int) -> list[float]:
-    """``polls`` status reads at once; each one's latency in ms."""
-    limits = httpx.Limits(max_connections=polls)
-    async with httpx.AsyncClient(base_url=url, headers=AUTH, timeout=60, limits=limits) as http:
-
-        async def one() -> float:
-            start = time.perf_counter()
-            answer = await http.get(path)
-            answer.raise_for_status()
-            return (time.perf_counter() - start) * 1000
-
-        return list(await asyncio.gather(*(one() for _ in range(polls))))
+@contextlib.contextmanager
+def harness(clock: AskClock, folder: Path, name: str) -> Iterator[str]:
+    """A fresh built-in harness (its own memory) behind ``clock``; the URL to give a run."""
+    with builtin_harness(folder / f"{name}.db") as url:
+        host, port = url.removeprefix("http://").rstrip("/").split(":")
+        clock.upstream = (host, int(port))
+        yield clock.url
 
 
-def percentile(samples: list[float], share: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+def service_cpu(service: ServiceProcess) -> float:
+    """CPU seconds the service process has used so far (user + system)."""
+    fields = Path(f"/proc/{service.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def get(conn: http.client.HTTPConnection, path: str) -> bytes:
+    conn.request("GET", path, headers=HEAD)
+    return conn.getresponse().read()
+
+
+def status_of(conn: http.client.HTTPConnection, run_id: str) -> str:
+    """The run's status from the runs list (the newest first): a status poll of a running run
+    would be answered only at the caller's turn, four times a second."""
+    newest = json.loads(get(conn, "/v1/runs?limit=1"))["runs"][0]
+    assert newest["run_id"] == run_id, newest
+    return str(newest["status"])
+
+
+@dataclass
+class Watched:
+    """One run as the service drove it: seconds from submit to the first case and to done, the
+    service's CPU seconds, and what the watchers got."""
+
+    first_s: float
+    wall_s: float
+    cpu_s: float
+    reads: int = 0
+    events_ok: int = 0
+
+
+@dataclass
+class Watchers:
+    """The load of one condition, started once the run is submitted, stopped once it is over."""
+
+    kind: str
+    port: int
+    listeners: int
+    stop: threading.Event = field(default_factory=threading.Event)
+    reads: list[int] = field(default_factory=lambda: [0])
+    ended: list[bytes] = field(default_factory=list)
+    threads: list[threading.Thread] = field(default_factory=list)
+
+    def start(self, run_id: str) -> None:
+        if self.kind == "poller":
+            self.threads = [threading.Thread(target=self._poll, args=(run_id,), daemon=True)]
+        elif self.kind == "listeners":
+            self.threads = [threading.Thread(target=self._listen, args=(run_id,), daemon=True)]
+        for thread in self.threads:
+            thread.start()
+
+    def finish(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(60)
+
+    def _poll(self, run_id: str) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port)
+        while not self.stop.is_set():
+            get(conn, f"/v1/runs/{run_id}")
+            self.reads[0] += 1
+        conn.close()
+
+    def _listen(self, run_id: str) -> None:
+        ask = f"GET /v1/runs/{run_id}/events HTTP/1.1\r\nHost: x\r\n"
+        ask += f"Authorization: Bearer {ADMIN}\r\n\r\n"
+
+        async def one() -> bytes:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            writer.write(ask.encode())
+            got = b""
+            while b"event: end" not in got:
+                data = await reader.read(65536)
+                if not data:
+                    break
+                got = got[-200:] + data
+            writer.close()
+            return got[got.rfind(b"event: end") :]
+
+        async def all_of() -> list[bytes]:
+            return await asyncio.gather(*(one() for _ in range(self.listeners)))
+
+        self.ended = asyncio.run(all_of())
+
+
+def watch_run(
+    service: ServiceProcess, clock: AskClock, url: str, seed: int, size: str, load: Watchers
+) -> Watched:
+    """Submit one run, put ``load`` on it, and time it to its end (checked every 50 ms once
+    its first case was asked, the same in every condition)."""
+    conn = http.client.HTTPConnection("127.0.0.1", service.port)
+    body = json.dumps({"harness_url": url, "seed": seed, "run_size": size})
+    cpu = service_cpu(service)
+    start = time.time()
+    conn.request("POST", "/v1/submit", body, HEAD)
+    run_id = json.loads(conn.getresponse().read())["run_id"]
+    load.start(run_id)
+    first = clock.first_after(start) - start  # seen at the proxy: nothing asks the service
+    while status_of(conn, run_id) not in OVER:
+        time.sleep(0.05)
+    wall = time.time() - start
+    load.finish()
+    used = service_cpu(service) - cpu
+    ok = sum(1 for end in load.ended if end.startswith(b'event: end\ndata: {"status":"done"}'))
+    conn.close()
+    return Watched(first, wall, used, load.reads[0], ok)
+
+
+def engine_alone(
+    clock: AskClock, folder: Path, seeds: list[int], size: str
+) -> list[tuple[float, float]]:
+    """(first case, wall) of each seed's run driven by the engine alone, in a warm process."""
+    work = folder / "engine"
+    work.mkdir()
+    child = subprocess.Popen(
+        [sys.executable, "-c", ENGINE, str(work), size],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    out = []
+    try:
+        for seed in [WARM_SEED, *seeds]:  # the first run in a process warms its caches
+            with harness(clock, folder, f"engine-{seed}") as url:
+                child.stdin.write(f"{seed} {url}\n")
+                child.stdin.flush()
+                start = float(child.stdout.readline().split()[1])
+                end = float(child.stdout.readline().split()[1])
+            out.append((clock.first_after(start) - start, end - start))
+    finally:
+        child.stdin.close()
+        child.wait(60)
+    return out[1:]
+
+
+def med(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def ms(values: list[float]) -> str:
+    return f"median {med(values) * 1000:.0f} ms ({', '.join(f'{v * 1000:.0f}' for v in values)})"
+
+
+def secs(values: list[float]) -> str:
+    return f"median {med(values):.2f} s ({', '.join(f'{v:.2f}' for v in values)})"
+
+
+def report(
+    got: dict[str, list[Watched]], engine: list[tuple[float, float]], listeners: int
+) -> None:
+    alone, poller, heard = got["alone"], got["poller"], got["listeners"]
+
+    def ratio(of: Callable[[Watched], float], over: list[Watched], to: list[Watched]) -> str:
+        return f"{med([of(w) for w in over]) / med([of(w) for w in to]):.2f}x"
+
+    def wall(w: Watched) -> float:
+        return w.wall_s
+
+    print(f"run wall, nobody looking: {secs([w.wall_s for w in alone])}")
+    print(f"run wall, engine alone: {secs([e[1] for e in engine])}")
+    print(
+        f"run wall, a back-to-back poller: {secs([w.wall_s for w in poller])}; "
+        f"ratio {ratio(wall, poller, alone)} (polls answered: {[w.reads for w in poller]})"
+    )
+    print(
+        f"service CPU a run: alone {secs([w.cpu_s for w in alone])}; with the poller "
+        f"{secs([w.cpu_s for w in poller])}; ratio {ratio(lambda w: w.cpu_s, poller, alone)}"
+    )
+    print(
+        f"run wall, {listeners} event-stream listeners: {secs([w.wall_s for w in heard])}; "
+        f"ratio {ratio(wall, heard, alone)} (streams ended done: {[w.events_ok for w in heard]})"
+    )
+    print(f"service CPU a run with the listeners: {secs([w.cpu_s for w in heard])}")
+    anchor = med([e[0] for e in engine])
+    print(f"submit to first case, engine alone: {ms([e[0] for e in engine])}")
+    for name, runs in (("service", alone), ("service with the poller", poller)):
+        firsts = [w.first_s for w in runs]
+        print(f"submit to first case, {name}: {ms(firsts)}; ratio {med(firsts) / anchor:.2f}x")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of concurrent polls")
-    parser.add_argument("--polls", type=int, default=200, help="concurrent polls per round")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each condition")
+    parser.add_argument("--run-size", default="full", choices=("small", "medium", "full"))
+    parser.add_argument("--listeners", type=int, default=100, help="event-stream listeners")
     args = parser.parse_args()
-    env = {"DITTOBENCH_RUN_CONCURRENCY": "1"}
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # `timeout` still stops the service
+    streams = str(args.listeners + 8)
+    env = {
+        "DITTOBENCH_RUN_CONCURRENCY": "1",
+        "DITTOBENCH_MAX_EVENT_STREAMS": streams,
+        "DITTOBENCH_MAX_STREAMS_PER_CLIENT": streams,
+        "DITTOBENCH_MAX_CONNECTIONS_PER_ADDRESS": str(args.listeners + 32),
+        "DITTOBENCH_MAX_CONNECTIONS": str(args.listeners + 256),
+        "DITTOBENCH_SUBMIT_LIMIT": "1000",
+    }
+    seeds = [101 + n for n in range(args.rounds)]
+    clock = AskClock()
+    got: dict[str, list[Watched]] = {name: [] for name in CONDITIONS}
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
+        engine = engine_alone(clock, root, seeds, args.run_size)
         service = start_service(root / "svc", "--allow-private-harness", env=env)
         try:
-            with builtin_harness(root / "harness.db") as harness_url:
-                latencies = []
-                for seed in (1, 2, 3):
-                    run_id, took = first_case_latency(service.url, harness_url, seed)
-                    latencies.append(took)
-                    full: list[float] = []
-                    bare: list[float] = []
-                    for _ in range(args.rounds):
-                        path = f"/v1/runs/{run_id}"
-                        full += asyncio.run(poll_round(service.url, path, args.polls))
-                        bare += asyncio.run(
-                            poll_round(service.url, path + "?partial=false", args.polls)
-                        )
-                    with httpx.Client(base_url=service.url, headers=AUTH) as http:
-                        state = http.get(f"/v1/runs/{run_id}").json()
-                        http.delete(f"/v1/runs/{run_id}")
-                        while http.get(f"/v1/runs/{run_id}").json()["status"] not in OVER:
-                            time.sleep(0.05)
-                    print(
-                        f"run {seed}: {args.rounds} x {args.polls} concurrent polls while "
-                        f"{state['status']} ({state['progress']['done']}/"
-                        f"{state['progress']['total']} cases): with partial scores p50 "
-                        f"{percentile(full, 0.5):.0f} ms, p99 {percentile(full, 0.99):.0f} ms; "
-                        f"partial=false p50 {percentile(bare, 0.5):.0f} ms, p99 "
-                        f"{percentile(bare, 0.99):.0f} ms"
-                    )
-                print(
-                    "submit to first recorded case (full, built-in harness): median "
-                    f"{statistics.median(latencies) * 1000:.0f} ms "
-                    f"(runs: {', '.join(f'{t * 1000:.0f}' for t in latencies)} ms)"
-                )
+            with harness(clock, root, "warm") as url:  # as the engine's process, warmed first
+                watch_run(service, clock, url, WARM_SEED, args.run_size, Watchers("", 0, 0))
+            for n, seed in enumerate(seeds):
+                for name in CONDITIONS[n % 3 :] + CONDITIONS[: n % 3]:
+                    load = Watchers(name, service.port, args.listeners)
+                    with harness(clock, root, f"{name}-{seed}") as url:
+                        run = watch_run(service, clock, url, seed, args.run_size, load)
+                    got[name].append(run)
+                    print(f"  seed {seed}, {name}: {run}", file=sys.stderr, flush=True)
         finally:
             service.stop()
-    load = os.getloadavg()[0]
-    print(f"load average at the end: {load:.1f} on {os.cpu_count()} cores")
+    print(
+        f"{args.rounds} rounds, {args.run_size} runs, one case in flight, seeds {seeds}, "
+        f"{time.strftime('%Y-%m-%d')}"
+    )
+    report(got, engine, args.listeners)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average at the end: {load} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":
