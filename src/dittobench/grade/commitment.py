@@ -26,7 +26,7 @@ Pure: no clock, no I/O, and no exception for any string.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -142,6 +142,15 @@ def _sentences(key: str, protected: list[tuple[int, int]]) -> list[tuple[int, in
     return bounds
 
 
+def _sentence_of(sentences: list[tuple[int, int]], starts: list[int], pos: int) -> int | None:
+    """The index of the sentence holding ``pos`` (``starts``: the sentences' starts; sentences
+    are consecutive and in order, so one bisection finds it), None when none does."""
+    index = bisect_right(starts, pos) - 1
+    if index >= 0 and sentences[index][0] <= pos < sentences[index][1]:
+        return index
+    return None
+
+
 @lru_cache(maxsize=4096)
 def _pool(
     question: str, candidates: tuple[str, ...]
@@ -229,6 +238,10 @@ class _Reader:
         self.belief = belief_pattern(names, readings_5)
         self.asked = question_words(question)
         self.sentences = _sentences(key, [(s, e) for s, e, _ in found])
+        self.starts = [b for b, _e in self.sentences]
+        self.place: dict[tuple[int, int, str], int] = {}
+        for index, mention in enumerate(found):
+            self.place.setdefault(mention, index)  # as found.index: the first occurrence
         told = HISTORY.search(key) or (LATEST_HISTORY.search(key) if timing == LATEST else None)
         self.history = told.end() if told is not None else None
         self.beyond: int | None = None
@@ -249,12 +262,13 @@ class _Reader:
     def aside(self, group: list[tuple[int, int, str]], out: list[Mention]) -> bool:
         """Whether the mentions of ``group`` (consecutive in ``found``) are set aside."""
         key, first, last = self.key, group[0], group[-1]
-        sentence = next((b for b in self.sentences if b[0] <= first[0] < b[1]), (0, len(key)))
-        index = self.found.index(first)
+        at = _sentence_of(self.sentences, self.starts, first[0])
+        sentence = self.sentences[at] if at is not None else (0, len(key))
+        index = self.place[first]
         before_from = max(sentence[0], self.found[index - 1][1] if index else 0)
         after_to = sentence[1]
-        if self.found.index(last) + 1 < len(self.found):
-            after_to = min(after_to, self.found[self.found.index(last) + 1][0])
+        if self.place[last] + 1 < len(self.found):
+            after_to = min(after_to, self.found[self.place[last] + 1][0])
         before = last_words(key[before_from : first[0]], WINDOW_WORDS)
         after = first_words(key[last[1] : after_to], WINDOW_WORDS)
         timed = timed_aside(self.timing, key, sentence[0], first[0], before, after)
@@ -339,18 +353,28 @@ def _aside_in_sentence(mentions: list[Mention], sentences: list[tuple[int, int]]
     """A value set aside somewhere in a sentence is set aside wherever that sentence names it
     again ("before that a motorbike (you first said express bus, then corrected it to
     motorbike)")."""
-    aside = {
-        (normalize(m.value), next(i for i, b in enumerate(sentences) if b[0] <= m.start < b[1]))
-        for m in mentions
-        if not m.committed
-    }
+    starts = [b for b, _e in sentences]
+
+    def where_is(m: Mention) -> int:
+        at = _sentence_of(sentences, starts, m.start)
+        if at is None:
+            raise StopIteration  # as a scan that finds no sentence would
+        return at
+
+    aside = {(normalize(m.value), where_is(m)) for m in mentions if not m.committed}
     out = []
     for m in mentions:
-        where = next(i for i, b in enumerate(sentences) if b[0] <= m.start < b[1])
+        where = where_is(m)
         if m.committed and (normalize(m.value), where) in aside:
             m = Mention(m.value, m.start, m.end, False)
         out.append(m)
     return out
+
+
+def _ends_between(ends: list[int], low: int, high: int) -> bool:
+    """Some sentence ends at an offset from ``low`` to ``high``, both included."""
+    index = bisect_left(ends, low)
+    return index < len(ends) and ends[index] <= high
 
 
 def _groups(
@@ -358,11 +382,12 @@ def _groups(
 ) -> list[list[tuple[int, int, str]]]:
     """Mentions joined only by list glue ("A, B and then C") within a sentence are one group."""
     groups: list[list[tuple[int, int, str]]] = []
+    ends = [end for _start, end in sentences]  # in order: sentences are consecutive
     for mention in found:
         last = groups[-1][-1] if groups else None
         if (
             last is not None
-            and not any(last[1] <= end <= mention[0] for _start, end in sentences)
+            and not _ends_between(ends, last[1], mention[0])
             and _GLUE.fullmatch(key[last[1] : mention[0]])
         ):
             groups[-1].append(mention)
