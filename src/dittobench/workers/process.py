@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,7 @@ def serve_worker(
     cannot be reached at start."""
     app = make_app(config.broker_url)
     check_reachable(app, config.broker_url)
+    began = time.monotonic()
     rt = Runtime(store, driver, worker_name(config), log)
 
     def task(run_id: str) -> str:
@@ -54,6 +56,7 @@ def serve_worker(
     install(app, log)  # a malformed message is logged and dropped, never the worker's end
     keeper = Keeper(rt, (_sender(app), _waiting(app)), config.concurrency, config.sweep_s)
     _on_shutdown(rt)
+    _on_ready(rt, began)
     event(log, "worker_started", concurrency=config.concurrency, queue=QUEUE)
     keeper.start()
     try:
@@ -90,6 +93,19 @@ def _waiting(app: Any) -> Any:
             return int(conn.default_channel.client.llen(QUEUE))
 
     return waiting
+
+
+def _on_ready(rt: Runtime, began: float) -> None:
+    """Log ``worker_ready`` once the consumer listens on the queue. ``worker_started`` comes
+    before Celery's own start-up (its bootsteps, the broker's connection), which takes a few
+    tenths of a second, more on a busy machine: only from ``worker_ready`` on does a task sent
+    reach this worker at once, so a fleet's start (or a benchmark's clock) waits for it."""
+    from celery.signals import worker_ready
+
+    def ready(**_kwargs: Any) -> None:
+        event(rt.log, "worker_ready", seconds=round(time.monotonic() - began, 3))
+
+    worker_ready.connect(ready, weak=False)
 
 
 def _on_shutdown(rt: Runtime) -> None:
