@@ -40,6 +40,7 @@ from dittobench.core.canonical import canonical_bytes
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import sha256_hex
 from dittobench.core.ids import WIRE_NONCE_BYTES
+from dittobench.engine.casebook import BatchedStore
 from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.engine.judging import JudgeEndpoint, judge_transcript
 from dittobench.engine.orchestrate import (
@@ -373,10 +374,12 @@ def _finish(
     folder = options.out_dir / run_id
     folder.mkdir(parents=True, exist_ok=True)
     paths = (folder / "report.json", folder / "transcript.json", folder / "dataset.json")
+    # Each is built once: the file and the store take the same tree.
+    report_json, transcript_json = graded.report.to_json(), transcript.to_json()
     paths[0].write_text(
-        json.dumps(graded.report.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        json.dumps(report_json, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    paths[1].write_bytes(canonical_bytes(transcript.to_json()))
+    paths[1].write_bytes(canonical_bytes(transcript_json))
     paths[2].write_bytes(data)
     receipt_path = None
     if options.signing_key is not None:
@@ -397,7 +400,7 @@ def _finish(
             json.dumps(receipt, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
     # Marked done only once every file is written, so a failed write leaves a resumable run.
-    store.save_report(run_id, graded.report.to_json(), transcript.to_json(), updated_at=now())
+    store.save_report(run_id, report_json, transcript_json, updated_at=now())
     return RunOutcome(run_id, graded.report, *paths, receipt_path)
 
 
@@ -418,6 +421,7 @@ async def _run(
     await endpoint.start()
     if options.tool_route is not None:
         endpoint.url = options.tool_route(endpoint.url)  # the URL the harness is told
+    batched = BatchedStore(store)  # finished cases are written a few at a time
     try:
         transport = options.transport() if options.transport else None
         async with HarnessClient(options.harness_url, options.limits, transport) as client:
@@ -426,7 +430,7 @@ async def _run(
                 run_id,
                 client,
                 endpoint,
-                store,
+                batched,
                 options.concurrency,
                 now,
                 report,
@@ -440,7 +444,10 @@ async def _run(
             )
             return await execute_run(ctx), ctx.identity
     finally:
-        await endpoint.stop()
+        try:
+            batched.flush()  # however the run stops, every finished case is kept
+        finally:
+            await endpoint.stop()
 
 
 class _LoopThread(threading.Thread):

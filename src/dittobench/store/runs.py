@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -69,6 +69,36 @@ from dittobench.store.urls import (
     sqlite_file,
     unescaped_at,
 )
+
+
+class _CaseStatements:
+    """The statements that keep case records, built once: SQLAlchemy caches a statement's
+    compiled form by its structure, but building and keying a fresh one for every write cost
+    more than the write (issue 33)."""
+
+    def __init__(self) -> None:
+        c = cases_table.c
+        rid: sa.BindParameter[str] = sa.bindparam("rid")
+        cid: sa.BindParameter[str] = sa.bindparam("cid")
+        self.present = sa.select(c.case_id).where(
+            (c.run_id == rid) & c.case_id.in_(sa.bindparam("ids", expanding=True))
+        )
+        self.replace = (
+            cases_table.update()
+            .where((c.run_id == rid) & (c.case_id == cid))
+            .values(kind=sa.bindparam("ck"), record_json=sa.bindparam("text"))
+        )
+        self.insert = cases_table.insert().values(
+            run_id=rid, case_id=cid, kind=sa.bindparam("ck"), record_json=sa.bindparam("text")
+        )
+        self.count = (
+            runs_table.update()
+            .where(runs_table.c.run_id == rid)
+            .values(cases_done=runs_table.c.cases_done + sa.bindparam("n"))
+        )
+
+
+_CASE_SQL = _CaseStatements()
 
 
 class RunStore:
@@ -219,26 +249,40 @@ class RunStore:
         ``cases_done`` to the number of recorded cases, in one transaction. With ``holder``, only
         while that lease owner still holds the run (``RunTakenError`` otherwise, nothing
         written): a driver that stalled while another took its run over adds nothing after."""
-        record_json = dumps(record)
+        self.record_cases(run_id, [(case_id, kind, record)], updated_at=updated_at, holder=holder)
+
+    def record_cases(
+        self,
+        run_id: str,
+        records: Sequence[tuple[str, CaseKind, dict[str, Any]]],
+        *,
+        updated_at: str,
+        holder: str = "",
+    ) -> None:
+        """``record_case`` for several cases (case id, kind, record) in one transaction: all of
+        them are kept, or none (``RunTakenError`` when ``holder`` no longer holds the run). A case
+        id given twice keeps its last record. The statements are built once (``_CASE_SQL``), so
+        a write costs the database's work rather than building SQL."""
+        rows = {case_id: (kind, dumps(record)) for case_id, kind, record in records}
+        if not rows:
+            return
         with self._writing() as conn:
             self._lock_run(conn, run_id, updated_at, holder=holder)
             # Update-then-insert rather than a dialect's ON CONFLICT, so any backend works; the
-            # run's lock makes the pair atomic. The count moves only when a case is new.
-            key = (cases_table.c.run_id == run_id) & (cases_table.c.case_id == case_id)
-            replaced = conn.execute(
-                cases_table.update().where(key).values(kind=kind, record_json=record_json)
-            ).rowcount
-            if not replaced:
-                conn.execute(
-                    cases_table.insert().values(
-                        run_id=run_id, case_id=case_id, kind=kind, record_json=record_json
-                    )
-                )
-                conn.execute(
-                    runs_table.update()
-                    .where(runs_table.c.run_id == run_id)
-                    .values(cases_done=runs_table.c.cases_done + 1)
-                )
+            # run's lock makes the pair atomic. The count moves only by the cases that are new.
+            found = conn.execute(_CASE_SQL.present, {"rid": run_id, "ids": list(rows)})
+            present = {case_id for (case_id,) in found}
+            values = [
+                {"rid": run_id, "cid": case_id, "ck": kind, "text": text}
+                for case_id, (kind, text) in rows.items()
+            ]
+            old = [v for v in values if v["cid"] in present]
+            new = [v for v in values if v["cid"] not in present]
+            if old:
+                conn.execute(_CASE_SQL.replace, old)
+            if new:
+                conn.execute(_CASE_SQL.insert, new)
+                conn.execute(_CASE_SQL.count, {"rid": run_id, "n": len(new)})
 
     def save_report(
         self,
