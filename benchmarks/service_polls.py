@@ -17,8 +17,8 @@ loopback proxy in front of the harness notes when each case is asked. The client
 read, never parsed) so the figures are the service's, not the client's. A run's end is seen on
 the runs list, read every 50 ms in every condition once its first case was asked (the service
 wall includes signing the receipt, which the engine alone does not do). Rounds take the
-conditions in turn, on one seed per round. Figures only, never assertions. Run from the
-repository root:
+conditions (the engine alone among them) in turn, on one seed per round. Figures only, never
+assertions. Run from the repository root:
     python benchmarks/service_polls.py [--rounds N] [--run-size full] [--listeners 100]
 """
 
@@ -50,6 +50,7 @@ from dittobench.engine.launcher import builtin_harness
 HEAD = {"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/json"}
 OVER = ("done", "failed", "cancelled")
 CONDITIONS = ("alone", "poller", "listeners")
+TURNS = ("engine", *CONDITIONS)
 WARM_SEED = 100
 ENGINE = """
 import sys, time
@@ -229,32 +230,33 @@ def watch_run(
     return Watched(first, wall, used, load.reads[0], ok)
 
 
-def engine_alone(
-    clock: AskClock, folder: Path, seeds: list[int], size: str
-) -> list[tuple[float, float]]:
-    """(first case, wall) of each seed's run driven by the engine alone, in a warm process."""
-    work = folder / "engine"
-    work.mkdir()
-    child = subprocess.Popen(
-        [sys.executable, "-c", ENGINE, str(work), size],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert child.stdin is not None and child.stdout is not None
-    out = []
-    try:
-        for seed in [WARM_SEED, *seeds]:  # the first run in a process warms its caches
-            with harness(clock, folder, f"engine-{seed}") as url:
-                child.stdin.write(f"{seed} {url}\n")
-                child.stdin.flush()
-                start = float(child.stdout.readline().split()[1])
-                end = float(child.stdout.readline().split()[1])
-            out.append((clock.first_after(start) - start, end - start))
-    finally:
-        child.stdin.close()
-        child.wait(60)
-    return out[1:]
+class EngineAlone:
+    """The engine alone in a warm process of its own (``drive_run``, as the service calls it):
+    each run's (first case, wall) in seconds."""
+
+    def __init__(self, folder: Path, size: str) -> None:
+        self.folder = folder / "engine"
+        self.folder.mkdir()
+        self.child = subprocess.Popen(
+            [sys.executable, "-c", ENGINE, str(self.folder), size],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def run(self, clock: AskClock, seed: int) -> tuple[float, float]:
+        assert self.child.stdin is not None and self.child.stdout is not None
+        with harness(clock, self.folder, f"engine-{seed}") as url:
+            self.child.stdin.write(f"{seed} {url}\n")
+            self.child.stdin.flush()
+            start = float(self.child.stdout.readline().split()[1])
+            end = float(self.child.stdout.readline().split()[1])
+        return clock.first_after(start) - start, end - start
+
+    def close(self) -> None:
+        if self.child.stdin is not None:
+            self.child.stdin.close()
+        self.child.wait(60)
 
 
 def med(values: list[float]) -> float:
@@ -321,15 +323,21 @@ def main() -> None:
     seeds = [101 + n for n in range(args.rounds)]
     clock = AskClock()
     got: dict[str, list[Watched]] = {name: [] for name in CONDITIONS}
+    engine: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        engine = engine_alone(clock, root, seeds, args.run_size)
+        alone = EngineAlone(root, args.run_size)
         service = start_service(root / "svc", "--allow-private-harness", env=env)
         try:
-            with harness(clock, root, "warm") as url:  # as the engine's process, warmed first
+            alone.run(clock, WARM_SEED)  # the first run in a process fills its caches
+            with harness(clock, root, "warm") as url:
                 watch_run(service, clock, url, WARM_SEED, args.run_size, Watchers("", 0, 0))
             for n, seed in enumerate(seeds):
-                for name in CONDITIONS[n % 3 :] + CONDITIONS[: n % 3]:
+                for name in TURNS[n % 4 :] + TURNS[: n % 4]:  # in turn, so drift spreads
+                    if name == "engine":
+                        engine.append(alone.run(clock, seed))
+                        print(f"  seed {seed}, engine: {engine[-1]}", file=sys.stderr, flush=True)
+                        continue
                     load = Watchers(name, service.port, args.listeners)
                     with harness(clock, root, f"{name}-{seed}") as url:
                         run = watch_run(service, clock, url, seed, args.run_size, load)
@@ -337,6 +345,7 @@ def main() -> None:
                     print(f"  seed {seed}, {name}: {run}", file=sys.stderr, flush=True)
         finally:
             service.stop()
+            alone.close()
     print(
         f"{args.rounds} rounds, {args.run_size} runs, one case in flight, seeds {seeds}, "
         f"{time.strftime('%Y-%m-%d')}"
