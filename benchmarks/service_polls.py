@@ -37,7 +37,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -271,37 +271,37 @@ def secs(values: list[float]) -> str:
     return f"median {med(values):.2f} s ({', '.join(f'{v:.2f}' for v in values)})"
 
 
+def paired(over: list[float], to: list[float]) -> str:
+    """The ratio of each round's figure to its anchor in the same round (the seed is the same,
+    and the machine's load as alike as it gets), their median first."""
+    ratios = [a / b for a, b in zip(over, to, strict=True)]
+    return f"{med(ratios):.2f}x (rounds: {', '.join(f'{r:.2f}' for r in ratios)})"
+
+
 def report(
     got: dict[str, list[Watched]], engine: list[tuple[float, float]], listeners: int
 ) -> None:
     alone, poller, heard = got["alone"], got["poller"], got["listeners"]
-
-    def ratio(of: Callable[[Watched], float], over: list[Watched], to: list[Watched]) -> str:
-        return f"{med([of(w) for w in over]) / med([of(w) for w in to]):.2f}x"
-
-    def wall(w: Watched) -> float:
-        return w.wall_s
-
-    print(f"run wall, nobody looking: {secs([w.wall_s for w in alone])}")
+    walls = {name: [w.wall_s for w in runs] for name, runs in got.items()}
+    cpus = {name: [w.cpu_s for w in runs] for name, runs in got.items()}
+    print(f"run wall, nobody looking: {secs(walls['alone'])}")
     print(f"run wall, engine alone: {secs([e[1] for e in engine])}")
-    print(
-        f"run wall, a back-to-back poller: {secs([w.wall_s for w in poller])}; "
-        f"ratio {ratio(wall, poller, alone)} (polls answered: {[w.reads for w in poller]})"
-    )
-    print(
-        f"service CPU a run: alone {secs([w.cpu_s for w in alone])}; with the poller "
-        f"{secs([w.cpu_s for w in poller])}; ratio {ratio(lambda w: w.cpu_s, poller, alone)}"
-    )
-    print(
-        f"run wall, {listeners} event-stream listeners: {secs([w.wall_s for w in heard])}; "
-        f"ratio {ratio(wall, heard, alone)} (streams ended done: {[w.events_ok for w in heard]})"
-    )
-    print(f"service CPU a run with the listeners: {secs([w.cpu_s for w in heard])}")
-    anchor = med([e[0] for e in engine])
-    print(f"submit to first case, engine alone: {ms([e[0] for e in engine])}")
+    print(f"run wall, a back-to-back poller: {secs(walls['poller'])}")
+    print(f"  ratio to nobody looking {paired(walls['poller'], walls['alone'])}")
+    print(f"  polls answered a run: {[w.reads for w in poller]}")
+    print(f"service CPU a run, nobody looking: {secs(cpus['alone'])}")
+    print(f"service CPU a run, the poller: {secs(cpus['poller'])}")
+    print(f"  ratio {paired(cpus['poller'], cpus['alone'])}")
+    print(f"run wall, {listeners} event-stream listeners: {secs(walls['listeners'])}")
+    print(f"  ratio to nobody looking {paired(walls['listeners'], walls['alone'])}")
+    print(f"  streams that ended with the run's end event: {[w.events_ok for w in heard]}")
+    print(f"service CPU a run, the listeners: {secs(cpus['listeners'])}")
+    print(f"  ratio {paired(cpus['listeners'], cpus['alone'])}")
+    firsts = [e[0] for e in engine]
+    print(f"submit to first case, engine alone: {ms(firsts)}")
     for name, runs in (("service", alone), ("service with the poller", poller)):
-        firsts = [w.first_s for w in runs]
-        print(f"submit to first case, {name}: {ms(firsts)}; ratio {med(firsts) / anchor:.2f}x")
+        print(f"submit to first case, {name}: {ms([w.first_s for w in runs])}")
+        print(f"  ratio to the engine alone {paired([w.first_s for w in runs], firsts)}")
 
 
 def main() -> None:
