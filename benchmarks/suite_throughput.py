@@ -198,7 +198,7 @@ def measured(
     cpu = (sum(cpu_s(p) for p in pids) - cpu0) / runs
     harness_cpu = (cpu_s(harness.pid) - harness0) / runs
     suite = Suite(workers, wall, load, busy, cpu, harness_cpu)
-    if db:
+    if db.startswith("postgresql"):
         db1 = db_backends(db)
         suite.db_cpu_per_run = sum(s - db0.get(pid, 0.0) for pid, s in db1.items()) / runs
     return suite
