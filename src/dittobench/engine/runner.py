@@ -374,12 +374,10 @@ def _finish(
     folder = options.out_dir / run_id
     folder.mkdir(parents=True, exist_ok=True)
     paths = (folder / "report.json", folder / "transcript.json", folder / "dataset.json")
-    # Each is built once: the file and the store take the same tree.
-    report_json, transcript_json = graded.report.to_json(), transcript.to_json()
     paths[0].write_text(
-        json.dumps(report_json, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        json.dumps(graded.report.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    paths[1].write_bytes(canonical_bytes(transcript_json))
+    paths[1].write_bytes(canonical_bytes(transcript.to_json()))
     paths[2].write_bytes(data)
     receipt_path = None
     if options.signing_key is not None:
@@ -400,7 +398,7 @@ def _finish(
             json.dumps(receipt, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
     # Marked done only once every file is written, so a failed write leaves a resumable run.
-    store.save_report(run_id, report_json, transcript_json, updated_at=now())
+    store.save_report(run_id, graded.report.to_json(), transcript.to_json(), updated_at=now())
     return RunOutcome(run_id, graded.report, *paths, receipt_path)
 
 
