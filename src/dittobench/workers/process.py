@@ -96,10 +96,11 @@ def _waiting(app: Any) -> Any:
 
 
 def _on_ready(rt: Runtime, began: float) -> None:
-    """Log ``worker_ready`` once the consumer listens on the queue. ``worker_started`` comes
-    before Celery's own start-up (its bootsteps, the broker's connection), which takes a few
-    tenths of a second, more on a busy machine: only from ``worker_ready`` on does a task sent
-    reach this worker at once, so a fleet's start (or a benchmark's clock) waits for it."""
+    """Log ``worker_ready`` (with the seconds since ``began``, once the broker was reached)
+    when the consumer listens on the queue. ``worker_started`` comes before Celery's own
+    start-up (its bootsteps, the broker's connection), a tenth of a second here and more on a
+    busy machine: only from ``worker_ready`` on does a task sent reach this worker at once, so
+    a fleet's start (or a benchmark's clock) waits for it."""
     from celery.signals import worker_ready
 
     def ready(**_kwargs: Any) -> None:
