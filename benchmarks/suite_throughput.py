@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -45,7 +46,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
 
-from engine_speed import _ready
 from tests.helpers import redis_service
 from tests.helpers.postgres import MACHINE_SERVICE, fresh_database, machine_service_reachable
 from tests.helpers.service_process import ADMIN, start_service
@@ -115,13 +115,28 @@ def sleepy(delay_ms: int) -> Iterator[Harness]:
     try:
         assert process.stdout is not None
         url = f"http://127.0.0.1:{process.stdout.readline().decode().split()[1]}"
-        _ready(url)
+        _healthy(url)
         yield Harness(url, process.pid)
     finally:
         process.terminate()
         process.wait(timeout=10)
         if process.stdout is not None:
             process.stdout.close()
+
+
+def _healthy(url: str, timeout_s: float = 30.0) -> None:
+    """Until the harness answers ``/health`` (its own start-up is not the suite's time)."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    give_up = time.monotonic() + timeout_s
+    while True:
+        try:
+            with opener.open(f"{url}/health", timeout=5) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            if time.monotonic() > give_up:
+                raise
+        time.sleep(0.05)
 
 
 def cpu_s(pid: int) -> float:
