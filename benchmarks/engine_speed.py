@@ -10,7 +10,7 @@ in the same run:
    harness client"), is printed beside it for scale. Engine and anchor are measured in turn,
    ``--rounds`` times, medians printed;
 2. wall time of a full (and a medium) run against a harness that answers every case after
-   100 ms, at concurrency 8, over the ideal ``cases x 0.1 s / 8``, for the safe schedule (the
+   100 ms, at concurrency 8, over the ideal ``cases asked x 0.1 s / 8``, for the safe schedule (the
    default) and the overlap one, measured in turn; the whole run (generating the dataset and
    grading included) and its driving alone (from waiting for ``/health`` to scoring);
 3. the peak RSS of a whole ``dittobench run`` process (``os.wait4``) on a full run against the
@@ -90,7 +90,7 @@ def _ready(url: str) -> None:
 class Driven:
     """One run's figures: wall seconds of the whole run (generating, driving, grading, writing)
     and of its driving alone (from waiting for ``/health`` to scoring), the CPU seconds of the
-    process while driving, and its cases."""
+    process while driving, and the cases it asked the harness."""
 
     wall: float
     driving: float
@@ -114,9 +114,10 @@ def engine_run(url: str, size: RunSizeName, concurrency: int, *, overlap: bool =
         start = time.perf_counter()
         outcome = start_run(store, "r-bench", options, lambda: "2026-11-30T00:00:00Z", progress)
         wall = time.perf_counter() - start
+        asked = store.get_run(outcome.run_id).cases_total  # open questions too: report.n omits them
         store.close()
     (wall0, cpu0), (wall1, cpu1) = marks["starting"], marks["scoring"]
-    return Driven(wall, wall1 - wall0, cpu1 - cpu0, outcome.report.n)
+    return Driven(wall, wall1 - wall0, cpu1 - cpu0, asked)
 
 
 def run_bodies(size: RunSizeName) -> list[bytes]:
