@@ -171,6 +171,9 @@ def test_keys_show_prints_a_line_verify_accepts(receipt: dict[str, Any], tmp_pat
     shown_json = json.loads(as_json.stdout)
     assert shown_json["key_id"] == key_id(key)
     assert TrustedKeys.from_json(shown_json["trusted_keys"]).lookup(key_id(key)) is not None
+    (tmp_path / "shown.json").write_text(as_json.stdout, encoding="utf-8")  # taken whole too
+    whole = dittobench("verify", str(path), "--trusted-keys", str(tmp_path / "shown.json"))
+    assert whole.returncode == 0, whole.stdout + whole.stderr
     none_yet = dittobench("keys", "show", cwd=tmp_path)
     assert none_yet.returncode == 2 and "no key yet" in none_yet.stderr
 

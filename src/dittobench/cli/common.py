@@ -241,7 +241,8 @@ TrustedKeysOpt = Annotated[
     Path | None,
     typer.Option(
         "--trusted-keys",
-        help="Trusted-keys JSON (a service's GET /v1/keys, or `dittobench keys show`): the "
+        help="Trusted-keys JSON (a service's GET /v1/keys, or `dittobench keys show`, its last "
+        "line or its whole --json output): the "
         "signer must be listed, valid at created_at. This installation's own key is always "
         "trusted.",
         dir_okay=False,

@@ -78,13 +78,17 @@ def read_json(path: Path, what: str) -> Any:
 
 
 def read_trusted_keys(path: Path | None) -> TrustedKeys | None:
-    """The trusted-keys file, parsed (``None`` when not given); exit 2 when it is malformed."""
+    """The trusted-keys file, parsed (``None`` when not given); exit 2 when it is malformed. The
+    whole output of ``keys show --json`` is taken too (its ``trusted_keys`` member)."""
     from dittobench.receipts.keys import KeyFileError, TrustedKeys
 
     if path is None:
         return None
+    data = read_json(path, "trusted keys")
+    if isinstance(data, dict) and "keys" not in data and isinstance(data.get("trusted_keys"), dict):
+        data = data["trusted_keys"]
     try:
-        return TrustedKeys.from_json(read_json(path, "trusted keys"))
+        return TrustedKeys.from_json(data)
     except KeyFileError as exc:
         raise fail(f"{path}: {exc}") from None
 
