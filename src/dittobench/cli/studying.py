@@ -59,12 +59,19 @@ SHORT = {
     **{f"window-parser-{n}": f"wp{n}" for n in ("8k", "32k", "128k")},
 }
 
+LONG_NOTE = (
+    "note: every strategy on long datasets takes minutes a seed (on 2 cores the grammar attack "
+    "reads a history for about 2.5 min, and grading the dump strategy's answers about 6 min); "
+    "name fewer with --strategies, e.g. oracle,parser,window-8k,window-32k,window-128k"
+)
+"""Said before a long study of every strategy starts (``docs/study.md``, "Context windows")."""
+
 SeedsOpt = Annotated[
     int, typer.Option("--seeds", help="How many datasets (consecutive seeds); at least 2.")
 ]
 FirstSeedOpt = Annotated[int, typer.Option("--first-seed", help="The first seed.")]
 RunSizeOpt = Annotated[
-    RunSizeName, typer.Option("--run-size", help="How many cases: small, medium or full.")
+    RunSizeName, typer.Option("--run-size", help="How many cases: small, medium, full or long.")
 ]
 BenchVersionOpt = Annotated[
     str, typer.Option("--bench-version", help="Bench version whose datasets are studied.")
@@ -133,6 +140,8 @@ def study(
     elif pack is not None:
         attack_pack = own_pack(bench_version)
     warn_if_draft(bench_version)
+    if run_size is RunSizeName.long and names is None:
+        typer.echo(LONG_NOTE, err=True)
     try:
         result = run_study(
             chosen,
