@@ -21,28 +21,25 @@ INTRUDER = "elsewhere:1:takeover"
 RUN_ID = "r-20260101-000000-abcdef"
 
 
-class TakenOverAtTheSecondBatch(RunStore):
-    """A store where another process takes the run over just before the second batch of
-    cases is kept (the engine writes finished cases a few at a time: ``engine.casebook``)."""
+class TakenOverAtTheThirdCase(RunStore):
+    """A store where another process takes the run over just before the third case is kept."""
 
     calls = 0
-    kept = 0
 
-    def record_cases(self, run_id: str, records: Any, **kwargs: Any) -> None:
+    def record_case(self, run_id: str, *args: Any, **kwargs: Any) -> None:
         self.calls += 1
-        if self.calls == 2:
+        if self.calls == 3:
             holder = self.get_run(run_id).lease_owner
             self.claim_run(run_id, INTRUDER, now="2000-01-01T00:00:00Z",
                            until="9999-01-01T00:00:00Z", take_over=holder)  # fmt: skip
-        super().record_cases(run_id, records, **kwargs)
-        self.kept += len(records)
+        super().record_case(run_id, *args, **kwargs)
 
 
 def test_a_run_taken_over_records_nothing_more(tmp_path: Path) -> None:
     stamps = iter(f"2026-01-01T00:00:{n:02d}Z" for n in range(60))
     with (
         harness("slow", "--delay-ms", "20") as url,
-        TakenOverAtTheSecondBatch(RunStore.sqlite_url(tmp_path / "runs.db")) as store,
+        TakenOverAtTheThirdCase(RunStore.sqlite_url(tmp_path / "runs.db")) as store,
     ):
         options = RunOptions(url, 5, "small", CURRENT_VERSION, 1, tmp_path / "out", LIMITS)
         with pytest.raises(LeaseLost, match="taken over"):
@@ -50,4 +47,4 @@ def test_a_run_taken_over_records_nothing_more(tmp_path: Path) -> None:
         row = store.get_run(RUN_ID)
         assert row.lease_owner == INTRUDER  # left to its new holder
         assert row.status == "running" and row.error == ""  # not marked failed by the loser
-        assert store.kept > 0 and len(store.recorded_cases(RUN_ID)) == store.kept
+        assert len(store.recorded_cases(RUN_ID)) == 2

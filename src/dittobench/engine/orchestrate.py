@@ -1,8 +1,7 @@
 """Run a dataset against a harness: the isolation user's material, then each wave of the first
 user followed by the memory cases it unlocks, with the tool cases filling every place in flight the
-memory phases leave idle. Every finished case is written to the store within moments, a few in a
-transaction (``engine.casebook``), and always before the run's row moves on (a wave seeded, a
-stage) or the run stops, so an interrupted run resumes without redoing any it recorded.
+memory phases leave idle. Every case is written to the store the moment it finishes, so an
+interrupted run resumes without redoing any.
 
 Memory phases are the run's critical path: a wave is seeded only after every case of the previous
 wave has finished. Tool cases depend on no wave, so they take the places a phase leaves idle.

@@ -40,7 +40,6 @@ from dittobench.core.canonical import canonical_bytes
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import sha256_hex
 from dittobench.core.ids import WIRE_NONCE_BYTES
-from dittobench.engine.casebook import BatchedStore
 from dittobench.engine.client import ClientLimits, HarnessClient
 from dittobench.engine.judging import JudgeEndpoint, judge_transcript
 from dittobench.engine.orchestrate import (
@@ -419,7 +418,6 @@ async def _run(
     await endpoint.start()
     if options.tool_route is not None:
         endpoint.url = options.tool_route(endpoint.url)  # the URL the harness is told
-    batched = BatchedStore(store)  # finished cases are written a few at a time
     try:
         transport = options.transport() if options.transport else None
         async with HarnessClient(options.harness_url, options.limits, transport) as client:
@@ -428,7 +426,7 @@ async def _run(
                 run_id,
                 client,
                 endpoint,
-                batched,
+                store,
                 options.concurrency,
                 now,
                 report,
@@ -442,10 +440,7 @@ async def _run(
             )
             return await execute_run(ctx), ctx.identity
     finally:
-        try:
-            batched.flush()  # however the run stops, every finished case is kept
-        finally:
-            await endpoint.stop()
+        await endpoint.stop()
 
 
 class _LoopThread(threading.Thread):

@@ -3,11 +3,10 @@
 Jobs live in the run store (``store.jobs``), so nothing is lost when the service stops. A
 dispatcher thread starts the oldest queued job whenever fewer than ``max_active_runs`` are being
 driven; each runs in a worker thread of its own through ``workers.driver.JobDriver`` (the engine's
-``start_run``, or ``resume_run`` for a run that was interrupted), which writes finished cases a
-few at a time (within 0.2 s, ``engine/casebook.py``) and signs the finished run's receipt with
-the operator's key (trust tier ``verified``). With ``queue = "celery"`` the dispatcher drives
-nothing: it hands each queued job to the broker (``workers.broker``) and Celery workers drive it
-with the same ``JobDriver``.
+``start_run``, or ``resume_run`` for a run that was interrupted), which writes every case the
+moment it finishes and signs the finished run's receipt with the operator's key (trust tier
+``verified``). With ``queue = "celery"`` the dispatcher drives nothing: it hands each queued job
+to the broker (``workers.broker``) and Celery workers drive it with the same ``JobDriver``.
 
 On start-up (``recover``): jobs still ``queued`` wait their turn again, in order; jobs that were
 being driven are resumed first: the engine keeps every recorded case and runs only the rest (a

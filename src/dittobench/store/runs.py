@@ -1,8 +1,8 @@
 """The run store: where the scoring engine keeps runs, their per-case records and their reports.
 
 A run can take hours against a slow harness, so every finished case is written down as it
-completes (a few in one transaction: ``record_cases``, as ``engine.casebook`` batches them); a
-crashed or interrupted run resumes from ``recorded_cases`` instead of starting over.
+completes (``record_case``; ``record_cases`` keeps several in one transaction); a crashed or
+interrupted run resumes from ``recorded_cases`` instead of starting over.
 The store is SQLAlchemy Core on any URL: SQLite (one file, the default) for a single machine,
 PostgreSQL for a shared service. It never reads the clock: callers pass RFC 3339 strings, so
 tests and replays are deterministic. Its tables are in ``store.schema``, its rows and their
