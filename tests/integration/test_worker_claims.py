@@ -9,10 +9,8 @@ Properties, never timings: ``benchmarks/suite_throughput.py`` measures the speed
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import redis
 
 from dittobench.drive.clock import new_run_id, now
@@ -20,31 +18,12 @@ from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.store.jobs import TERMINAL, JobRow, ServiceStore
 from dittobench.workers.broker import QUEUE, Broker
 from tests.helpers import redis_service
-from tests.helpers.cli import dittobench
 from tests.helpers.harness_process import harness
 from tests.helpers.worker_process import WorkerProcess, start_worker
 
 UNACKED = "unacked"
 """The hash where kombu's Redis transport keeps the tasks delivered to a worker and not yet
 acknowledged (acknowledged late: when the run is over)."""
-
-
-@pytest.fixture
-def broker_db() -> Iterator[int]:
-    reason = redis_service.why_no_redis()
-    if reason is not None:
-        pytest.skip(reason)
-    db = redis_service.database_index()
-    redis_service.flush(db)
-    yield db
-    redis_service.flush(db)
-
-
-@pytest.fixture
-def key(tmp_path: Path) -> Path:
-    made = dittobench("keys", "generate", "--out", str(tmp_path / "keys"))
-    assert made.returncode == 0, made.stderr
-    return tmp_path / "keys" / "dittobench-ed25519.pem"
 
 
 def queue_suite(store: ServiceStore, harness_url: str, seeds: list[int]) -> list[str]:

@@ -11,11 +11,9 @@ from __future__ import annotations
 import base64
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import redis
 
 from dittobench.drive.clock import new_run_id, now
@@ -28,17 +26,6 @@ from tests.helpers.harness_process import harness
 from tests.helpers.worker_process import start_worker
 
 RUN_ID = "r-20261201-142714-a1b2c3"
-
-
-@pytest.fixture
-def broker_db() -> Iterator[int]:
-    reason = redis_service.why_no_redis()
-    if reason is not None:
-        pytest.skip(reason)
-    db = redis_service.database_index()
-    redis_service.flush(db)
-    yield db
-    redis_service.flush(db)
 
 
 def envelope(task_body: Any, **changes: Any) -> bytes:

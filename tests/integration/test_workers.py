@@ -50,13 +50,6 @@ def broker_url() -> Iterator[str]:
     redis_service.flush(db)
 
 
-@pytest.fixture
-def key(tmp_path: Path) -> Path:
-    made = dittobench("keys", "generate", "--out", str(tmp_path / "keys"))
-    assert made.returncode == 0, made.stderr
-    return tmp_path / "keys" / "dittobench-ed25519.pem"
-
-
 def oracle(tmp: Path, seed: int) -> tuple[HarnessProcess, Path]:
     """An oracle harness for ``seed``'s small dataset, recording every request it gets."""
     answers, record = tmp / f"dataset-{seed}.json", tmp / f"requests-{seed}.jsonl"
