@@ -97,7 +97,7 @@ def start_worker(
     )  # fmt: skip
     handle = WorkerProcess(process, name)
     _LIVE.add(handle)
-    handle.wait_for("worker_started")
+    handle.wait_for("worker_ready")  # listening on the queue, not only started (a loaded machine)
     return handle
 
 
