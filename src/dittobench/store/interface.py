@@ -4,7 +4,6 @@ or another) can stand behind it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 from dittobench.spec.transcript import CaseRecord
@@ -47,17 +46,6 @@ class RunStorage(Protocol):
         updated_at: str,
         holder: str = "",
     ) -> None: ...
-
-    def record_cases(
-        self,
-        run_id: str,
-        records: Sequence[tuple[str, CaseKind, dict[str, Any]]],
-        *,
-        updated_at: str,
-        holder: str = "",
-    ) -> None:
-        """Several cases' records in one transaction: all kept, or none."""
-        ...
 
     def save_report(
         self, run_id: str, report: dict[str, Any], transcript: dict[str, Any], *, updated_at: str

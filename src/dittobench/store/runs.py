@@ -1,8 +1,7 @@
 """The run store: where the scoring engine keeps runs, their per-case records and their reports.
 
 A run can take hours against a slow harness, so every finished case is written down as it
-completes (``record_case``; ``record_cases`` keeps several in one transaction); a crashed or
-interrupted run resumes from ``recorded_cases`` instead of starting over.
+completes; a crashed or interrupted run resumes from ``recorded_cases`` instead of starting over.
 The store is SQLAlchemy Core on any URL: SQLite (one file, the default) for a single machine,
 PostgreSQL for a shared service. It never reads the clock: callers pass RFC 3339 strings, so
 tests and replays are deterministic. Its tables are in ``store.schema``, its rows and their
@@ -13,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -81,9 +80,6 @@ class _CaseStatements:
         c = cases_table.c
         rid: sa.BindParameter[str] = sa.bindparam("rid")
         cid: sa.BindParameter[str] = sa.bindparam("cid")
-        self.present = sa.select(c.case_id).where(
-            (c.run_id == rid) & c.case_id.in_(sa.bindparam("ids", expanding=True))
-        )
         self.replace = (
             cases_table.update()
             .where((c.run_id == rid) & (c.case_id == cid))
@@ -250,40 +246,14 @@ class RunStore:
         ``cases_done`` to the number of recorded cases, in one transaction. With ``holder``, only
         while that lease owner still holds the run (``RunTakenError`` otherwise, nothing
         written): a driver that stalled while another took its run over adds nothing after."""
-        self.record_cases(run_id, [(case_id, kind, record)], updated_at=updated_at, holder=holder)
-
-    def record_cases(
-        self,
-        run_id: str,
-        records: Sequence[tuple[str, CaseKind, dict[str, Any]]],
-        *,
-        updated_at: str,
-        holder: str = "",
-    ) -> None:
-        """``record_case`` for several cases (case id, kind, record) in one transaction: all of
-        them are kept, or none (``RunTakenError`` when ``holder`` no longer holds the run). A case
-        id given twice keeps its last record. The statements are built once (``_CASE_SQL``), so
-        a write costs the database's work rather than building SQL."""
-        rows = {case_id: (kind, dumps(record)) for case_id, kind, record in records}
-        if not rows:
-            return
+        values = {"rid": run_id, "cid": case_id, "ck": kind, "text": dumps(record)}
         with self._writing() as conn:
             self._lock_run(conn, run_id, updated_at, holder=holder)
             # Update-then-insert rather than a dialect's ON CONFLICT, so any backend works; the
-            # run's lock makes the pair atomic. The count moves only by the cases that are new.
-            found = conn.execute(_CASE_SQL.present, {"rid": run_id, "ids": list(rows)})
-            present = {case_id for (case_id,) in found}
-            values = [
-                {"rid": run_id, "cid": case_id, "ck": kind, "text": text}
-                for case_id, (kind, text) in rows.items()
-            ]
-            old = [v for v in values if v["cid"] in present]
-            new = [v for v in values if v["cid"] not in present]
-            if old:
-                conn.execute(_CASE_SQL.replace, old)
-            if new:
-                conn.execute(_CASE_SQL.insert, new)
-                conn.execute(_CASE_SQL.count, {"rid": run_id, "n": len(new)})
+            # run's lock makes the pair atomic. The count moves only when a case is new.
+            if not conn.execute(_CASE_SQL.replace, values).rowcount:
+                conn.execute(_CASE_SQL.insert, values)
+                conn.execute(_CASE_SQL.count, {"rid": run_id, "n": 1})
 
     def save_report(
         self,
