@@ -461,8 +461,9 @@ async def _cases(
                 ticket = slots.tickets(1, urgent)[0]
                 continue
             break
-        if any(a.outcome == "connection_error" for a in record.execution.attempts):
-            await _lost_connection(ctx)
+        # Kept before anything else is awaited: no request goes out (another case's, or a
+        # /health probe) until the case that finished before it is recorded, so an engine
+        # killed outright asks again, on resume, only the cases that were in flight.
         ctx.store.record_case(
             ctx.run_id, case_id, kind, record.to_json(), updated_at=ctx.now(), holder=ctx.holder
         )
@@ -470,6 +471,8 @@ async def _cases(
         tally.done += 1
         tally.failed += record.response is None
         ctx.report(Progress("running", tally.done, tally.total, tally.failed, tally.wave))
+        if any(a.outcome == "connection_error" for a in record.execution.attempts):
+            await _lost_connection(ctx)
         if record.execution.outcome == "connection_error":
             try:
                 await ctx.client.check_alive()
