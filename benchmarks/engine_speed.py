@@ -12,7 +12,9 @@ in the same run:
 2. wall time of a full (and a medium) run against a harness that answers every case after
    100 ms, at concurrency 8, over the ideal ``cases asked x 0.1 s / 8``, for the safe schedule (the
    default) and the overlap one, measured in turn; the whole run (generating the dataset and
-   grading included) and its driving alone (from waiting for ``/health`` to scoring);
+   grading included) and its driving alone (from waiting for ``/health`` to scoring). Beside
+   them, in turn too, the raw anchor's wall over the same ideal: the run's bodies sent with a
+   bare ``httpx.AsyncClient`` 8 at a time, no waves, no store (what the machine's load leaves);
 3. the peak RSS of a whole ``dittobench run`` process (``os.wait4``) on a full run against the
    instant harness, beside that of the same command stopped before its first case (its
    imports and its dataset: the floor the run's own data sits on);
@@ -145,9 +147,11 @@ def run_bodies(size: RunSizeName) -> list[bytes]:
     ]
 
 
-def raw_run(url: str, bodies: list[bytes], concurrency: int, *, keep_alive: bool) -> float:
-    """CPU seconds to send ``bodies`` with a bare ``httpx.AsyncClient``, ``concurrency`` at a
-    time, reading each reply whole and parsing it as JSON."""
+def raw_run(
+    url: str, bodies: list[bytes], concurrency: int, *, keep_alive: bool
+) -> tuple[float, float]:
+    """CPU and wall seconds to send ``bodies`` with a bare ``httpx.AsyncClient``,
+    ``concurrency`` at a time, reading each reply whole and parsing it as JSON."""
 
     async def send() -> None:
         transport = httpx.AsyncHTTPTransport(
@@ -165,9 +169,9 @@ def raw_run(url: str, bodies: list[bytes], concurrency: int, *, keep_alive: bool
 
             await asyncio.gather(*(one(b) for b in bodies))
 
-    start = time.process_time()
+    cpu, wall = time.process_time(), time.perf_counter()
     asyncio.run(send())
-    return time.process_time() - start
+    return time.process_time() - cpu, time.perf_counter() - wall
 
 
 def cpu_figures(rounds: int, size: RunSizeName) -> None:
@@ -179,8 +183,8 @@ def cpu_figures(rounds: int, size: RunSizeName) -> None:
             for _ in range(rounds):  # in turn, so both see the same load
                 run = engine_run(url, size, concurrency)
                 engine.append(run.cpu / run.cases)
-                raw.append(raw_run(url, bodies, concurrency, keep_alive=False) / len(bodies))
-                kept.append(raw_run(url, bodies, concurrency, keep_alive=True) / len(bodies))
+                raw.append(raw_run(url, bodies, concurrency, keep_alive=False)[0] / len(bodies))
+                kept.append(raw_run(url, bodies, concurrency, keep_alive=True)[0] / len(bodies))
             e, r, k = (statistics.median(v) * 1000 for v in (engine, raw, kept))
             print(
                 f"engine CPU per case, {size}, {concurrency} in flight: {e:.2f} ms "
@@ -194,10 +198,13 @@ def wall_figures(rounds: int, sizes: tuple[RunSizeName, ...]) -> None:
     """Wall over ideal against a 100 ms harness, safe and overlap measured in turn."""
     with sleepy(100) as url:
         for size in sizes:
+            bodies = run_bodies(size)
             runs: dict[bool, list[Driven]] = {False: [], True: []}
+            raw: list[float] = []
             for _ in range(rounds):
                 for overlap in (False, True):
                     runs[overlap].append(engine_run(url, size, 8, overlap=overlap))
+                raw.append(raw_run(url, bodies, 8, keep_alive=False)[1])
             cases = runs[False][0].cases
             ideal = cases * 0.1 / 8
             whole = {k: [r.wall / ideal for r in v] for k, v in runs.items()}
@@ -212,7 +219,8 @@ def wall_figures(rounds: int, sizes: tuple[RunSizeName, ...]) -> None:
                 f"whole run wall / ideal: safe {_spread(whole[False])}, overlap "
                 f"{_spread(whole[True])}; safe / overlap per round {ratios}; driving alone "
                 f"(/health to scoring) / ideal: safe {_spread(driving[False])}, overlap "
-                f"{_spread(driving[True])}"
+                f"{_spread(driving[True])}; raw httpx, the same bodies 8 at a time / ideal: "
+                f"{_spread([r / ideal for r in raw])}"
             )
 
 
