@@ -164,6 +164,26 @@ def test_record_case_upserts_and_counts(store: RunStore) -> None:
         store.record_case("nope", "c1", "memory", {}, updated_at=T2)
 
 
+def test_a_case_write_that_fails_is_undone_whole(db_path: Path) -> None:
+    """A case's write is one transaction on the driver's own connection: a statement failing
+    midway leaves nothing of it (the run's row untouched), and the failure is a StoreError."""
+    with RunStore(RunStore.sqlite_url(db_path)) as store:
+        store.create_run(make_run())
+        store.record_case("run-1", "c1", "memory", {"n": 1}, updated_at=T1)
+        with sqlite3.connect(db_path) as conn:
+            conn.execute(
+                "CREATE TRIGGER refuse BEFORE INSERT ON cases "
+                "BEGIN SELECT RAISE(ABORT, 'full'); END"
+            )
+        conn.close()
+        with pytest.raises(StoreError, match=r"runs\.db: .*full"):
+            store.record_case("run-1", "c2", "memory", {"n": 2}, updated_at=T2)
+        got = store.get_run("run-1")
+        assert (got.cases_done, got.updated_at) == (1, T1)  # its lock and stamp rolled back
+        store.record_case("run-1", "c1", "memory", {"n": 3}, updated_at=T2)  # still writes
+        assert store.recorded_cases("run-1") == {"c1": {"n": 3}}
+
+
 def test_records_are_stored_as_json_text(db_path: Path) -> None:
     with RunStore(RunStore.sqlite_url(db_path)) as store:
         store.create_run(make_run())
