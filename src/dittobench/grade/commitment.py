@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from dittobench.core.text import normalize
 from dittobench.grade.cues import (
     AFTER_ANY,
     BEFORE_ANY,
@@ -62,7 +61,7 @@ from dittobench.grade.cues import (
     first_words,
     last_words,
 )
-from dittobench.grade.match import Prepared, hit, prepare, spans
+from dittobench.grade.match import Prepared, hit, normalized, prepare, spans
 from dittobench.grade.people import (
     another_event,
     belief_pattern,
@@ -151,36 +150,66 @@ def _sentence_of(sentences: list[tuple[int, int]], starts: list[int], pos: int) 
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class _Pool:
+    """The candidates worth looking for (none the question itself names), longest first, by
+    the first word each is found by (offsets into ``values``; a number is always looked for),
+    and the words they are made of."""
+
+    values: tuple[str, ...]
+    by_first: dict[str, tuple[int, ...]]
+    numbers: tuple[int, ...]
+    own: frozenset[str]
+
+
 @lru_cache(maxsize=4096)
-def _pool(
-    question: str, candidates: tuple[str, ...]
-) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
-    """The candidates worth looking for (none the question itself names), longest first, each
-    with the first word it is found by ("" for a number), and the words they are made of.
-    Memoised: a case is graded against many answers."""
+def _pool(question: str, candidates: tuple[str, ...]) -> _Pool:
+    """Memoised: a case is graded against many answers."""
     asked = prepare(question)
-    pool = [v for v in dict.fromkeys(candidates) if normalize(v) and not hit(asked, v)]
-    own = frozenset(w for v in pool for w in TOKEN.findall(normalize(v)))
-    firsts = []
-    for value in sorted(pool, key=len, reverse=True):
-        words = TOKEN.findall(normalize(value).replace("-", " "))
-        numeric = not words or any(ch.isdigit() for ch in words[0])
-        firsts.append((value, "" if numeric else words[0]))
-    return tuple(firsts), own
+    pool = [v for v in dict.fromkeys(candidates) if normalized(v) and not hit(asked, v)]
+    own = frozenset(w for v in pool for w in TOKEN.findall(normalized(v)))
+    values = tuple(sorted(pool, key=len, reverse=True))
+    by_first: dict[str, list[int]] = {}
+    numbers = []
+    for index, value in enumerate(values):
+        words = TOKEN.findall(normalized(value).replace("-", " "))
+        if not words or any(ch.isdigit() for ch in words[0]):
+            numbers.append(index)
+        else:
+            by_first.setdefault(words[0], []).append(index)
+    return _Pool(values, {w: tuple(i) for w, i in by_first.items()}, tuple(numbers), own)
 
 
-def _locate(text: Prepared, values: Iterable[tuple[str, str]]) -> list[tuple[int, int, str]]:
+@lru_cache(maxsize=64)
+def _tokens(key: str) -> frozenset[str]:
+    return frozenset(TOKEN.findall(key))
+
+
+def _locate(text: Prepared, pool: _Pool) -> list[tuple[int, int, str]]:
     """Every bounded occurrence of the values (longest first), without overlaps; a value whose
     first word the text lacks is not looked for."""
-    taken: list[tuple[int, int, str]] = []
-    present = frozenset(TOKEN.findall(text.key))
-    for value, first in values:
-        if first and first not in present:
-            continue
+    taken: list[tuple[int, int, str]] = []  # in order: they never overlap, so starts and
+    starts: list[int] = []  # ends both rise, and only the last one starting before a span's
+    ends: list[int] = []  # end can overlap it (a long answer names hundreds)
+    present = _tokens(text.key)
+    looked = list(pool.numbers)
+    for word in present.intersection(pool.by_first):
+        looked.extend(pool.by_first[word])
+    for value in [pool.values[i] for i in sorted(looked)]:
         for start, end in spans(text, value):
-            if all(end <= s or start >= e for s, e, _ in taken):
-                taken.append((start, end, value))
-    return sorted(taken)
+            at = bisect_left(starts, end)
+            if at == 0 or ends[at - 1] <= start:
+                taken.insert(at, (start, end, value))
+                starts.insert(at, start)
+                ends.insert(at, end)
+    return taken
+
+
+@lru_cache(maxsize=1024)
+def _others(people: frozenset[str], own: frozenset[str]) -> frozenset[str]:
+    """The people who are not words of the candidates: memoised, so the patterns built from
+    them (``possessive_pattern``, ``belief_pattern``) are found by a set whose hash is known."""
+    return people - own
 
 
 def read_mentions(
@@ -204,11 +233,11 @@ def read_mentions(
     hypotheticals, pleasantries, introduced companions, like for like, "Not included:", …);
     ``readings_6``: grading-6's (the unreal mood, a value taken back, "Not counted:", the value a
     correction replaced)."""
-    pool, own = _pool(question, tuple(candidates))
+    pool = _pool(question, tuple(candidates))
     found = _locate(text, pool)
     if not found:
         return []
-    names = frozenset(people - own)
+    names = _others(people, pool.own)
     reader = _Reader(text.key, found, question, timing, names, activities, readings_5, readings_6)
     reader.beyond_at(declining)
     out: list[Mention] = []
@@ -234,7 +263,7 @@ class _Reader:
     ) -> None:
         self.key, self.found, self.timing, self.names = key, found, timing, names
         self.activities, self.readings_5, self.readings_6 = activities, readings_5, readings_6
-        self.possessive = possessive_pattern(names, normalize(question))
+        self.possessive = possessive_pattern(names, normalized(question))
         self.belief = belief_pattern(names, readings_5)
         self.asked = question_words(question)
         self.sentences = _sentences(key, [(s, e) for s, e, _ in found])
@@ -361,11 +390,11 @@ def _aside_in_sentence(mentions: list[Mention], sentences: list[tuple[int, int]]
             raise StopIteration  # as a scan that finds no sentence would
         return at
 
-    aside = {(normalize(m.value), where_is(m)) for m in mentions if not m.committed}
+    aside = {(normalized(m.value), where_is(m)) for m in mentions if not m.committed}
     out = []
     for m in mentions:
         where = where_is(m)
-        if m.committed and (normalize(m.value), where) in aside:
+        if m.committed and (normalized(m.value), where) in aside:
             m = Mention(m.value, m.start, m.end, False)
         out.append(m)
     return out
@@ -417,13 +446,13 @@ def sentences_about(
     it says about other activities ("unlike tai chi, which you dropped") says nothing of this
     one. With ``clauses`` (grading-5), such a sentence keeps the clauses before the other one
     ("you're still going strong, unlike judo, which you dropped")."""
-    wanted = {normalize(v) for v in subject}
+    wanted = {normalized(v) for v in subject}
     key = text.key
     sentences = _sentences(key, [(m.start, m.end) for m in mentions])
     kept = []
     for begin, end in sentences:
         inside = [m for m in mentions if begin <= m.start < end]
-        named = [m for m in inside if normalize(m.value) in wanted]
+        named = [m for m in inside if normalized(m.value) in wanted]
         if inside and not named:
             # "you're still going strong, unlike judo, which you dropped": the clause before
             # the other one is still about this one

@@ -432,6 +432,8 @@ def last_words(text: str, count: int) -> str:
     words = list(TOKEN.finditer(tail))
     if len(words) > count:
         return tail[words[-count].start() :]
+    if len(tail) == len(text):
+        return text  # the tail was the whole text, which has too few words
     words = list(TOKEN.finditer(text))
     if len(words) <= count:
         return text

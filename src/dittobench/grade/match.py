@@ -55,6 +55,12 @@ def _prepared(text: str) -> Prepared:
     return _from_norm(normalize(text))
 
 
+@lru_cache(maxsize=16384)
+def normalized(value: str) -> str:
+    """``normalize(value)``, memoised: an answer key's values are normalised for every answer."""
+    return normalize(value)
+
+
 def joined(first: Prepared, second: Prepared) -> Prepared:
     """The two texts as one, as if normalised together with a line break between them."""
     if not first.norm:
@@ -174,7 +180,10 @@ def _spans(text: Prepared, value: str, start: int = 0) -> Iterator[tuple[int, in
 
 def spans(text: str | Prepared, value: str) -> list[tuple[int, int]]:
     """Where ``value`` occurs in ``text`` (offsets in its ``key``), as ``hit`` finds it."""
-    return list(_spans(prepare(text), value))
+    prepared, needle = prepare(text), _needle(value)
+    if needle.key and needle.key not in prepared.key:
+        return []  # as in ``hit``: most values looked for are absent
+    return list(_spans(prepared, value))
 
 
 def hit(text: str | Prepared, value: str) -> bool:
@@ -186,6 +195,50 @@ def hit(text: str | Prepared, value: str) -> bool:
     if needle.key and needle.key not in prepared.key:
         return False  # most values looked for are absent: no scan to learn it
     return next(_spans(prepared, value), None) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class _ValueIndex:
+    """Values by the first word of their key (``by_word``, offsets into the values), and the
+    numeric values (``always``), which are found by number, not by word."""
+
+    by_word: dict[str, tuple[int, ...]]
+    always: tuple[int, ...]
+
+
+@lru_cache(maxsize=4096)
+def _value_index(values: tuple[str, ...]) -> _ValueIndex:
+    by_word: dict[str, list[int]] = {}
+    always = []
+    for index, value in enumerate(values):
+        needle = _needle(value)
+        first = WORD.search(needle.key) if needle.key else None
+        if first is not None:
+            by_word.setdefault(first.group(), []).append(index)
+        elif needle is not _NEVER:
+            always.append(index)  # a number, or a key with no letter or digit
+    return _ValueIndex({w: tuple(i) for w, i in by_word.items()}, tuple(always))
+
+
+@lru_cache(maxsize=64)
+def _words_of_key(key: str) -> frozenset[str]:
+    return frozenset(WORD.findall(key))
+
+
+def hits(text: str | Prepared, values: tuple[str, ...]) -> list[str]:
+    """The values that occur in ``text`` (as ``hit`` finds them), in their order. A value is
+    only found bounded, so the first word of its key is a whole word of the text's key: only
+    the values whose first word the text has are looked for (a case lists hundreds of values,
+    an answer names a few)."""
+    if not values:
+        return []
+    prepared = prepare(text)
+    index = _value_index(values)
+    words = _words_of_key(prepared.key)
+    found = list(index.always)
+    for word in words.intersection(index.by_word) if index.by_word else ():
+        found.extend(index.by_word[word])
+    return [values[i] for i in sorted(found) if hit(prepared, values[i])]
 
 
 def in_order(text: str | Prepared, items: Iterable[str]) -> bool:
@@ -370,10 +423,12 @@ __all__ = [
     "has_phrase",
     "has_unnegated",
     "hit",
+    "hits",
     "in_order",
     "joined",
     "masked",
     "normalize",
+    "normalized",
     "prepare",
     "says_not_knowing",
     "spans",

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Final
 
@@ -128,7 +129,13 @@ def whole_number(text: str) -> int | None:
 
 def content_words(text: str | Prepared) -> frozenset[str]:
     """Stems of the words of three letters or more that are not ``STOP_WORDS``."""
-    return words_of_content(prepare(text).norm, STOP_WORDS, stems=True)
+    return _content_words(prepare(text).norm)
+
+
+@lru_cache(maxsize=4096)
+def _content_words(norm: str) -> frozenset[str]:
+    """Memoised: a question's words are read again for every answer to it."""
+    return words_of_content(norm, STOP_WORDS, stems=True)
 
 
 # --- the checks --------------------------------------------------------------------------------
@@ -430,13 +437,23 @@ class _Determination:
     activity ("you don't do it these days")."""
 
 
+@lru_cache(maxsize=1024)
+def _status_cues(
+    question: str, lexicon_id: str
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(cessation, strong persistence, weak persistence) cues the question does not use:
+    memoised, a case is graded against many answers."""
+    words = lexicon(lexicon_id)
+    cessation = phrases_outside(question, words.cessation)
+    strong = phrases_outside(question, words.strong_persistence)
+    present = words.persistence
+    weak = phrases_outside(question, tuple(p for p in present if p not in strong))
+    return cessation, strong, weak
+
+
 def _determine(case: MemoryCase, answer: Answer) -> _Determination:
     full = answer.full
-    words = lexicon(answer.rules.lexicon)
-    cessation = phrases_outside(case.question, words.cessation)
-    strong = phrases_outside(case.question, words.strong_persistence)
-    present = words.persistence
-    weak = phrases_outside(case.question, tuple(p for p in present if p not in strong))
+    cessation, strong, weak = _status_cues(case.question, answer.rules.lexicon)
     if answer.rules.more_phrasings:  # "You gave pottery up" says "gave it up"
         full = _activity_as_it(case, full)
     ended = has_unnegated(full, cessation) or has_negated(full, strong) or has_phrase(full, USED_TO)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 
 from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
@@ -55,20 +56,20 @@ def grade_run(
     ``dataset_sha256``, when the caller already holds the dataset's hash, saves hashing it
     again for each transcript (it must be ``canonical_sha256(dataset.to_json())``)."""
     dataset_sha = dataset_sha256 or canonical_sha256(dataset.to_json())
-    _check_match(dataset, dataset_sha, transcript)
+    known = _known(dataset)
+    _check_match(dataset, dataset_sha, transcript, known.ids)
     policy = grading or get_policy(dataset.bench_version).grading
     records = {c.case_id: c for c in transcript.cases}
     # The ids the harness was shown, and the one way back from them (identity without a nonce).
-    shown = _wire_ids(dataset, transcript)
-    fixtures = {f.case_id: f for f in dataset.tool_fixtures}
+    shown = known.wire_ids(transcript.wire_nonce)
+    fixtures = known.fixtures
     tool = {
         c.id: grade_tool(c, fixtures.get(c.id), records.get(c.id), policy)
         for c in dataset.tool_cases
     }
     memory: dict[str, MemoryVerdict] = {}
-    keys = history_keys(dataset) if policy.committed_scans else {}
-    # Read-backs first: a write instruction's credit depends on its read-back's verdict.
-    for c in sorted(dataset.memory_cases, key=lambda c: bool(c.confirmed_by)):
+    keys = known.history_keys() if policy.committed_scans else {}
+    for c in known.read_backs_first:
         record = records.get(c.id)
         confirmed = bool(c.confirmed_by) and _write_confirmed(c, record, memory, shown)
         history = keys.get(c.id, HistoryKeys())
@@ -83,6 +84,57 @@ def grade_run(
     if found is not None:  # beside the composite, never in it
         report = replace(report, retrieval=found)
     return Graded(report, memory, tool)
+
+
+class _Known:
+    """What grading reads of a dataset whatever the transcript, worked out once per dataset
+    (``_known``): a study or a regrade grades many transcripts against one dataset."""
+
+    __slots__ = ("_keys", "_shown", "dataset", "fixtures", "ids", "read_backs_first")
+
+    def __init__(self, dataset: Dataset) -> None:
+        self.dataset = dataset
+        cases = (dataset.tool_cases, dataset.memory_cases, dataset.open_cases)
+        self.ids = frozenset(c.id for group in cases for c in group)
+        self.fixtures = {f.case_id: f for f in dataset.tool_fixtures}
+        # Read-backs first: a write instruction's credit depends on its read-back's verdict.
+        self.read_backs_first = tuple(
+            sorted(dataset.memory_cases, key=lambda c: bool(c.confirmed_by))
+        )
+        self._keys: dict[str, HistoryKeys] | None = None
+        self._shown: dict[str, WireIds] = {}
+
+    def history_keys(self) -> Mapping[str, HistoryKeys]:
+        if self._keys is None:
+            self._keys = history_keys(self.dataset)
+        return self._keys
+
+    def wire_ids(self, nonce: str) -> WireIds:
+        """``WireIds.of`` the dataset under ``nonce`` (a few nonces kept: one run is often
+        graded again)."""
+        found = self._shown.get(nonce)
+        if found is None:
+            found = _wire_ids_of(self.dataset, nonce)
+            if len(self._shown) >= _KNOWN_MOST:
+                self._shown.clear()
+            self._shown[nonce] = found
+        return found
+
+
+_KNOWN_MOST: Final = 4
+"""How many datasets (and nonces per dataset) ``_known`` keeps."""
+_KNOWN: dict[int, _Known] = {}
+
+
+def _known(dataset: Dataset) -> _Known:
+    """The ``_Known`` of ``dataset``, kept by identity (a dataset is immutable; the entry holds
+    it, so its id is not reused while kept), all dropped past ``_KNOWN_MOST``."""
+    found = _KNOWN.get(id(dataset))
+    if found is None or found.dataset is not dataset:
+        if len(_KNOWN) >= _KNOWN_MOST:
+            _KNOWN.clear()
+        found = _KNOWN[id(dataset)] = _Known(dataset)
+    return found
 
 
 class RunGrader:
@@ -103,8 +155,9 @@ class RunGrader:
         self.dataset = dataset
         self.dataset_sha256 = dataset_sha256 or canonical_sha256(dataset.to_json())
         self.policy = grading or get_policy(dataset.bench_version).grading
-        self._shown = _wire_ids_of(dataset, wire_nonce)
-        self._keys = history_keys(dataset) if self.policy.committed_scans else {}
+        known = _known(dataset)
+        self._shown = known.wire_ids(wire_nonce)
+        self._keys = known.history_keys() if self.policy.committed_scans else {}
         self._tools = {c.id: c for c in dataset.tool_cases}
         self._fixtures = {f.case_id: f for f in dataset.tool_fixtures}
         self._memory = {c.id: c for c in dataset.memory_cases}
@@ -223,24 +276,20 @@ def history_keys(dataset: Dataset) -> dict[str, HistoryKeys]:
     return out
 
 
-def _check_match(dataset: Dataset, dataset_sha: str, transcript: Transcript) -> None:
+def _check_match(
+    dataset: Dataset, dataset_sha: str, transcript: Transcript, known: frozenset[str]
+) -> None:
     if transcript.dataset_sha256 != dataset_sha:
         raise GradeInputError(
             f"the transcript is for dataset {transcript.dataset_sha256[:12]}…, but this dataset "
             f"is {dataset_sha[:12]}… (seed {dataset.seed}, {dataset.run_size}, "
             f"bench version {dataset.bench_version}); grade it against the dataset it was run on"
         )
-    known = {c.id for c in dataset.tool_cases} | {c.id for c in dataset.memory_cases}
-    known |= {c.id for c in dataset.open_cases}
     stray = sorted(c.case_id for c in transcript.cases if c.case_id not in known)
     if stray:
         raise GradeInputError(
             f"the transcript has {len(stray)} case(s) the dataset does not: {', '.join(stray[:5])}"
         )
-
-
-def _wire_ids(dataset: Dataset, transcript: Transcript) -> WireIds:
-    return _wire_ids_of(dataset, transcript.wire_nonce)
 
 
 def _wire_ids_of(dataset: Dataset, wire_nonce: str) -> WireIds:
