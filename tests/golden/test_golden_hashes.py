@@ -18,6 +18,12 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RELEASED_VERSION
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "8.1.0": {
+        "small": "c617574c512ae98b3e3cbf5ddd59a152fec703896915d39c333fea332aebedbd",
+        "medium": "3da461fb628b16161ff428c8b805bf973b2aaa35edbb182de534ee0458ab4d98",
+        "full": "de8e93f3fae2689a48fed14af750cc4d9f1b2bb38b0f9b05469916ce3c4e29a0",
+        "long": "9d5472e61735d4d253b5201cafc86e64a41795f6bf53a47cfd02159231cd0c2c",
+    },
     "8.0.0": {
         "small": "84dda623af7143c4dec2a390a8cca076d21d7f212773499f5b0602ef8f8a3992",
         "medium": "21a13a7d68819a4f461d897b75b1c9f45d7fca5e4f6822bb4fd277b51912ea45",

@@ -18,16 +18,19 @@ from dittobench.generate.assemble import build_dataset
 from dittobench.grade.run import grade_run
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.sizes import LONG_MIN_PAIRS
-from dittobench.spec.versions import POLICIES, get_policy
+from dittobench.spec.versions import CURRENT_VERSION, POLICIES
+from dittobench.spec.vocab import RunSizeName
 from dittobench.spec.wire import DEFAULT_USER_ID, ISOLATION_USER_ID, Pair
 from dittobench.study.strategies import STRATEGIES
+from tests.helpers.history import memory_side
 
 SEEDS = (1, 2, 3)
+VERSION = CURRENT_VERSION
 
 
 @cache
 def long_dataset(seed: int) -> Dataset:
-    return build_dataset(seed, "8.0.0", "long")
+    return build_dataset(seed, VERSION, "long")
 
 
 def pairs_of(dataset: Dataset, user: str) -> list[Pair]:
@@ -43,13 +46,12 @@ def days(first: str, last: str) -> int:
 def test_every_seed_builds(seed: int) -> None:
     # Sessions on consecutive days once left a point-in-time question no day between two
     # changes (seeds 4 and 5).
-    dataset = build_dataset(seed, "8.0.0", "long")
+    dataset = build_dataset(seed, VERSION, "long")
     assert len(pairs_of(dataset, DEFAULT_USER_ID)) >= LONG_MIN_PAIRS
 
 
-def test_only_the_newest_version_has_long() -> None:
-    assert "long" in get_policy("8.0.0").run_sizes
-    assert all("long" not in p.run_sizes for v, p in POLICIES.items() if v != "8.0.0")
+def test_only_the_eights_have_long() -> None:
+    assert {v for v, p in POLICIES.items() if "long" in p.run_sizes} == {"8.0.0", "8.1.0"}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -68,6 +70,25 @@ def test_a_long_history_holds_ten_thousand_pairs_over_a_year(seed: int) -> None:
     assert len({p.prompt for p in mine}) >= 0.8 * len(mine)
 
 
+def distractors_per_thousand_pairs(seed: int, size: RunSizeName) -> tuple[float, float]:
+    """Look-alikes and contacts' values (near misses) said per 1,000 of the person's pairs."""
+    person = memory_side(seed, VERSION, size)[1].persons[DEFAULT_USER_ID]
+    role = {f.key: f.role for f in person.facts}
+    said = Counter(role[k] for beat in person.beats for k in beat.fact_keys)
+    pairs = len(person.beats)
+    return 1000 * said["twin"] / pairs, 1000 * said["other"] / pairs
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_look_alikes_and_near_misses_come_as_often_as_in_full(seed: int) -> None:
+    # 8.0.0's long history said each once: 115 look-alikes and 24 near misses per 1,000 pairs
+    # on seed 7, against full's 290 and 210.
+    long = distractors_per_thousand_pairs(seed, "long")
+    full = distractors_per_thousand_pairs(seed, "full")
+    for got, want in zip(long, full, strict=True):
+        assert 0.75 * want <= got <= 1.33 * want, (long, full)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_each_wave_is_in_order(seed: int) -> None:
     for wave in long_dataset(seed).memory_waves:
@@ -76,7 +97,7 @@ def test_each_wave_is_in_order(seed: int) -> None:
 
 
 def test_the_questions_are_fulls() -> None:
-    full, long = build_dataset(1, "8.0.0", "full"), long_dataset(1)
+    full, long = build_dataset(1, VERSION, "full"), long_dataset(1)
     kinds = Counter(c.question_type for c in full.memory_cases)
     assert Counter(c.question_type for c in long.memory_cases) == kinds
     assert len(long.tool_cases) == len(full.tool_cases)

@@ -26,15 +26,13 @@ from dittobench.grade.lexicon import LEXICONS, UnknownLexiconError, lexicon
 from dittobench.mocktools import execute
 from dittobench.packs import PackError, load_pack, own_pack
 from dittobench.spec.dataset import ToolCase, ToolFixture
+from dittobench.spec.sizes import SIZES_1, HistoryScale, UnknownRunSizeError, extended_sizes
 from dittobench.spec.versions import (
     GRADINGS,
     POLICIES,
-    SIZES_1,
     BenchPolicy,
-    UnknownRunSizeError,
     catalog_of,
     content_of,
-    extended_sizes,
     pack_id_of,
 )
 
@@ -67,9 +65,11 @@ QUOTA_DIGESTS: dict[str, str] = {
     "7.0.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
     "7.1.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
     "8.0.0": "43edcd7c0c4e3f5707e3d6c4192e0459aa06c5b5107d37842240dd27e2e4bd36",
+    "8.1.0": "26fcbf1e945d15fc9c22af7dbcf849f588c56c3e28a0abb83208860950334985",
 }
 """Each version's run sizes (every quota, and a long size's history scale), taken before versions
-named their tables; 8.0.0's again when it gained the long size."""
+named their tables; 8.0.0's again when it gained the long size (a history field added later is
+left out while unset, so the tables before it keep their digests)."""
 
 
 def quotas(policy: BenchPolicy) -> dict[str, object]:
@@ -82,10 +82,16 @@ def quotas(policy: BenchPolicy) -> dict[str, object]:
             "isolation_cases": size.isolation_cases,
             "memory_quota": dict(size.memory_quota),
             "open_quota": dict(size.open_quota),
-            **({"history": dataclasses.asdict(size.history)} if size.history else {}),
+            **({"history": _history(size.history)} if size.history else {}),
         }
         for name, size in policy.run_sizes.items()
     }
+
+
+def _history(history: HistoryScale) -> dict[str, object]:
+    """A history scale's fields, those left unset (None) out: a field added later keeps the
+    digests of the versions before it."""
+    return {k: v for k, v in dataclasses.asdict(history).items() if v is not None}
 
 
 def test_every_grading_names_a_lexicon_that_exists() -> None:

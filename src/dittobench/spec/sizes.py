@@ -1,8 +1,9 @@
 """Run sizes: how many cases of each kind one run holds (seed 002's table; docs/bench-versions.md).
 
 A ``RunSize`` is shared by the versions whose quotas agree; ``sizes(with_memory, with_open,
-with_long)`` builds the sizes of a version: 1.0.0 has no memory side, 8.0.0 adds open questions and
-a fourth size, ``long``: full's questions over a history of months (``HistoryScale``). The medium
+long)`` builds the sizes of a version (the tables ``SIZES_*`` the versions name): 1.0.0 has no
+memory side, 8.0.0 adds open questions and a fourth size, ``long``: full's questions over a
+history of months (``HistoryScale``), which 8.1.0 tells its look-alikes again. The medium
 and full quotas name every memory question type (``spec.vocab.MemoryQuestionType``) but
 ``isolation``, whose cases come on top (``isolation_cases``), and their open quotas every open
 kind; the small quotas a few of them. ``tests/unit/test_vocab.py`` holds them to it.
@@ -10,10 +11,12 @@ kind; the small quotas a few of them. ``tests/unit/test_vocab.py`` holds them to
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final, TypeVar
 
+from dittobench.core.errors import DittobenchError
 from dittobench.spec import vocab
 from dittobench.spec.vocab import MemoryQuestionType, OpenKind, RunSizeName
 
@@ -51,9 +54,12 @@ class HistoryScale:
     """The people in the person's circle (full: 6 to 9)."""
     near_misses: int
     """Up to this many further contacts' values of each attribute the person holds."""
-    """Look-alikes of each twinned attribute, held or not (full: one, by chance, two at most)."""
     isolation_sessions: int
     """The second (isolation) user's sessions (full: 6), with the same talk per session."""
+    retell: tuple[int, int] | None = None
+    """The chance that an everyday-talk turn also tells again a look-alike said in an earlier
+    session, and, drawn apart, a contact's value said earlier (a near miss), so both come about
+    as often per 1,000 pairs as in full (bench 8.1; None: never, as in 8.0.0's long)."""
 
 
 LONG_MIN_PAIRS: Final = 10_000
@@ -158,12 +164,18 @@ LONG_HISTORY: Final = HistoryScale(
     near_misses=4,
     isolation_sessions=60,
 )
-"""About 480 days of near-daily sessions: some 10,500 pairs for the person under test."""
+"""About 480 days of near-daily sessions: some 10,500 pairs for the person under test (bench
+8.0.0's long size: look-alikes and near misses each said once)."""
+LONG_HISTORY_RETOLD: Final = replace(LONG_HISTORY, retell=(1, 5))
+"""Bench 8.1's long history: 8.0.0's, its everyday talk telling look-alikes and near misses
+again, so a thousand pairs hold about as many of each as full's (docs/memory.md)."""
 
 
 def sizes(
-    with_memory: bool, with_open: bool = False, with_long: bool = False
+    with_memory: bool, with_open: bool = False, long: HistoryScale | None = None
 ) -> MappingProxyType[str, RunSize]:
+    """The four run sizes (``long`` only with a history to stretch it by)."""
+
     def quota(table: dict[MemoryQuestionType, int]) -> Quota:
         return MappingProxyType(table) if with_memory else _NO_MEMORY
 
@@ -191,11 +203,58 @@ def sizes(
                 quota(_QUOTA_FULL),
                 open_quota(_OPEN_FULL),
             ),
-            **({"long": _long(quota(_QUOTA_FULL), open_quota(_OPEN_FULL))} if with_long else {}),
+            **({"long": _long(quota(_QUOTA_FULL), open_quota(_OPEN_FULL), long)} if long else {}),
         }
     )
 
 
-def _long(memory: Quota, open_kinds: OpenQuota) -> RunSize:
-    """Full's questions and tool cases over ``LONG_HISTORY``, seeded in twelve waves."""
-    return RunSize("long", 84, 12, 500, 10, memory, open_kinds, LONG_HISTORY)
+def _long(memory: Quota, open_kinds: OpenQuota, history: HistoryScale) -> RunSize:
+    """Full's questions and tool cases over ``history``, seeded in twelve waves."""
+    return RunSize("long", 84, 12, 500, 10, memory, open_kinds, history)
+
+
+Sizes = MappingProxyType[str, RunSize]
+_K = TypeVar("_K")
+
+
+class UnknownRunSizeError(DittobenchError, ValueError):
+    """A run size name the version's table does not have."""
+
+    http_status = 400
+
+
+SIZES_TOOLS_ONLY: Final = sizes(with_memory=False)
+"""1.0.0: tool cases only (memory quotas empty)."""
+SIZES_1: Final = sizes(with_memory=True)
+"""1.1.0 to 7.1.0: seed 002's table, one quota per question type."""
+SIZES_8: Final = sizes(with_memory=True, with_open=True, long=LONG_HISTORY)
+"""8.0.0: ``SIZES_1``, open questions, and ``long`` (added after release: no byte of the others)."""
+SIZES_8_1: Final = sizes(with_memory=True, with_open=True, long=LONG_HISTORY_RETOLD)
+"""8.1.0: 8.0.0's, its long history telling look-alikes and near misses again."""
+
+
+def extended_sizes(
+    base: Sizes,
+    memory: Mapping[str, Mapping[Any, int]] | None = None,
+    open_kinds: Mapping[str, Mapping[Any, int]] | None = None,
+) -> Sizes:
+    """A new version's run sizes: ``base`` with further quotas per run size (``{"full":
+    {"new_type": 6}}``), in new tables, so ``base`` and every version naming it keep theirs."""
+    memory, open_kinds = memory or {}, open_kinds or {}
+    unknown = sorted((set(memory) | set(open_kinds)) - set(base))
+    if unknown:
+        raise UnknownRunSizeError(f"unknown run size {unknown[0]!r}; choose one of: {list(base)}")
+    return MappingProxyType(
+        {
+            name: replace(
+                size,
+                memory_quota=_merged(size.memory_quota, memory.get(name, {})),
+                open_quota=_merged(size.open_quota, open_kinds.get(name, {})),
+            )
+            for name, size in base.items()
+        }
+    )
+
+
+def _merged(table: Mapping[_K, int], more: Mapping[_K, int]) -> MappingProxyType[_K, int]:
+    return MappingProxyType({**table, **more})

@@ -8,26 +8,27 @@ wording rotates with each minor version. Code reads ``policy.<field>``, never co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Final, TypeVar
+from typing import Final
 
 from dittobench.core.errors import DittobenchError
 from dittobench.spec.judging import JUDGE_1, JudgeProtocol
-from dittobench.spec.sizes import RunSize, sizes
+from dittobench.spec.sizes import (
+    SIZES_1,
+    SIZES_8,
+    SIZES_8_1,
+    SIZES_TOOLS_ONLY,
+    RunSize,
+    Sizes,
+    UnknownRunSizeError,
+)
 
 BENCHMARK_NAME: Final = "dittobench"
 
 
 class UnknownVersionError(DittobenchError, ValueError):
     """A bench version this build does not implement."""
-
-    http_status = 400
-
-
-class UnknownRunSizeError(DittobenchError, ValueError):
-    """A run size name the version's table does not have."""
 
     http_status = 400
 
@@ -385,44 +386,8 @@ CONTENT_8 = replace(CONTENT_7, open_questions=True)
 """Bench 8.0: 7.1's content and open questions (pack ``public-8.0``: their wordings)."""
 
 
-Sizes = MappingProxyType[str, RunSize]
-_K = TypeVar("_K")
 CATALOG_1: Final = "catalog-1"
 """The catalog shape of every version so far (``catalog.tools.SHAPES``)."""
-
-SIZES_TOOLS_ONLY: Final = sizes(with_memory=False)
-"""1.0.0: tool cases only (memory quotas empty)."""
-SIZES_1: Final = sizes(with_memory=True)
-"""1.1.0 to 7.1.0: seed 002's table, one quota per question type."""
-SIZES_8: Final = sizes(with_memory=True, with_open=True, with_long=True)
-"""8.0.0: ``SIZES_1``, open questions, and ``long`` (added after release: no byte of the others)."""
-
-
-def extended_sizes(
-    base: Sizes,
-    memory: Mapping[str, Mapping[Any, int]] | None = None,
-    open_kinds: Mapping[str, Mapping[Any, int]] | None = None,
-) -> Sizes:
-    """A new version's run sizes: ``base`` with further quotas per run size (``{"full":
-    {"new_type": 6}}``), in new tables, so ``base`` and every version naming it keep theirs."""
-    memory, open_kinds = memory or {}, open_kinds or {}
-    unknown = sorted((set(memory) | set(open_kinds)) - set(base))
-    if unknown:
-        raise UnknownRunSizeError(f"unknown run size {unknown[0]!r}; choose one of: {list(base)}")
-    return MappingProxyType(
-        {
-            name: replace(
-                size,
-                memory_quota=_merged(size.memory_quota, memory.get(name, {})),
-                open_quota=_merged(size.open_quota, open_kinds.get(name, {})),
-            )
-            for name, size in base.items()
-        }
-    )
-
-
-def _merged(table: Mapping[_K, int], more: Mapping[_K, int]) -> MappingProxyType[_K, int]:
-    return MappingProxyType({**table, **more})
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,11 +518,22 @@ POLICIES: Final = MappingProxyType(
             pack_id="public-8.0",
             judge=JUDGE_1,
         ),
+        # 8.1.0: 8.0.0's content, scoring and judge; a long history's everyday talk tells
+        # look-alikes and near misses again, so they come as often per pair as in full.
+        "8.1.0": BenchPolicy(
+            "8.1.0",
+            "2026-12-07T00:00:00Z",
+            SIZES_8_1,
+            GRADING_6,
+            CONTENT_8,
+            pack_id="public-8.0",
+            judge=JUDGE_1,
+        ),
     }
 )
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
-CURRENT_VERSION: Final = "8.0.0"
+CURRENT_VERSION: Final = "8.1.0"
 
 
 def content_of(content_version: str) -> ContentPolicy:

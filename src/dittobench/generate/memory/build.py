@@ -117,6 +117,7 @@ def _person(
         named=content.notes_named,
         talk_turns=needs.talk_turns,
         talk_sentences=needs.talk_sentences,
+        retell=needs.retell,
     )
 
 

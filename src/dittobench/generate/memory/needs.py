@@ -60,6 +60,7 @@ def needs_for(
         twins_each=history.twins_each,
         contacts=history.contacts,
         near_misses=history.near_misses,
+        retell=history.retell,
         whole_library=True,
     )
 
@@ -94,4 +95,5 @@ def isolation_needs(
         sessions=history.isolation_sessions,
         talk_turns=history.talk_turns,
         talk_sentences=history.talk_sentences,
+        retell=history.retell,
     )

@@ -70,6 +70,9 @@ class Needs:
     near_misses: int = 0
     """Further contacts' values of each attribute the person holds (a long history's
     background: near misses beyond those the questions draw)."""
+    retell: tuple[int, int] | None = None
+    """The chance an everyday-talk turn tells again a look-alike, and apart a near miss, said
+    in an earlier session (``persona/weave.py``); None: never."""
     whole_library: bool = False
     """Hold every changing, preference, event-list, assistant and recurring attribute open to the
     profession, whatever the questions need (a long history's background)."""

@@ -23,7 +23,12 @@ voice stream (``memory/voice/<user>``), in this order:
 5. each turn is rendered: contacts named as ``_References`` decides, chatter (``join``)
    between its sentences, the assistant's reply;
 6. one or two small-talk turns go in at random places (as in ``persona/voice.py``), never
-   between a sentence and its afterthought.
+   between a sentence and its afterthought (a long history: ``talk_turns`` of them, each of up
+   to ``talk_sentences`` sentences);
+7. with ``retell`` (a long history), each such talk turn, with that chance, also tells again a
+   look-alike said in an earlier session, in words drawn anew, and, drawn apart, a contact's
+   value said earlier (a near miss), after its talk and a chatter ``join``; so look-alikes and
+   near misses come as often per pair as in full, not once in a history forty times as long.
 
 A beat carries every fact key its sentences carry and states the facts said as true (a slip's
 fact is stated by its correction; look-alikes and slips are never stated).
@@ -33,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dittobench.core.prng import Stream
 from dittobench.generate.grammar import Grammar, expand, fill, tidy
@@ -72,6 +77,8 @@ DAY_NAMED = "day_named"
 """An event's grammar symbols saying who came along ({person}) and the weekday it fell on
 ({day}), naming the event ({value}); bench 6.1 ``notes_named``."""
 NAMED_CHANCE = (1, 2)
+RETOLD_ROLES = ("twin", "other")
+"""What a long history's everyday talk tells again (``retell``): look-alikes, then near misses."""
 _POSSESSIVE = re.compile(r"\{person\}'")
 
 FULL, NAME, NICK, RELATION, PRONOUN = range(5)
@@ -152,10 +159,12 @@ def weave_person(
     named: bool = False,
     talk_turns: tuple[int, int] = (1, 2),
     talk_sentences: int = 1,
+    retell: tuple[int, int] | None = None,
 ) -> Person:
     """Every beat of the person's conversation (``grouped``: several facts to a turn;
     ``named``: bench 6.1 ``notes_named``; ``talk_turns``: everyday-talk turns per session,
-    drawn in this range, each of up to ``talk_sentences`` sentences)."""
+    drawn in this range, each of up to ``talk_sentences`` sentences; ``retell``: the chance a
+    talk turn tells again a look-alike, and apart a near miss, said in an earlier session)."""
     anchored: dict[str, list[Fact]] = {}
     for fact in plan.facts:
         if fact.role in ANCHORED_ROLES or fact.form == ASIDE:
@@ -166,6 +175,7 @@ def weave_person(
             by_session[fact.session].append(fact)
     voicing = _Voicing(texts, talk, stream, previous_values(plan.facts), anchored, named)
     references = _References(plan.contacts, talk, stream)
+    retelling = None if retell is None else _Retelling(plan.facts, retell, voicing)
     work_talk, work_reply = texts.work_talk[plan.profession], texts.work_reply
     beats: list[Beat] = []
     for session in plan.sessions:
@@ -177,6 +187,8 @@ def weave_person(
         _ride(grouping, [item for item in items if item.rider], stream)
         turns = [_render(turn, voicing, references) for turn in grouping]
         afterthought = [turn[0].soon for turn in grouping]
+        if retelling is not None:
+            retelling.open_session(session.index)
         for _ in range(stream.between(*talk_turns)):
             # Never between a sentence and its afterthought.
             free = [i for i in range(len(turns) + 1) if i == len(turns) or not afterthought[i]]
@@ -186,20 +198,15 @@ def weave_person(
             else:
                 said = noise_turn(stream, texts.chatter, work_talk, work_reply)
             user, reply = said[0], said[1]
-            turns.insert(at, Beat(session.index, 0, user, reply))
+            beat = Beat(session.index, 0, user, reply)
+            if retelling is not None:
+                beat = retelling.carry(beat, references)
+            turns.insert(at, beat)
             afterthought.insert(at, False)
-        for position, beat in enumerate(turns):
-            beats.append(
-                Beat(
-                    session.index,
-                    position,
-                    beat.user_text,
-                    beat.assistant_text,
-                    beat.fact_keys,
-                    beat.clusters,
-                    beat.stated,
-                )
-            )
+        beats.extend(
+            replace(beat, session=session.index, position=position)
+            for position, beat in enumerate(turns)
+        )
     return Person(
         plan.user_id, plan.profession, plan.sessions, plan.contacts, plan.facts, tuple(beats)
     )
@@ -340,6 +347,55 @@ class _Voicing:
         return _Item(template, values, keys, keys, cluster, solo=True, reply=reply)
 
 
+class _Retelling:
+    """A long history's everyday talk telling again what an earlier session said (step 7): per
+    talk turn, with chance ``chance``, a look-alike (never an aside, which the assistant says),
+    then, drawn apart, a contact's value (a near miss), each drawn among those said before."""
+
+    def __init__(self, facts: tuple[Fact, ...], chance: tuple[int, int], voicing: _Voicing) -> None:
+        self._waiting = {
+            role: sorted(
+                (f for f in facts if f.role == role and f.form != ASIDE), key=lambda f: f.session
+            )
+            for role in RETOLD_ROLES
+        }
+        self._told: dict[str, list[Fact]] = {role: [] for role in RETOLD_ROLES}
+        self._chance, self._voicing = chance, voicing
+
+    def open_session(self, index: int) -> None:
+        """Everything said before session ``index`` may now be told again."""
+        for role, waiting in self._waiting.items():
+            told = self._told[role]
+            while len(told) < len(waiting) and waiting[len(told)].session < index:
+                told.append(waiting[len(told)])
+
+    def carry(self, beat: Beat, references: _References) -> Beat:
+        """``beat`` (a talk turn) with what it tells again said after its talk."""
+        stream, voicing = self._voicing.stream, self._voicing
+        pieces: list[str] = [beat.user_text]
+        items: list[_Item] = []
+        for role in RETOLD_ROLES:
+            if not stream.chance(*self._chance) or not self._told[role]:
+                continue
+            fact = stream.choice(self._told[role])
+            if any(item.cluster == fact.attribute for item in items):
+                continue
+            voicing.items_of(fact, items)
+            pieces.append(say(voicing.talk.grammar("join"), stream, "origin", {}))
+            pieces.extend(_sentence(items[-1], references))
+        if not items:
+            return beat
+        return Beat(
+            beat.session,
+            beat.position,
+            " ".join(p for p in pieces if p),
+            beat.assistant_text,
+            tuple(k for item in items for k in item.keys),
+            tuple(item.cluster for item in items),
+            tuple(k for item in items for k in item.stated),
+        )
+
+
 def _placed(items: list[_Item], stream: Stream) -> list[int]:
     """The order sentences are said in: an afterthought right after what it follows (after
     its earlier afterthoughts), any other follower at a random later place (step 3)."""
@@ -425,17 +481,21 @@ def _render(turn: list[_Item], voicing: _Voicing, references: _References) -> Be
     for position, item in enumerate(turn):
         if position:
             pieces.append(say(voicing.talk.grammar("join"), stream, "origin", {}))
-        values = dict(item.values)
-        if item.person:
-            values["person"], intro = references.refer(item.person, item.template, item.named)
-            pieces.append(intro)
-        text = fill(item.template, values)
-        if item.template.startswith("{person}"):
-            text = text[:1].upper() + text[1:]
-        pieces.append(text)
+        pieces.extend(_sentence(item, references))
     reply = turn[-1].reply or say(voicing.texts.chatter["reply"], stream, "origin", {})
     keys = tuple(dict.fromkeys(k for item in turn for k in item.keys))
     stated = tuple(dict.fromkeys(k for item in turn for k in item.stated))
     clusters = tuple(dict.fromkeys(item.cluster for item in turn if item.cluster))
     user = " ".join(p for p in pieces if p)
     return Beat(0, 0, user, reply, keys, clusters, stated)
+
+
+def _sentence(item: _Item, references: _References) -> tuple[str, str]:
+    """An introducing sentence ("" when none) and the item's own, contacts named."""
+    values, intro = dict(item.values), ""
+    if item.person:
+        values["person"], intro = references.refer(item.person, item.template, item.named)
+    text = fill(item.template, values)
+    if item.template.startswith("{person}"):
+        text = text[:1].upper() + text[1:]
+    return intro, text
