@@ -45,22 +45,24 @@ STRATEGIES = {
 }
 
 
-def _best(runs: int, work: Callable[[], object]) -> tuple[float, float]:
-    """Best and median seconds of ``runs`` calls of ``work`` (after one untimed call)."""
+def _best(runs: int, work: Callable[[], object]) -> tuple[float, float, float]:
+    """Best and median seconds of ``runs`` calls of ``work`` (after one untimed call), and the
+    best CPU seconds of this process (steadier than wall time on a busy shared machine)."""
     work()
-    samples = []
+    samples, cpu = [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         work()
         samples.append(time.perf_counter() - start)
-    return min(samples), statistics.median(samples)
+        cpu.append(time.process_time() - start_cpu)
+    return min(samples), statistics.median(samples), min(cpu)
 
 
 def _time_grading(dataset: Dataset, transcript: Transcript, runs: int) -> None:
     """The full transcript's grade time, with the dataset hashed inside the call and with its
     hash passed in, each as a ratio to the anchor: hashing the dataset's canonical bytes once,
     timed in the same run (the load average says how busy the machine was)."""
-    anchor, _ = _best(runs, lambda: canonical_sha256(dataset.to_json()))
+    anchor, _, anchor_cpu = _best(runs, lambda: canonical_sha256(dataset.to_json()))
     sha = canonical_sha256(dataset.to_json())
     timings = {"dataset hashed in the call": _best(runs, lambda: grade_run(dataset, transcript))}
     if "dataset_sha256" in inspect.signature(grade_run).parameters:
@@ -69,11 +71,14 @@ def _time_grading(dataset: Dataset, transcript: Transcript, runs: int) -> None:
         )
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"grade a full run (seed {dataset.seed}, {len(transcript.cases)} cases), best of {runs}")
-    print(f"  anchor: canonical-hash the dataset once   {anchor * 1000:7.1f} ms")
-    for name, (best, median) in timings.items():
+    print(
+        f"  anchor: canonical-hash the dataset once   {anchor * 1000:7.1f} ms"
+        f" (CPU {anchor_cpu * 1000:.1f})"
+    )
+    for name, (best, median, cpu) in timings.items():
         print(
-            f"  {name:<38}  {best * 1000:7.1f} ms (median {median * 1000:.1f})"
-            f"   {best / anchor:5.2f}× the anchor"
+            f"  {name:<38}  {best * 1000:7.1f} ms (median {median * 1000:.1f}, CPU"
+            f" {cpu * 1000:.1f})   {best / anchor:5.2f}× the anchor (CPU {cpu / anchor_cpu:.2f}×)"
         )
     print(f"  load average {load}")
 
