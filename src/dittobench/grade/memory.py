@@ -49,6 +49,7 @@ from dittobench.grade.commitment import (
     sentences_of,
 )
 from dittobench.grade.guards import mask_echo, named_as_answer
+from dittobench.grade.kept import Kept
 from dittobench.grade.lexicon import DECLINE, DELETION_OUTCOMES, NOT_KNOWING
 from dittobench.grade.match import (
     COMMON_WORDS,
@@ -250,22 +251,13 @@ def _make_key(case: MemoryCase, policy: GradingPolicy) -> _Key:
     )
 
 
-_KEYS: dict[int, tuple[MemoryCase, GradingPolicy, _Key]] = {}
-_KEYS_MOST: Final = 4096
-"""How many cases ``_key`` keeps (a full run has about 200 memory cases)."""
+_KEYS: Kept[_Key] = Kept(4096)
+"""The ``_Key`` of each case and policy (both immutable), kept by identity (a full run has about
+200 memory cases)."""
 
 
 def _key(case: MemoryCase, policy: GradingPolicy) -> _Key:
-    """The ``_Key`` of ``case`` under ``policy``, kept by identity (both are immutable; the
-    entry holds them, so their ids are not reused while kept), all dropped past ``_KEYS_MOST``."""
-    found = _KEYS.get(id(case))
-    if found is not None and found[0] is case and found[1] is policy:
-        return found[2]
-    key = _make_key(case, policy)
-    if len(_KEYS) >= _KEYS_MOST:
-        _KEYS.clear()
-    _KEYS[id(case)] = (case, policy, key)
-    return key
+    return _KEYS.get(lambda: _make_key(case, policy), case, policy)
 
 
 def grade_memory(

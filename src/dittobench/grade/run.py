@@ -11,6 +11,7 @@ from dittobench.core.errors import DittobenchError
 from dittobench.core.hashing import canonical_sha256
 from dittobench.grade import composite
 from dittobench.grade.judging import answer_text, nuance_score
+from dittobench.grade.kept import Kept
 from dittobench.grade.match import hit, prepare
 from dittobench.grade.memory import HistoryKeys, MemoryVerdict, grade_memory
 from dittobench.grade.people import people_in
@@ -123,18 +124,12 @@ class _Known:
 
 _KNOWN_MOST: Final = 4
 """How many datasets (and nonces per dataset) ``_known`` keeps."""
-_KNOWN: dict[int, _Known] = {}
+_KNOWN: Kept[_Known] = Kept(_KNOWN_MOST)
 
 
 def _known(dataset: Dataset) -> _Known:
-    """The ``_Known`` of ``dataset``, kept by identity (a dataset is immutable; the entry holds
-    it, so its id is not reused while kept), all dropped past ``_KNOWN_MOST``."""
-    found = _KNOWN.get(id(dataset))
-    if found is None or found.dataset is not dataset:
-        if len(_KNOWN) >= _KNOWN_MOST:
-            _KNOWN.clear()
-        found = _KNOWN[id(dataset)] = _Known(dataset)
-    return found
+    """The ``_Known`` of ``dataset`` (immutable), kept by identity."""
+    return _KNOWN.get(lambda: _Known(dataset), dataset)
 
 
 class RunGrader:
