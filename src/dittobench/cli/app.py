@@ -74,7 +74,8 @@ def generate(
     from dittobench.core.prng import MAX_SEED, SeedError
     from dittobench.generate.assemble import build_dataset
     from dittobench.packs import PackError
-    from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError
+    from dittobench.spec.sizes import UnknownRunSizeError
+    from dittobench.spec.versions import UnknownVersionError
 
     chosen = open_pack_option(pack)
     warn_if_draft(bench_version)

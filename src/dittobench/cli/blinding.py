@@ -35,7 +35,8 @@ VersionArg = Annotated[
 def _dataset(seed: int, run_size: str, bench_version: str) -> Dataset:
     from dittobench.core.prng import MAX_SEED, SeedError
     from dittobench.generate.assemble import build_dataset
-    from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError
+    from dittobench.spec.sizes import UnknownRunSizeError
+    from dittobench.spec.versions import UnknownVersionError
 
     warn_if_draft(bench_version)
     try:

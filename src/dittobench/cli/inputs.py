@@ -148,7 +148,8 @@ def check_run_options(
 ) -> None:
     """Every `run` option that can be checked without the store, checked before anything is
     started or written."""
-    from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError, get_policy
+    from dittobench.spec.sizes import UnknownRunSizeError
+    from dittobench.spec.versions import UnknownVersionError, get_policy
 
     check_seed(seed)
     try:
@@ -210,8 +211,9 @@ def resumable_run(store: RunStore, run_id: str) -> RunRow:
     its bench version and run size, and every recorded case. Exits 2 naming the run and the
     column (and the case) otherwise, before any harness is started."""
     from dittobench.spec.codec import DecodeError, decode
+    from dittobench.spec.sizes import UnknownRunSizeError
     from dittobench.spec.transcript import CaseRecord
-    from dittobench.spec.versions import UnknownRunSizeError, UnknownVersionError, get_policy
+    from dittobench.spec.versions import UnknownVersionError, get_policy
     from dittobench.store import StoreError
 
     here = f"run {run_id!r} in {store.where}"
