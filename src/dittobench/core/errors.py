@@ -27,7 +27,7 @@ class needs its line here::
     ├── LockedFileError                  500    2   spec.locked_files
     ├── ReaderConfigError                500    2   spec.reading
     ├── SeedSourceError                  500    2   spec.seeds
-    ├── UnknownRunSizeError              400    2   spec.versions
+    ├── UnknownRunSizeError              400    2   spec.sizes
     ├── UnknownVersionError              400    2   spec.versions
     ├── VocabularyError                  400    2   spec.vocab
     ├── WireIdError                      400    2   spec.wireids
