@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,14 +39,8 @@ PAUSE_MS = "120"
 
 
 @pytest.fixture
-def broker_url() -> Iterator[str]:
-    reason = redis_service.why_no_redis()
-    if reason is not None:
-        pytest.skip(reason)
-    db = redis_service.database_index()
-    redis_service.flush(db)
-    yield redis_service.broker_url(db)
-    redis_service.flush(db)
+def broker_url(broker_db: int) -> str:
+    return redis_service.broker_url(broker_db)
 
 
 def oracle(tmp: Path, seed: int) -> tuple[HarnessProcess, Path]:
