@@ -356,9 +356,8 @@ def _finish(
     records, declared = executed
     identity = options.harness_name or options.harness_url
     pack = run_pack(dataset.bench_version, options.pack).ref()
-    transcript = transcript_of(
-        dataset, sha256_hex(data), identity, records, pack, ids.nonce, declared
-    )
+    dataset_sha = sha256_hex(data)
+    transcript = transcript_of(dataset, dataset_sha, identity, records, pack, ids.nonce, declared)
     if options.judge is not None and dataset.open_cases:
         protocol = judge_protocol(dataset.bench_version, options.judge_model)
         record = judge_transcript(
@@ -369,7 +368,7 @@ def _finish(
             lambda done, total: report(Progress("scoring", done, total, 0, "judging")),
         )
         transcript = replace(transcript, judge=record)
-    graded = grade_run(dataset, transcript)
+    graded = grade_run(dataset, transcript, dataset_sha256=dataset_sha)
     folder = options.out_dir / run_id
     folder.mkdir(parents=True, exist_ok=True)
     paths = (folder / "report.json", folder / "transcript.json", folder / "dataset.json")
