@@ -113,6 +113,7 @@ def test_a_run_loads_none_of_the_service_pages_or_study_before_its_work(tmp_path
     loaded: list[str] = json.loads(found.stdout.splitlines()[-1])
     assert "dittobench.engine.runner" in loaded and "sqlalchemy" in loaded  # the run was reached
     assert not _within(loaded, NEVER_FOR_A_RUN)
+    assert not _within(loaded, ("dittobench.sandbox",))  # only a run from a source archive
     own = ("app", "common", "inputs", "places", "progress", "running")
     assert [m for m in loaded if m.startswith("dittobench.cli.")] == [
         f"dittobench.cli.{m}" for m in own

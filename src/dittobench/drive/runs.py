@@ -19,6 +19,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -38,13 +39,14 @@ from dittobench.engine.runner import (
     start_run,
 )
 from dittobench.packs import Pack
-from dittobench.sandbox import SandboxError
-from dittobench.sandbox.archive import Archive
-from dittobench.sandbox.harness import SandboxConfig, SandboxedHarness, sandboxed_harness
 from dittobench.spec.seeds import SUBMITTER
 from dittobench.spec.versions import CURRENT_VERSION
 from dittobench.spec.vocab import RunSizeName, SeedSource
 from dittobench.store import RunStorage, StoreError
+
+if TYPE_CHECKING:  # a run from a source archive imports the sandbox when it starts (below)
+    from dittobench.sandbox.archive import Archive
+    from dittobench.sandbox.harness import SandboxConfig, SandboxedHarness
 
 BUILTIN = "builtin"
 """The harness name that starts the reference baseline for the run (``engine.launcher``)."""
@@ -170,6 +172,8 @@ def reached(request: RunRequest, run_id: str) -> Iterator[tuple[RunOptions, Watc
     and what to wrap the progress callback in: a sandboxed harness ended for a bound (its
     memory, its disk) stops the run at its next report, failed with that reason."""
     if request.archive is not None:
+        from dittobench.sandbox.harness import SandboxConfig, sandboxed_harness
+
         config = request.sandbox or SandboxConfig()
         folder = request.out_dir / run_id / "sandbox"
         with sandboxed_harness(request.archive, config, folder) as box:
@@ -199,6 +203,7 @@ def watching(harness: SandboxedHarness, reporter: Reporter) -> Reporter:
     """``reporter``, but once the sandbox was ended for a bound the run stops at its next
     report, failed with that reason, instead of asking a harness that is gone for every case
     left."""
+    from dittobench.sandbox import SandboxError
 
     def report(progress: Progress) -> None:
         if harness.sandbox.ended:
