@@ -28,6 +28,13 @@ MAX_SEED = 2**63 - 1
 _WORD_SPACE = 1 << 64
 _PREFIX = "dittobench/prng/1"
 _BLOCK_WORDS = struct.Struct(">4Q")  # a 32-byte block as four big-endian uint64 words
+_COUNTER = struct.Struct(">Q")  # a block's index as a big-endian uint64
+_SURE_BELOW = 1 << 32
+_SURE = _WORD_SPACE - _SURE_BELOW
+"""A word below ``_SURE`` is below the rejection limit of every ``n <= _SURE_BELOW``: that
+limit, ``2**64 - 2**64 % n``, is more than ``2**64 - n``. Checking a word against these
+constants spares nearly every draw the big-integer arithmetic of its own limit (same words,
+same results)."""
 
 
 class SeedError(DittobenchError, ValueError):
@@ -63,14 +70,16 @@ def parse_seed(text: object) -> int:
 class Stream:
     """A deterministic stream of 64-bit words for one purpose of one seeded dataset."""
 
-    __slots__ = ("_buffer", "_counter", "_key", "content_version", "purpose", "seed")
+    __slots__ = ("_buffer", "_counter", "_keyed", "content_version", "purpose", "seed")
 
     def __init__(self, seed: int, content_version: str, purpose: str) -> None:
         self.seed = check_seed(seed)
         self.content_version = content_version
         self.purpose = purpose
         material = f"{_PREFIX}|{seed}|{content_version}|{purpose}".encode()
-        self._key = hashlib.sha256(material).digest()
+        # SHA-256 having absorbed the key: copying it and adding the counter hashes key || counter
+        # without hashing the key's bytes into a new object for every block.
+        self._keyed = hashlib.sha256(hashlib.sha256(material).digest())
         self._counter = 0
         self._buffer: list[int] = []
 
@@ -92,9 +101,10 @@ class Stream:
 
     def _refill(self) -> list[int]:
         """Hash the next block into the buffer, its last word first (``pop`` takes the first)."""
-        block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+        block = self._keyed.copy()
+        block.update(_COUNTER.pack(self._counter))
         self._counter += 1
-        first, second, third, fourth = _BLOCK_WORDS.unpack(block)
+        first, second, third, fourth = _BLOCK_WORDS.unpack(block.digest())
         self._buffer = [fourth, third, second, first]
         return self._buffer
 
@@ -103,12 +113,14 @@ class Stream:
         that fits in 2**64, then return it mod n (unbiased rejection sampling)."""
         if n <= 0:
             raise ValueError(f"below() needs n > 0, got {n}")
+        # next_u64 inlined: below is the one draw every other draw goes through.
+        word = (self._buffer or self._refill()).pop()
+        if word < _SURE and n <= _SURE_BELOW:
+            return word % n
         limit = _WORD_SPACE - (_WORD_SPACE % n)
-        while True:
-            # next_u64 inlined: below is the one draw every other draw goes through.
+        while word >= limit:
             word = (self._buffer or self._refill()).pop()
-            if word < limit:
-                return word % n
+        return word % n
 
     def between(self, low: int, high: int) -> int:
         """Uniform integer in ``[low, high]`` inclusive: ``low + below(high - low + 1)``."""
@@ -125,12 +137,14 @@ class Stream:
         size = len(items)
         if not size:
             raise ValueError("choice() from an empty sequence")
+        # below inlined: choice is the generator's most frequent draw.
+        word = (self._buffer or self._refill()).pop()
+        if word < _SURE and size <= _SURE_BELOW:
+            return items[word % size]
         limit = _WORD_SPACE - (_WORD_SPACE % size)
-        while True:
-            # below inlined: choice is the generator's most frequent draw.
+        while word >= limit:
             word = (self._buffer or self._refill()).pop()
-            if word < limit:
-                return items[word % size]
+        return items[word % size]
 
     def weighted(self, items: Sequence[T], weights: Sequence[int]) -> T:
         """One item with integer weights: r = below(sum); the first item whose running total
