@@ -202,12 +202,18 @@ class Registry:
     def admit(self, seqs: list[tuple[str, ...]]) -> bool:
         """Add all of ``seqs`` (one value's forms) if none clashes with a form already in use
         (they are not checked against each other), and say whether they were added."""
-        runs = [_runs(seq) for seq in seqs]
-        if any(map(self._clashes, seqs, runs)):
-            return False
-        for seq, its_runs in zip(seqs, runs, strict=True):
-            self._forms.add(seq)
-            self._runs.update(its_runs)
+        forms, in_use = self._forms, self._runs
+        runs = []
+        for seq in seqs:  # _clashes, inlined: a run admits hundreds of values
+            if not seq or seq in in_use:
+                return False
+            its_runs = _runs(seq)
+            if not forms.isdisjoint(its_runs):
+                return False
+            runs.append(its_runs)
+        forms.update(seqs)
+        for its_runs in runs:
+            in_use.update(its_runs)
         return True
 
     def _clashes(self, seq: tuple[str, ...], runs: list[tuple[str, ...]]) -> bool:
@@ -227,8 +233,10 @@ def form_words(form: str) -> tuple[str, ...]:
 
 
 def _runs(seq: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Every run of consecutive words in ``seq`` (``seq`` included)."""
+    """Every run of consecutive words in ``seq`` (``seq`` included), in no promised order."""
     size = len(seq)
+    if size < 3:  # most forms: one word or two, spelled out (no nested loop to run)
+        return [seq] if size < 2 else [seq, seq[:1], seq[1:]]
     return [seq[i:j] for i in range(size) for j in range(i + 1, size + 1)]
 
 
@@ -245,10 +253,8 @@ def coin_values(
     for _ in range(spec.count):
         for _attempt in range(COIN_ATTEMPTS):
             coined = _draw(spec, stream, syllables, avoid)
-            if coined is not None and registry.admit(
-                [form_words(coined.text), *map(form_words, coined.aliases)]
-            ):
-                out.append(coined)
+            if coined is not None and registry.admit(list(map(form_words, coined))):
+                out.append(Coined(coined[0], coined[1:]))
                 break
         else:
             raise CoinError(f"{COIN_ATTEMPTS} coined values in a row clash: too few parts")
@@ -257,9 +263,9 @@ def coin_values(
 
 def _draw(
     spec: CoinSpec, stream: Stream, syllables: codes.Syllables, avoid: frozenset[str]
-) -> Coined | None:
-    """One value: the form, then its parts in order of first appearance (``None`` when a
-    coined name spells an avoided word)."""
+) -> tuple[str, ...] | None:
+    """One value and its other accepted forms (the value first): the form, then its parts in
+    order of first appearance (``None`` when a coined name spells an avoided word)."""
     form = stream.choice(spec.forms)
     drawn: dict[str, str] = {}
     spelled_badly = False
@@ -269,11 +275,11 @@ def _draw(
             spelled_badly = True
     if spelled_badly:
         return None
-    text = form.format(**drawn)
+    text = form.format_map(drawn)
     if not spec.accept:
-        return Coined(text, ())
-    aliases = dict.fromkeys(a.format(**drawn) for a in spec.accept)
-    return Coined(text, tuple(a for a in aliases if a != text))
+        return (text,)
+    # dict.fromkeys: the forms once each, in order (two accepted forms may read the same).
+    return tuple(dict.fromkeys([text, *(a.format_map(drawn) for a in spec.accept)]))
 
 
 @functools.lru_cache(maxsize=4096)
