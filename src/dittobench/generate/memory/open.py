@@ -200,11 +200,16 @@ def _multi_hops(ctx: Context) -> list[OpenDraft]:
     value then and, when one contact came along, who (family ``open_multi_hop``; without a
     companion ``open_multi_hop_two``)."""
     rubric = _rubric_words(ctx)
-    changing = [a for a in ctx.own_attributes("changing") if len(ctx.chain(a.name)) >= 2]
+    # Each changing attribute's chain with its days, looked up once for all the events.
+    changing = []
+    for attribute in ctx.own_attributes("changing"):
+        chain = ctx.chain(attribute.name)
+        if len(chain) >= 2:
+            changing.append((attribute, [(ctx.date_of(f), f) for f in chain]))
     out = []
     for event in (f for f in ctx.facts_with_role("event") if f.holder == SELF):
         day = _day(ctx, event)
-        usable = [(a, f) for a in changing if (f := _in_force(ctx, a, day)) is not None]
+        usable = [(a, f) for a, dated in changing if (f := _in_force(dated, day)) is not None]
         if not usable:
             continue
         attribute, state = usable[ctx.stream.below(len(usable))]
@@ -349,12 +354,13 @@ def _period_start(ctx: Context, days: list[date], least: int) -> date | None:
     return days[i - 1] + timedelta(days=ctx.stream.between(1, (days[i] - days[i - 1]).days - 1))
 
 
-def _in_force(ctx: Context, attribute: Attribute, day: date) -> Fact | None:
-    """The person's value of ``attribute`` in force on ``day``, when it was said before that
-    day and changed neither on it nor the day before (so the day is not ambiguous)."""
-    chain = ctx.chain(attribute.name)
-    before = [f for f in chain if ctx.date_of(f) < day - timedelta(days=1)]
-    near = [f for f in chain if day - timedelta(days=1) <= ctx.date_of(f) <= day]
+def _in_force(dated: list[tuple[date, Fact]], day: date) -> Fact | None:
+    """The value in force on ``day`` of a chain of the person's (each state with its day, as
+    ``Context.chain`` orders them), when it was said before that day and changed neither on it
+    nor the day before (so the day is not ambiguous)."""
+    eve = day - timedelta(days=1)
+    before = [f for said, f in dated if said < eve]
+    near = any(eve <= said <= day for said, _f in dated)
     return before[-1] if before and not near else None
 
 
