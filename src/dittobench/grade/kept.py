@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import is_
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -21,7 +22,9 @@ class Kept(Generic[V]):
         ``make()`` kept for them."""
         key = tuple(id(o) for o in objects)
         found = self._kept.get(key)
-        if found is not None and all(a is b for a, b in zip(found[0], objects, strict=True)):
+        # the same ids, so as many objects: each must be the very one kept (an id is reused
+        # only once its object is gone, which holding it prevents)
+        if found is not None and all(map(is_, found[0], objects)):
             return found[1]
         value = make()
         if len(self._kept) >= self._most:

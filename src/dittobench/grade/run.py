@@ -73,7 +73,7 @@ def grade_run(
     for c in known.read_backs_first:
         record = records.get(c.id)
         confirmed = bool(c.confirmed_by) and _write_confirmed(c, record, memory, shown)
-        history = keys.get(c.id, HistoryKeys())
+        history = keys.get(c.id, _NO_HISTORY)
         memory[c.id] = grade_memory(c, _response(record), policy, confirmed, history)
     memory = {c.id: memory[c.id] for c in dataset.memory_cases}
     scores = _case_scores(dataset, records, tool, memory, policy)
@@ -222,10 +222,14 @@ class RunGrader:
             if readback in self._rank and self._rank[readback] < self._rank[case.id]:
                 before[readback] = self._memory_verdict(self._memory[readback], records, memo)
             confirmed = bool(readback) and _write_confirmed(case, record, before, self._shown)
-            history = self._keys.get(case.id, HistoryKeys())
+            history = self._keys.get(case.id, _NO_HISTORY)
             found = grade_memory(case, _response(record), self.policy, confirmed, history)
             memo[case.id] = found
         return found
+
+
+_NO_HISTORY: Final = HistoryKeys()
+"""The history keys of a case the history says nothing of (immutable, so one serves all)."""
 
 
 def _nuance(
