@@ -35,7 +35,6 @@ from typing import Final
 from dittobench.grade.cues import (
     AFTER_ANY,
     BEFORE_ANY,
-    CONTRACTIONS,
     CORRECTED_FROM,
     CORRECTION_REMARK,
     CORRECTION_REMARK_6,
@@ -90,8 +89,6 @@ NEGATION_WORDS: Final = 8
 """How far before a mention a negator reaches (words, not across a comma or colon)."""
 
 _SENTENCE_END = re.compile(r"[.!?;\n]+(?=\s|$)|[!?;\n]")
-
-_BARRIER = re.compile(r"[,:]")
 
 CONTRAST = re.compile(
     r"[,:\u2013\u2014(\s-]*(?:unlike|not|rather than|instead of|as opposed to|but|whereas|while|"
@@ -205,6 +202,27 @@ def _locate(text: Prepared, pool: _Pool) -> list[tuple[int, int, str]]:
     return taken
 
 
+_RUN = re.compile(r"[^\W_]+")
+"""A run of letters and digits."""
+
+
+def _near(names: frozenset[str], key: str) -> frozenset[str]:
+    """The ``names`` that ``names_near`` may find near a mention in ``key``: a name of letters
+    and digits only is found as a whole run of them, and the text around a mention is cut at
+    the ends of such runs, so a name that is no run of ``key`` is found near none of its
+    mentions (any other name is kept). Most answers name nobody, so most readings then look
+    for nobody."""
+    if not names:
+        return names
+    return _unusual(names) | names.intersection(_RUN.findall(key))
+
+
+@lru_cache(maxsize=1024)
+def _unusual(names: frozenset[str]) -> frozenset[str]:
+    """The names that are not letters and digits only (memoised per set, as ``_others``)."""
+    return frozenset(n for n in names if not n.isalnum())
+
+
 @lru_cache(maxsize=1024)
 def _others(people: frozenset[str], own: frozenset[str]) -> frozenset[str]:
     """The people who are not words of the candidates: memoised, so the patterns built from
@@ -263,6 +281,7 @@ class _Reader:
     ) -> None:
         self.key, self.found, self.timing, self.names = key, found, timing, names
         self.activities, self.readings_5, self.readings_6 = activities, readings_5, readings_6
+        self.near = _near(names, key)
         self.possessive = possessive_pattern(names, normalized(question))
         self.belief = belief_pattern(names, readings_5)
         self.asked = question_words(question)
@@ -346,7 +365,7 @@ class _Reader:
             or (not self.activities and _negated_before(before, self.readings_5))
             or self.possessive.search(before) is not None
             or self.possessive.search(after) is not None
-            or names_near(self.names, self.asked, before, after, self.readings_5)
+            or names_near(self.near, self.asked, before, after, self.readings_5)
         )
 
     def _said(self, start: int, at: int, before: str, after: str) -> bool:
@@ -431,12 +450,12 @@ def _negated_before(before: str, readings_5: bool = False) -> bool:
     pleasantry ("no problem, your number is")."""
     if readings_5:
         before = PLEASANTRIES.sub(" ", before)
-    barrier = list(_BARRIER.finditer(before))
-    tail = before[barrier[-1].end() :] if barrier else before
+    tail = before[max(before.rfind(","), before.rfind(":")) + 1 :]  # after the last barrier
     words = [w.replace("'", "") for w in TOKEN.findall(tail)][-NEGATION_WORDS:]
-    return any(w in NEGATORS or CONTRACTIONS.search(w) is not None for w in words) or any(
-        w.endswith("nt") and w[:-2] + "n't" in tail for w in words
-    )
+    if not NEGATORS.isdisjoint(words):
+        return True
+    # a contraction ("don't" is read as the word "dont", so it is found in the text itself)
+    return "n't" in tail and any(w.endswith("nt") and w[:-2] + "n't" in tail for w in words)
 
 
 def sentences_about(

@@ -398,8 +398,6 @@ DECLINED_CONTEXT_6 = re.compile(
 """grading-6: "All I know is that …" after a decline is context too."""
 """A decline's context ("the only film that's come up is X"): what follows names no answer."""
 
-CONTRACTIONS = re.compile(r"n't")
-
 STATUS = re.compile(
     r"(?<![^\W_])(?:gave|give|given|giving|quit|quitting|dropp\w*|ditch\w*|stopp\w*|left|"
     r"no longer|any ?more|cancel\w*|used to|still|keep|kept)(?![^\W_])"
