@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from dittobench.core.errors import DittobenchError
 
@@ -56,25 +56,35 @@ def canonical_str(value: Any) -> str:
 def _plain(value: Any) -> bool:
     """True when ``value`` holds only strings, booleans, null, safe integers, lists and objects
     whose keys are strings below U+D800."""
-    stack = [value]
+    # Read a container's values at once (their types as a set, an object's keys joined): most
+    # hold only text, flags and nulls, and need no loop in Python.
+    stack: list[Iterable[Any]] = [(value,)]
     while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is str or kind is bool or item is None:
+        values = stack.pop()
+        kinds = set(map(type, values))
+        if kinds <= _LEAVES:
             continue
-        if kind is int:
-            if abs(item) > MAX_SAFE_INTEGER:
-                return False
-        elif kind is dict:
-            for key in item:
-                if type(key) is not str or (key and max(key) >= "\ud800"):
+        if not kinds <= _PLAIN:
+            return False  # a float, a set, any other object
+        for item in values:
+            kind = type(item)
+            if kind is dict:
+                if not _KEY_TYPES.issuperset(map(type, item)):
                     return False
-            stack.extend(item.values())
-        elif kind is list or kind is tuple:
-            stack.extend(item)
-        else:
-            return False
+                keys = "".join(item)
+                if not keys.isascii() and max(keys) >= "\ud800":
+                    return False
+                stack.append(item.values())
+            elif kind is list or kind is tuple:
+                stack.append(item)
+            elif kind is int and abs(item) > MAX_SAFE_INTEGER:
+                return False
     return True
+
+
+_LEAVES: Final = frozenset((str, bool, type(None)))
+_PLAIN: Final = _LEAVES | {int, dict, list, tuple}
+_KEY_TYPES: Final = frozenset((str,))
 
 
 def _emit(value: Any, out: list[str], path: str) -> None:
