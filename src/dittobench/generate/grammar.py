@@ -32,10 +32,30 @@ class GrammarError(DittobenchError, ValueError):
 
 def expand(grammar: Grammar, stream: Stream, symbol: str = "origin") -> str:
     """Expand ``#symbol#`` with draws from ``stream``; slots are left as ``{slot}``."""
-    return _expand(grammar, stream, symbol, 0)
+    return _expand_in(grammar, stream, stream.choice(_alternatives(grammar, symbol, 0)), 0)
 
 
-def _expand(grammar: Grammar, stream: Stream, symbol: str, depth: int) -> str:
+def _expand_in(grammar: Grammar, stream: Stream, text: str, depth: int) -> str:
+    """``text`` (an alternative drawn at ``depth``) with its symbols expanded in turn."""
+    if "#" not in text:  # most alternatives are plain words: no symbol to look for
+        return text
+    literals, symbols = _pieces(text)
+    out = literals[0]
+    for name, literal in zip(symbols, literals[1:], strict=True):
+        # Looked up here, not in a call per symbol: most symbols draw a plain word, done at once.
+        alternatives = grammar.get(name)
+        if not alternatives or depth >= MAX_DEPTH:
+            alternatives = _alternatives(grammar, name, depth + 1)  # raises saying why
+        chosen = stream.choice(alternatives)
+        if "#" in chosen:
+            chosen = _expand_in(grammar, stream, chosen, depth + 1)
+        out += chosen + literal
+    return out
+
+
+def _alternatives(grammar: Grammar, symbol: str, depth: int) -> Sequence[str]:
+    """The alternatives of ``symbol`` expanded at ``depth``; ``GrammarError`` when there are
+    none or the recursion runs too deep."""
     if depth > MAX_DEPTH:
         raise GrammarError(f"grammar recursion deeper than {MAX_DEPTH} at #{symbol}#")
     alternatives = grammar.get(symbol)
@@ -43,14 +63,7 @@ def _expand(grammar: Grammar, stream: Stream, symbol: str, depth: int) -> str:
         if alternatives is None:
             raise GrammarError(f"unknown grammar symbol #{symbol}#")
         raise GrammarError(f"grammar symbol #{symbol}# has no alternatives")
-    text = stream.choice(alternatives)
-    if "#" not in text:  # most alternatives are plain words: no symbol to look for
-        return text
-    literals, symbols = _pieces(text)
-    out = literals[0]
-    for name, literal in zip(symbols, literals[1:], strict=True):
-        out += _expand(grammar, stream, name, depth + 1) + literal
-    return out
+    return alternatives
 
 
 def _cut(marker: re.Pattern[str], text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -86,6 +99,8 @@ def slots_in(text: str) -> list[str]:
 
 def fill(text: str, values: Mapping[str, str]) -> str:
     """Replace every ``{slot}`` with its value verbatim; a slot without a value raises."""
+    if "{" not in text:  # nothing to fill (and no template to cut and cache)
+        return text
     literals, names = _slot_pieces(text)
     out = [literals[0]]
     for name, literal in zip(names, literals[1:], strict=True):
@@ -108,11 +123,15 @@ def tidy(text: str) -> str:
     the first letter of each sentence. Apply it to an expanded template *before* ``fill``, so slot
     values are never touched. Memoised: a pure function of ``text``, and a run expands the same
     few thousand templates (slots still unfilled) again and again."""
-    text = _MULTI_SPACE.sub(" ", text)
-    text = _DOUBLE_COMMA.sub(",", text)
+    # Each pattern runs only where the text can hold a match (most expansions hold none).
+    if "  " in text or "\t" in text:
+        text = _MULTI_SPACE.sub(" ", text)
+    if text.count(",") > 1:
+        text = _DOUBLE_COMMA.sub(",", text)
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text).strip()
     text = text.lstrip(", ")
-    text = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+    if ". " in text or "! " in text or "? " in text:
+        text = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), text)
     return text[:1].upper() + text[1:]
 
 
