@@ -69,15 +69,9 @@ def _alternatives(grammar: Grammar, symbol: str, depth: int) -> Sequence[str]:
 def _cut(marker: re.Pattern[str], text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``text`` cut at each match of ``marker``: the literals around them (one more than the
     matches) and the names the matches carry, left to right."""
-    literals: list[str] = []
-    names: list[str] = []
-    position = 0
-    for match in marker.finditer(text):
-        literals.append(text[position : match.start()])
-        names.append(match.group(1))
-        position = match.end()
-    literals.append(text[position:])
-    return tuple(literals), tuple(names)
+    # split with the marker's one group: literal, name, literal, ..., literal (in one C call).
+    pieces = marker.split(text)
+    return tuple(pieces[0::2]), tuple(pieces[1::2])
 
 
 @lru_cache(maxsize=4096)
