@@ -413,6 +413,20 @@ def has_negated(text: str | Prepared, phrases: Iterable[str]) -> bool:
     return any(_negated(prepared.flat, s) for s in _occurrences(prepared, tuple(phrases)))
 
 
+def negations(text: str | Prepared, phrases: Iterable[str]) -> tuple[bool, bool]:
+    """(``has_unnegated``, ``has_negated``) of ``phrases`` in ``text``, from one scan."""
+    prepared = prepare(text)
+    unnegated = negated = False
+    for start in _occurrences(prepared, tuple(phrases)):
+        if _negated(prepared.flat, start):
+            negated = True
+        else:
+            unnegated = True
+        if negated and unnegated:
+            break
+    return unnegated, negated
+
+
 __all__ = [
     "BOUND_LEFT",
     "BOUND_RIGHT",
@@ -427,6 +441,7 @@ __all__ = [
     "in_order",
     "joined",
     "masked",
+    "negations",
     "normalize",
     "normalized",
     "prepare",

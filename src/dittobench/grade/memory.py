@@ -162,14 +162,23 @@ class _Scanner:
         return False
 
 
-def _dumped(scanner: _Scanner, values: tuple[str, ...], floor: int, divisor: int) -> bool:
+_Guard = tuple[tuple[str, ...], int]
+"""A dump guard's distinct values (one per normal form) and how many of them make a dump."""
+
+
+def _guard(values: tuple[str, ...], policy: GradingPolicy) -> _Guard:
     distinct = {normalized(v): v for v in values}
     distinct.pop("", None)
-    threshold = max(floor, ceil(len(distinct) / divisor), 1)
-    if len(distinct) < threshold:
+    threshold = max(policy.dump_floor, ceil(len(distinct) / policy.dump_divisor), 1)
+    return tuple(distinct.values()), threshold
+
+
+def _dumped(scanner: _Scanner, guard: _Guard) -> bool:
+    values, threshold = guard
+    if len(values) < threshold:
         return False
     named = 0
-    for value in scanner.found(tuple(distinct.values())):
+    for value in scanner.found(values):
         named += scanner.hit(value)
         if named >= threshold:
             return True
@@ -293,7 +302,7 @@ def grade_memory(
         named_wrong = scanner.any(case.distractors, excuse)
     if named_wrong:
         return _zero("distractor", disqualified=True)
-    if _dumped(scanner, case.dump_guard, policy.dump_floor, policy.dump_divisor):
+    if _dumped(scanner, _guard(case.dump_guard, policy)):
         return _zero("dump_guard", disqualified=True)
     if abstain is True and case.answer_kind not in ABSTAIN_KINDS:
         return _zero("wrongful_decline", disqualified=True)
@@ -438,8 +447,18 @@ def _dumps(
     if context:
         return False
     spared = history.spared_guard
-    guard = _scanned(case, tuple(v for v in case.dump_guard if v not in spared), policy)
-    return _dumped(dumped, guard, policy.dump_floor, policy.dump_divisor)
+
+    def make() -> _Guard:
+        return _guard(
+            _scanned(case, tuple(v for v in case.dump_guard if v not in spared), policy), policy
+        )
+
+    return _dumped(dumped, _GUARDS.get(make, case, policy, spared))
+
+
+_GUARDS: Kept[_Guard] = Kept(4096)
+"""The dump guard of each case, policy and spared values (all immutable; the history's, kept
+for the dataset, are the same objects for every answer), kept by identity."""
 
 
 def _what_is_said(

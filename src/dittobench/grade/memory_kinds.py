@@ -45,6 +45,7 @@ from dittobench.grade.match import (
     hit,
     in_order,
     masked,
+    negations,
     normalize,
     prepare,
     spans,
@@ -456,8 +457,10 @@ def _determine(case: MemoryCase, answer: Answer) -> _Determination:
     cessation, strong, weak = _status_cues(case.question, answer.rules.lexicon)
     if answer.rules.more_phrasings:  # "You gave pottery up" says "gave it up"
         full = _activity_as_it(case, full)
-    ended = has_unnegated(full, cessation) or has_negated(full, strong) or has_phrase(full, USED_TO)
-    goes_on = has_unnegated(full, strong) or has_negated(full, cessation)
+    ended_said, ended_denied = negations(full, cessation)  # "gave up", "haven't given up"
+    goes_on_said, goes_on_denied = negations(full, strong)  # "still", "not still"
+    ended = ended_said or goes_on_denied or has_phrase(full, USED_TO)
+    goes_on = goes_on_said or ended_denied
     return _Determination(ended, goes_on, has_unnegated(full, weak))
 
 
