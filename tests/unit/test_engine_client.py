@@ -160,6 +160,22 @@ def test_a_compressed_reply_is_inflated_within_the_limit() -> None:
         assert response.final_text.startswith("packed packed")
 
 
+@pytest.mark.parametrize("field", ["final_text", "answer"])
+def test_an_answer_longer_than_the_limit_is_too_large_and_one_at_it_is_taken(field: str) -> None:
+    """Grading reads every character, so the answer's length is bounded (a 4 MiB reply of
+    text took seconds to grade); the limit itself is an answer like any other."""
+    limit = ClientLimits().max_answer_chars
+    at_limit = httpx.Response(200, json={field: "a" * limit})
+    response, execution = run_with(_replying(at_limit))
+    assert execution.outcome == "ok" and response is not None
+    assert len(response.final_text if field == "final_text" else response.answer or "") == limit
+    over = httpx.Response(200, json={field: "é" * (limit + 1)})
+    response, execution = run_with(_replying(over))
+    assert execution.outcome == "too_large" and response is None
+    assert len(execution.attempts) == 1  # the harness's answer: not asked again
+    assert execution.attempts[0].detail == f"$.{field}: 65,537 characters, over 65,536"
+
+
 def test_a_compression_bomb_is_too_large_before_it_is_inflated() -> None:
     """8 MiB of zeros in gzip is about 8 KB; inflating it in full would be past the 4 MiB
     limit. Stacked layers (a 2 KB reply worth gigabytes) are not read at all."""

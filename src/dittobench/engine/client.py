@@ -54,6 +54,11 @@ class ClientLimits:
     attempts: int = 3
     backoff_s: tuple[float, ...] = (0.25, 0.75)
     max_response_bytes: int = 4 * 1024 * 1024
+    max_answer_chars: int = 65_536
+    """The longest ``final_text`` or ``answer`` taken; a longer one makes the reply
+    ``too_large``. Grading reads every character of an answer, so this bounds what a harness
+    can make grading cost (about 0.1 s of CPU for an answer this long, where a 4 MiB one took
+    3 s); an answer of ten thousand words is no memory's honest reply."""
 
 
 OVERALL_SLACK_S = 0.5
@@ -353,7 +358,7 @@ class HarnessClient:
                 break
             try:
                 payload = await self._by(deadline, self._post_run(body))
-                response, dropped = _response(payload)
+                response, dropped = _response(payload, self.limits.max_answer_chars)
                 took = _ms(self._clock() - begin)
                 attempts.append(Attempt(number, took, "ok", 200))
                 total = _ms(self._clock() - started)
@@ -470,15 +475,20 @@ def _json(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _response(payload: Any) -> tuple[RunResponse, int]:
+def _response(payload: Any, max_chars: int) -> tuple[RunResponse, int]:
     """The reply as graded (liberal, repaired: ``spec.repair``) and the reported tool calls
-    dropped beyond the number kept."""
+    dropped beyond the number kept; ``too_large`` when its answer is over ``max_chars``."""
     try:
-        return repair.run_response(payload)
+        response, dropped = repair.run_response(payload)
     except DecodeError as exc:
         raise _Failure("bad_json", 200, detail=str(exc)) from None
     except Exception as exc:
         raise _Failure("bad_json", 200, detail=f"unreadable: {type(exc).__name__}") from None
+    for name, text in (("final_text", response.final_text), ("answer", response.answer or "")):
+        if len(text) > max_chars:
+            said = f"$.{name}: {len(text):,} characters, over {max_chars:,}"
+            raise _Failure("too_large", 200, detail=said)
+    return response, dropped
 
 
 def _reason(exc: Exception) -> str:
