@@ -34,6 +34,7 @@ can check the order cases and seeds arrive in.
 ``flaky``      503 on the first attempt of each case id, then ``{"final_text": "ok"}``
 ``malformed``  200 with a truncated JSON body
 ``huge``       200 with a valid JSON body of about 6 MiB
+``verbose``    200 with a ``final_text`` one character over the engine's limit (64 KiB of text)
 ``drip``       a small valid body (with a correct Content-Length) sent one byte every 0.5 s
 ``reset``      the connection is reset (SO_LINGER 0, then close) without a response
 ``hang``       never answers
@@ -90,6 +91,7 @@ MODES = (
     "flaky",
     "malformed",
     "huge",
+    "verbose",
     "drip",
     "reset",
     "hang",
@@ -103,6 +105,7 @@ MODES = (
 
 DIE_EXIT_CODE = 3
 HUGE_BYTES = 6 * 1024 * 1024
+VERBOSE_CHARS = 65_537
 DRIP_BODY = b'{"final_text": "ok"}'
 DRIP_INTERVAL_S = 0.5
 DRIP_SEED_LENGTH = 4096
@@ -389,7 +392,7 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(500, {"error": "boom"})
         elif mode == "flaky":
             self.flaky()
-        elif mode in ("malformed", "huge", "twice", "gzip-bomb"):
+        elif mode in ("malformed", "huge", "verbose", "twice", "gzip-bomb"):
             self.odd_reply(mode)
         elif mode == "drip":
             self.read_body(required=False)
@@ -417,6 +420,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_bytes(200, b'{"final_text": ')
         elif mode == "huge":
             self.send_bytes(200, self.state.huge())
+        elif mode == "verbose":
+            self.reply(200, {"final_text": "I remember. " * (VERBOSE_CHARS // 12) + "x" * 5})
         else:  # gzip-bomb
             bomb = gzip_bomb()
             self.send_response(200)

@@ -83,7 +83,10 @@ def test_do_nothing_harness_scores_zero(store: RunStore, tmp_path: Path) -> None
     assert report.tool_mean == 0 and report.memory_mean == 0
 
 
-@pytest.mark.parametrize(("mode", "outcome"), [("malformed", "bad_json"), ("huge", "too_large")])
+@pytest.mark.parametrize(
+    ("mode", "outcome"),
+    [("malformed", "bad_json"), ("huge", "too_large"), ("verbose", "too_large")],
+)
 def test_broken_replies_are_recorded_per_case_and_the_run_finishes(
     store: RunStore, tmp_path: Path, mode: str, outcome: str
 ) -> None:
