@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import urllib.request
@@ -57,6 +58,16 @@ def test_run_then_list_and_show(tmp_path: Path) -> None:
         str(tmp_path / "mine.json"),
     )
     assert verified.returncode == 0, verified.stdout + verified.stderr
+    # The command the run prints for its receipt works as printed: it names the key beside the
+    # store, which is not this installation's own.
+    hint = next(line for line in result.stdout.splitlines() if line.startswith("receipt"))
+    command = shlex.split(hint[hint.index("(dittobench ") + 1 : -1])
+    assert command[:2] == ["dittobench", "verify"] and command[-2:] == [
+        "--trusted-keys",
+        str(public),
+    ]
+    printed = dittobench(*command[1:])
+    assert printed.returncode == 0, printed.stdout + printed.stderr
 
     listed = dittobench("runs", "--db", str(db))
     assert listed.returncode == 0 and run_id in listed.stdout and "done" in listed.stdout

@@ -178,6 +178,26 @@ def test_keys_show_prints_a_line_verify_accepts(receipt: dict[str, Any], tmp_pat
     assert none_yet.returncode == 2 and "no key yet" in none_yet.stderr
 
 
+def test_a_key_pem_given_as_trusted_keys_is_trusted_and_a_broken_one_exits_2(
+    receipt: dict[str, Any], tmp_path: Path
+) -> None:
+    key = generate_private_key()
+    private_path, public_path = save_keypair(key, tmp_path / "k")
+    path = signed_by(receipt, key, tmp_path)
+    for given in (public_path, private_path):  # only a private key's public half is read
+        checked = dittobench("verify", str(path), "--trusted-keys", str(given), cwd=tmp_path)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert f"(the key in {given} (--trusted-keys))" in checked.stdout, checked.stdout
+    other = save_keypair(generate_private_key(), tmp_path / "other")[1]
+    refused = dittobench("verify", str(path), "--trusted-keys", str(other), cwd=tmp_path)
+    assert refused.returncode == 2 and "not trusted" in refused.stderr, refused.stderr
+    broken = tmp_path / "broken.pem"
+    broken.write_text("-----BEGIN PUBLIC KEY-----\nnot base64\n", encoding="utf-8")
+    failed = dittobench("verify", str(path), "--trusted-keys", str(broken), cwd=tmp_path)
+    assert failed.returncode == 2 and failed.stderr.startswith("error: --trusted-keys: ")
+    assert "not a PEM public key" in failed.stderr and "Traceback" not in failed.stderr
+
+
 def test_external_verify_decides_the_signer_the_same_way(tmp_path: Path) -> None:
     path = tmp_path / "receipt.json"
     stranger = "0123456789abcdef"

@@ -137,6 +137,7 @@ def replay(
         drive_here,
         installation_key,
         judge_endpoint,
+        key_to_trust,
         open_store,
         print_outcome,
         store_location,
@@ -164,4 +165,4 @@ def replay(
             seed_source=SUBMITTER, judge=judge, judge_model=judge_model, harness_name=name,
         )  # fmt: skip
         outcome = drive_here(store, run_id, request, resumed=False)
-    print_outcome(outcome, json_out)
+    print_outcome(outcome, json_out, key_to_trust(None, home))

@@ -242,9 +242,9 @@ TrustedKeysOpt = Annotated[
     typer.Option(
         "--trusted-keys",
         help="Trusted-keys JSON (a service's GET /v1/keys, or `dittobench keys show`, its last "
-        "line or its whole --json output): the "
-        "signer must be listed, valid at created_at. This installation's own key is always "
-        "trusted.",
+        "line or its whole --json output): the signer must be listed, valid at created_at. Or "
+        "a key's PEM file (e.g. keys/dittobench-ed25519.pub.pem beside a --db store), trusted "
+        "for every receipt it signed. This installation's own key is always trusted.",
         dir_okay=False,
     ),
 ]

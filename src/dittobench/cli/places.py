@@ -88,10 +88,26 @@ def installation_key(key_file: Path | None, home: Path) -> Ed25519PrivateKey:
     return load_private_key(path)
 
 
+def key_to_trust(key_file: Path | None, home: Path) -> Path | None:
+    """The key file ``verify`` must be given (``--trusted-keys``) to trust the receipts signed
+    by ``installation_key(key_file, home)``: ``--key``'s, or the public key in ``keys/`` beside a
+    ``--db`` store; None for this installation's own key, which ``verify`` always trusts."""
+    from dittobench.cli.inputs import same_file
+    from dittobench.cli.signers import own_key_folder
+    from dittobench.receipts.keys import PUBLIC_KEY_NAME
+
+    if key_file is not None:
+        return key_file
+    own = own_key_folder()
+    folder = home / "keys"
+    return None if own is not None and same_file(folder, own) else folder / PUBLIC_KEY_NAME
+
+
 __all__ = [
     "DB_HELP",
     "default_db",
     "installation_key",
+    "key_to_trust",
     "open_store",
     "sqlite_file",
     "store_location",

@@ -85,8 +85,9 @@ def display() -> BarProgress | PlainProgress:
     return BarProgress() if sys.stderr.isatty() else PlainProgress()
 
 
-def print_outcome(outcome: RunOutcome, json_out: Path | None) -> None:
-    """The summary and the file paths on stdout; the report also to ``--json``."""
+def print_outcome(outcome: RunOutcome, json_out: Path | None, trust: Path | None = None) -> None:
+    """The summary and the file paths on stdout; the report also to ``--json``. ``trust``: the
+    key file ``verify`` needs for the receipt (``places.key_to_trust``), named in its command."""
     from dittobench.cli.summary import report_lines
 
     try:
@@ -101,9 +102,9 @@ def print_outcome(outcome: RunOutcome, json_out: Path | None) -> None:
     typer.echo(f"transcript  {outcome.transcript_path}")
     typer.echo(f"dataset     {outcome.dataset_path}")
     if outcome.receipt_path is not None:
-        typer.echo(
-            f"receipt     {outcome.receipt_path}   (dittobench verify {outcome.receipt_path})"
-        )
+        given = f" --trusted-keys {trust}" if trust is not None else ""
+        command = f"dittobench verify {outcome.receipt_path}{given}"
+        typer.echo(f"receipt     {outcome.receipt_path}   ({command})")
     if json_out is not None:
         try:
             json_out.write_bytes(outcome.report_path.read_bytes())

@@ -100,12 +100,7 @@ def keys_show(
 def _shown_key(given: Path | None) -> tuple[Ed25519PublicKey, Path]:
     """The public key ``--key`` names (a private or public PEM) or this installation's own."""
     from dittobench.cli.signers import own_key_folder
-    from dittobench.receipts.keys import (
-        PUBLIC_KEY_NAME,
-        KeyFileError,
-        load_private_key,
-        load_public_key,
-    )
+    from dittobench.receipts.keys import PUBLIC_KEY_NAME, KeyFileError, load_key_pem
 
     if given is None:
         folder = own_key_folder()
@@ -115,10 +110,7 @@ def _shown_key(given: Path | None) -> tuple[Ed25519PublicKey, Path]:
         if not given.is_file():
             raise fail(f"no key yet at {given}: `dittobench run` creates it, or pass --key")
     try:
-        head = given.read_bytes()[:64]
-        if b"PRIVATE KEY" in head:
-            return load_private_key(given).public_key(), given
-        return load_public_key(given), given
+        return load_key_pem(given), given
     except OSError as exc:
         raise fail(f"cannot read key {given}: {exc.strerror}") from None
     except KeyFileError as exc:

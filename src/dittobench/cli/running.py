@@ -25,6 +25,7 @@ from dittobench.cli.places import (
     DB_HELP,
     default_db,
     installation_key,
+    key_to_trust,
     open_store,
     sqlite_file,
     store_location,
@@ -282,7 +283,7 @@ def _one(args: RunArgs, pack: Pack | None, archive: Archive | None) -> None:
     run_id = args.resume or new_run_id()
     typer.echo(f"run {run_id} · seed {seed if not args.resume else '(stored)'}", err=True)
     outcome = drive_here(store, run_id, request, resumed=args.resume is not None)
-    print_outcome(outcome, args.json_out)
+    print_outcome(outcome, args.json_out, key_to_trust(args.key, home))
 
 
 def _size(args: RunArgs) -> RunSizeName:
@@ -457,6 +458,7 @@ __all__ = [
     "drive_here",
     "installation_key",
     "judge_endpoint",
+    "key_to_trust",
     "open_store",
     "print_outcome",
     "run",

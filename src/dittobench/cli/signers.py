@@ -1,7 +1,8 @@
 """Whose signature `verify`, `external verify` and `verify-suite` accept (docs/receipts.md,
 "Who signed").
 
-A receipt verifies only when its signer is trusted: listed in ``--trusted-keys FILE``, served at
+A receipt verifies only when its signer is trusted: listed in ``--trusted-keys FILE`` (or the
+key of that file, when it is a key's PEM), served at
 ``--keys-url URL`` (a service's ``GET /v1/keys``), or this installation's own key (the one
 ``dittobench run`` signs with, so a user's own runs verify with no option). ``--any-key`` checks
 integrity only and says so. A signer that is not trusted exits 2 naming its key id and the fix.
@@ -26,7 +27,8 @@ KEYS_MAX_BYTES: Final = 1024 * 1024
 """The largest trusted-keys document ``--keys-url`` reads."""
 KEYS_PATH: Final = "/v1/keys"
 OWN_KEY_FROM: Final = "1970-01-01T00:00:00Z"
-"""This installation's own key is trusted for every receipt it signed, whenever."""
+"""This installation's own key, or one named by its PEM file, is trusted for every receipt it
+signed, whenever."""
 ANY_KEY_WORDS: Final = "integrity only: the signer was NOT checked (--any-key)"
 HOW_TO_TRUST: Final = (
     "pass --trusted-keys FILE or --keys-url URL listing it (a service serves its keys at "
@@ -45,10 +47,7 @@ def trusted_signers(
         if trusted_keys is not None or keys_url is not None:
             raise fail("--any-key checks no signer: drop --trusted-keys and --keys-url")
         return None
-    found: list[TrustedKey] = []
-    listed = read_trusted_keys(trusted_keys)
-    if listed is not None:
-        found += listed.keys
+    found = listed_keys(trusted_keys)
     if keys_url is not None:
         found += fetch_trusted_keys(keys_url).keys
     own = own_trusted_key()
@@ -58,6 +57,29 @@ def trusted_signers(
     for key in found:
         unique.setdefault(key.key_id, key)  # the first listing of a key wins
     return TrustedKeys(tuple(unique.values()))
+
+
+def listed_keys(path: Path | None) -> list[TrustedKey]:
+    """The keys ``--trusted-keys`` names: a trusted-keys document's, or the key of a PEM file
+    (public or private: only its public half is read), trusted like this installation's own
+    for every receipt it signed. Exit 2 when the file fails."""
+    from dittobench.receipts.keys import KeyFileError, load_key_pem, trusted_entry
+
+    if path is None:
+        return []
+    try:
+        with path.open("rb") as head:
+            pem = head.read(16).startswith(b"-----BEGIN")
+    except OSError:
+        pem = False  # read_trusted_keys says what is wrong with it
+    if not pem:
+        listed = read_trusted_keys(path)
+        return list(listed.keys) if listed is not None else []
+    try:
+        key = trusted_entry(load_key_pem(path), OWN_KEY_FROM)
+    except (OSError, KeyFileError) as exc:
+        raise fail(f"--trusted-keys: {exc}") from None
+    return [replace(key, origin=f"the key in {path} (--trusted-keys)")]
 
 
 def require_trusted(signer: Any, trusted: TrustedKeys | None, what: str = "receipt") -> None:
@@ -159,6 +181,7 @@ __all__ = [
     "HOW_TO_TRUST",
     "fetch_trusted_keys",
     "keys_endpoint",
+    "listed_keys",
     "own_key_folder",
     "own_trusted_key",
     "require_trusted",

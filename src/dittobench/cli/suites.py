@@ -16,7 +16,7 @@ import typer
 
 from dittobench.cli.common import AnyKeyOpt, KeysUrlOpt, TrustedKeysOpt, app, fail
 from dittobench.cli.inputs import read_json
-from dittobench.cli.places import installation_key, store_location
+from dittobench.cli.places import installation_key, key_to_trust, store_location
 from dittobench.cli.progress import display, print_outcome
 from dittobench.drive.clock import new_run_id, now
 
@@ -81,7 +81,7 @@ def many_runs(plan: Plan) -> None:
         if suite_id:
             _report_suite(store, suite_id, outcomes, key, plan.out_dir)
         elif outcomes:
-            print_outcome(outcomes[0], plan.json_out)
+            print_outcome(outcomes[0], plan.json_out, key_to_trust(plan.key, home))
     except StoreError as exc:
         raise fail(str(exc)) from None
     finally:

@@ -136,6 +136,14 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
     return key
 
 
+def load_key_pem(path: Path) -> Ed25519PublicKey:
+    """The public key of a PEM file holding either half of a pair (only the public half of a
+    private key is used)."""
+    if b"PRIVATE KEY" in path.read_bytes()[:64]:
+        return load_private_key(path).public_key()
+    return load_public_key(path)
+
+
 FROM_FILE: Final = "from the trusted-keys file"
 """A trusted key's ``origin`` when it was read from a trusted-keys file."""
 
