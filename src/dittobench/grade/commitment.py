@@ -155,6 +155,9 @@ class _Pool:
 
     values: tuple[str, ...]
     by_first: dict[str, tuple[int, ...]]
+    firsts: frozenset[str]
+    """The keys of ``by_first`` as a set: intersecting two sets walks the smaller one (an
+    answer's few words), where intersecting with the dict walks all its keys."""
     numbers: tuple[int, ...]
     own: frozenset[str]
 
@@ -174,7 +177,13 @@ def _pool(question: str, candidates: tuple[str, ...]) -> _Pool:
             numbers.append(index)
         else:
             by_first.setdefault(words[0], []).append(index)
-    return _Pool(values, {w: tuple(i) for w, i in by_first.items()}, tuple(numbers), own)
+    return _Pool(
+        values,
+        {w: tuple(i) for w, i in by_first.items()},
+        frozenset(by_first),
+        tuple(numbers),
+        own,
+    )
 
 
 @lru_cache(maxsize=64)
@@ -190,7 +199,7 @@ def _locate(text: Prepared, pool: _Pool) -> list[tuple[int, int, str]]:
     ends: list[int] = []  # end can overlap it (a long answer names hundreds)
     present = _tokens(text.key)
     looked = list(pool.numbers)
-    for word in present.intersection(pool.by_first):
+    for word in present & pool.firsts:
         looked.extend(pool.by_first[word])
     for value in [pool.values[i] for i in sorted(looked)]:
         for start, end in spans(text, value):
@@ -251,6 +260,8 @@ def read_mentions(
     hypotheticals, pleasantries, introduced companions, like for like, "Not included:", …);
     ``readings_6``: grading-6's (the unreal mood, a value taken back, "Not counted:", the value a
     correction replaced)."""
+    if not text.key:
+        return []  # an empty text names nothing (a slot left empty is read for every answer)
     pool = _pool(question, tuple(candidates))
     found = _locate(text, pool)
     if not found:

@@ -204,6 +204,9 @@ class _ValueIndex:
 
     by_word: dict[str, tuple[int, ...]]
     always: tuple[int, ...]
+    words: frozenset[str]
+    """The keys of ``by_word`` as a set: intersecting two sets walks the smaller one (an
+    answer's few words), where intersecting with the dict walks all its keys."""
 
 
 @lru_cache(maxsize=4096)
@@ -217,7 +220,7 @@ def _value_index(values: tuple[str, ...]) -> _ValueIndex:
             by_word.setdefault(first.group(), []).append(index)
         elif needle is not _NEVER:
             always.append(index)  # a number, or a key with no letter or digit
-    return _ValueIndex({w: tuple(i) for w, i in by_word.items()}, tuple(always))
+    return _ValueIndex({w: tuple(i) for w, i in by_word.items()}, tuple(always), frozenset(by_word))
 
 
 @lru_cache(maxsize=64)
@@ -236,7 +239,7 @@ def hits(text: str | Prepared, values: tuple[str, ...]) -> list[str]:
     index = _value_index(values)
     words = _words_of_key(prepared.key)
     found = list(index.always)
-    for word in words.intersection(index.by_word) if index.by_word else ():
+    for word in words & index.words:
         found.extend(index.by_word[word])
     return [values[i] for i in sorted(found) if hit(prepared, values[i])]
 
