@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from typing import Any
 
-from dittobench.core.canonical import MAX_SAFE_INTEGER
-from dittobench.core.hashing import canonical_sha256
+from dittobench.core.canonical import MAX_SAFE_INTEGER, CanonicalJSONError, canonical_str
+from dittobench.core.hashing import sha256_hex
 from dittobench.core.prng import SeedError, parse_seed, seed_text
 from dittobench.spec import vocab
 from dittobench.spec.codec import DecodeError, decode
@@ -102,6 +103,13 @@ class Transcript:
     from the JSON when it declared nothing."""
 
     def to_json(self) -> dict[str, Any]:
+        return self.json_with_cases([c.to_json() for c in self.sorted_cases()])
+
+    def sorted_cases(self) -> list[CaseRecord]:
+        return sorted(self.cases, key=lambda c: c.case_id)
+
+    def json_with_cases(self, cases: Any) -> dict[str, Any]:
+        """``to_json`` with ``cases`` as given (``transcript_bytes`` writes the cases itself)."""
         return {
             "benchmark": self.benchmark,
             "bench_version": self.bench_version,
@@ -109,7 +117,7 @@ class Transcript:
             "run_size": self.run_size,
             "dataset_sha256": self.dataset_sha256,
             "harness": self.harness,
-            "cases": [c.to_json() for c in sorted(self.cases, key=lambda c: c.case_id)],
+            "cases": cases,
             **({"pack": self.pack.to_json()} if self.pack else {}),
             **({"wire_nonce": self.wire_nonce} if self.wire_nonce else {}),
             **({"judge": self.judge.to_json()} if self.judge else {}),
@@ -118,8 +126,8 @@ class Transcript:
 
     @property
     def sha256(self) -> str:
-        """``transcript_sha256``."""
-        return canonical_sha256(self.to_json())
+        """``transcript_sha256``: the SHA-256 of ``transcript_bytes``."""
+        return sha256_hex(transcript_bytes(self))
 
     @classmethod
     def from_json(cls, data: Any) -> Transcript:
@@ -170,6 +178,95 @@ def call_json(call: ToolCall) -> dict[str, Any]:
     # beyond 2**53 must still hash, and read back as the integer the shape promises.
     hop = min(max(call.hop, -MAX_SAFE_INTEGER), MAX_SAFE_INTEGER)
     return {"name": json_safe(call.name), "args": json_safe(call.args), "hop": hop}
+
+
+def transcript_bytes(transcript: Transcript) -> bytes:
+    """``canonical_bytes(transcript.to_json())``, written straight from the fields: a full run's
+    record is thousands of small objects, and building them as dicts, checking them for
+    values the standard encoder would write wrongly and encoding them takes three times as
+    long. Canonical JSON is written member by member (an object's text is its members' texts,
+    sorted by key), so each member is written as ``canonical_bytes`` would write it: the
+    objects below spell their members in sorted key order, leaves go through ``_leaf``, and
+    any other value (a call's arguments, the pack, the judge) through ``canonical_str``."""
+    cases = "[" + ",".join(map(_case_text, transcript.sorted_cases())) + "]"
+    members = {k: canonical_str(v) for k, v in transcript.json_with_cases(None).items()}
+    members["cases"] = cases  # the keys are the literals above: plain ASCII, sorted as text
+    text = "{" + ",".join(f'"{k}":{members[k]}' for k in sorted(members)) + "}"
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # as canonical_bytes refuses it
+        raise CanonicalJSONError(f"string contains a lone surrogate: {exc}") from exc
+
+
+def _leaf(value: Any) -> str:
+    """A member's canonical JSON text: text, safe integers, flags and null written as the
+    standard encoder writes them (RFC 8785's form for these; a lone surrogate is refused when
+    the whole is encoded), anything else (a float, a subclass) through ``canonical_str``."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if kind is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        return str(value)
+    if kind is bool:
+        return "true" if value else "false"
+    return canonical_str(value)
+
+
+def _case_text(case: CaseRecord) -> str:
+    """``CaseRecord.to_json``, members in sorted key order."""
+    response = "null" if case.response is None else _response_text(case.response)
+    return (
+        f'{{"case_id":{_leaf(case.case_id)},"execution":{_execution_text(case.execution)}'
+        f',"kind":{_leaf(case.kind)},"observed":[{",".join(map(_call_text, case.observed))}]'
+        f',"response":{response},"user_id":{_leaf(case.user_id)}}}'
+    )
+
+
+def _response_text(response: RunResponse) -> str:
+    """``response_json``, members in sorted key order."""
+    retrieved = (
+        f',"retrieved":[{",".join(_leaf(safe_text(i)) for i in response.retrieved)}]'
+        if response.retrieved
+        else ""
+    )
+    return (
+        f'{{"abstain":{_leaf(response.abstain)},"answer":{_leaf(response.answer)}'
+        f',"confidence":{_leaf(response.confidence)},"final_text":{_leaf(response.final_text)}'
+        f',"latency_ms":{_leaf(response.latency_ms)}'
+        f',"output_tokens":{_leaf(response.output_tokens)}'
+        f',"prompt_tokens":{_leaf(response.prompt_tokens)}{retrieved}'
+        f',"tool_calls":[{",".join(map(_call_text, response.tool_calls))}]}}'
+    )
+
+
+def _call_text(call: ToolCall) -> str:
+    """``call_json``, members in sorted key order."""
+    hop = min(max(call.hop, -MAX_SAFE_INTEGER), MAX_SAFE_INTEGER)
+    args, name = json_safe(call.args), json_safe(call.name)
+    return f'{{"args":{_leaf(args)},"hop":{_leaf(hop)},"name":{_leaf(name)}}}'
+
+
+def _execution_text(execution: Execution) -> str:
+    """``to_wire(execution)`` (a None member left out), members in sorted key order."""
+    dropped = execution.tool_calls_dropped
+    return (
+        f'{{"attempts":[{",".join(map(_attempt_text, execution.attempts))}]'
+        f',"outcome":{_leaf(execution.outcome)}'
+        + ("" if dropped is None else f',"tool_calls_dropped":{_leaf(dropped)}')
+        + f',"total_duration_ms":{_leaf(execution.total_duration_ms)}}}'
+    )
+
+
+def _attempt_text(attempt: Attempt) -> str:
+    """``to_wire(attempt)`` (a None member left out), members in sorted key order."""
+    detail = "" if attempt.detail is None else f',"detail":{_leaf(attempt.detail)}'
+    return (
+        f'{{"attempt":{_leaf(attempt.attempt)}{detail}'
+        f',"duration_ms":{_leaf(attempt.duration_ms)}'
+        f',"http_status":{_leaf(attempt.http_status)},"outcome":{_leaf(attempt.outcome)}}}'
+    )
 
 
 def safe_text(value: str) -> str:
