@@ -17,7 +17,6 @@ import httpx
 import pytest
 
 import dittobench
-from dittobench.drive import runs
 from dittobench.drive.clock import now
 from dittobench.drive.runs import DONE, RESUME, START, RunRequest, drive_run, start_or_resume
 from dittobench.engine.launcher import builtin_harness
@@ -25,6 +24,7 @@ from dittobench.engine.orchestrate import Progress
 from dittobench.engine.runner import RunError, RunHeld, RunOutcome
 from dittobench.receipts.keys import generate_private_key, save_keypair
 from dittobench.sandbox import SandboxError
+from dittobench.sandbox import harness as sandbox_harness
 from dittobench.sandbox.archive import Archive
 from dittobench.sandbox.harness import SandboxConfig
 from dittobench.spec.dataset import dataset_from_json
@@ -153,7 +153,7 @@ def test_an_archive_runs_in_its_sandbox_folder_its_tools_routed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     boxes: list[tuple[Path, FakeBox]] = []
-    monkeypatch.setattr(runs, "sandboxed_harness", fake_sandbox(boxes))
+    monkeypatch.setattr(sandbox_harness, "sandboxed_harness", fake_sandbox(boxes))
     name = f"archive:sha256:{ARCHIVE.sha256}"
     request = RunRequest(harness=name, seed=SEED, out_dir=tmp_path, archive=ARCHIVE)
     with RunStore(RunStore.sqlite_url(tmp_path / "runs.db")) as store:
@@ -169,7 +169,9 @@ def test_a_sandbox_ended_for_a_bound_stops_the_run_saying_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     boxes: list[tuple[Path, FakeBox]] = []
-    monkeypatch.setattr(runs, "sandboxed_harness", fake_sandbox(boxes, "memory over 512 MB"))
+    monkeypatch.setattr(
+        sandbox_harness, "sandboxed_harness", fake_sandbox(boxes, "memory over 512 MB")
+    )
     request = RunRequest(harness="archive", seed=SEED, out_dir=tmp_path, archive=ARCHIVE)
     store = RunStore(RunStore.sqlite_url(tmp_path / "runs.db"))
     with store, pytest.raises(SandboxError, match="memory over 512 MB"):
