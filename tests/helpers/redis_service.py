@@ -54,7 +54,12 @@ def why_no_redis() -> str | None:
 
 
 def database_index() -> int:
-    """A database index for this test process (1-15; 0 is left to real use)."""
+    """A database index for this test process (1-15; 0 is left to real use): by pytest-xdist
+    worker (``gw0`` is 1, ``gw1`` 2, ...), so processes of one session never share one; by
+    process id outside xdist."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and worker[2:].isdigit():
+        return 1 + int(worker[2:]) % 15
     return 1 + os.getpid() % 15
 
 
