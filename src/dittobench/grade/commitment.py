@@ -60,7 +60,7 @@ from dittobench.grade.cues import (
     first_words,
     last_words,
 )
-from dittobench.grade.match import Prepared, hit, normalized, prepare, spans
+from dittobench.grade.match import Prepared, hit, normalized, prepare, spans, value_key
 from dittobench.grade.people import (
     another_event,
     belief_pattern,
@@ -160,6 +160,8 @@ class _Pool:
     answer's few words), where intersecting with the dict walks all its keys."""
     numbers: tuple[int, ...]
     own: frozenset[str]
+    keys: tuple[str, ...]
+    """Each value's key (``value_key``): a text without it does not name the value."""
 
 
 @lru_cache(maxsize=4096)
@@ -183,6 +185,7 @@ def _pool(question: str, candidates: tuple[str, ...]) -> _Pool:
         frozenset(by_first),
         tuple(numbers),
         own,
+        tuple(value_key(v) for v in values),
     )
 
 
@@ -201,7 +204,11 @@ def _locate(text: Prepared, pool: _Pool) -> list[tuple[int, int, str]]:
     looked = list(pool.numbers)
     for word in present & pool.firsts:
         looked.extend(pool.by_first[word])
-    for value in [pool.values[i] for i in sorted(looked)]:
+    key = text.key
+    for index in sorted(looked):
+        needle, value = pool.keys[index], pool.values[index]
+        if needle and needle not in key:
+            continue  # as ``spans`` finds (no call: most values looked for are absent)
         for start, end in spans(text, value):
             at = bisect_left(starts, end)
             if at == 0 or ends[at - 1] <= start:
@@ -516,7 +523,9 @@ _LINE_END = re.compile(r"(?<=[^\s.!?;:])[ \t]*\n")
 def lines_as_sentences(raw: str) -> str:
     """``raw`` with a full stop at each line end that has none, so a line break (which
     normalising folds into a space) still ends a sentence, and "&" read as "and"."""
-    return _LINE_END.sub(".\n", raw).replace(" & ", " and ")
+    if "\n" in raw:  # most answers are one line: no scan of every position
+        raw = _LINE_END.sub(".\n", raw)
+    return raw.replace(" & ", " and ")
 
 
 def committed_text(text: Prepared, mentions: list[Mention]) -> Prepared:

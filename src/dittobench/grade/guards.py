@@ -28,18 +28,16 @@ covers at least ``ECHO_MIN_SHARE`` of the question; a restatement in the answer'
 ("I don't know which artist you admire most") stays below both."""
 
 
-def _folded(token: str) -> str:
-    return "~" if token in _PRONOUNS else token
-
-
-def _tokens(text: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), _folded(m.group())) for m in WORD.finditer(text)]
+def _words(text: str) -> list[str]:
+    """The words of ``text``, pronouns folded to "~" (so "my" and "your" match); their places
+    are looked up only for an echo found (most answers have none)."""
+    return ["~" if w in _PRONOUNS else w for w in WORD.findall(text)]
 
 
 @lru_cache(maxsize=512)
 def _question_runs(question: str) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]], int]:
     """The question's folded words, where each word starts in it, and the echo length."""
-    asked = tuple(t for _s, _e, t in _tokens(prepare(question).norm))
+    asked = tuple(_words(prepare(question).norm))
     starts: dict[str, list[int]] = {}
     for j, token in enumerate(asked):
         starts.setdefault(token, []).append(j)
@@ -53,24 +51,26 @@ def mask_echo(text: Prepared, question: str) -> Prepared:
     asked, starts, need = _question_runs(question)
     if not asked or len(text.norm) < need:
         return text
-    found = _tokens(text.norm)
-    cut: list[tuple[int, int]] = []
+    found = _words(text.norm)
+    runs: list[tuple[int, int]] = []  # (first word, last word) of each echo
     i = 0
     while i <= len(found) - need:
         best = 0
-        for j in starts.get(found[i][2], ()):
+        for j in starts.get(found[i], ()):
             run, limit = 1, min(len(found) - i, len(asked) - j)
-            while run < limit and found[i + run][2] == asked[j + run]:
+            while run < limit and found[i + run] == asked[j + run]:
                 run += 1
             if run > best:
                 best = run
         if best >= need:
-            cut.append((found[i][0], found[i + best - 1][1]))
+            runs.append((i, i + best - 1))
             i += best
         else:
             i += 1
-    if not cut:
+    if not runs:
         return text
+    places = [m.span() for m in WORD.finditer(text.norm)]
+    cut = [(places[first][0], places[last][1]) for first, last in runs]
     pieces, pos = [], 0
     for begin, finish in cut:
         pieces.append(text.norm[pos:begin])

@@ -178,6 +178,12 @@ def _spans(text: Prepared, value: str, start: int = 0) -> Iterator[tuple[int, in
                 yield s, e
 
 
+def value_key(value: str) -> str:
+    """What ``hit`` looks for of ``value`` in a text's key, "" for a number or a value never
+    found: a text whose key lacks a value's key does not name it."""
+    return _needle(value).key
+
+
 def spans(text: str | Prepared, value: str) -> list[tuple[int, int]]:
     """Where ``value`` occurs in ``text`` (offsets in its ``key``), as ``hit`` finds it."""
     prepared, needle = prepare(text), _needle(value)
@@ -450,5 +456,6 @@ __all__ = [
     "prepare",
     "says_not_knowing",
     "spans",
+    "value_key",
     "words_of",
 ]

@@ -128,6 +128,8 @@ WRITTEN_OWNER = re.compile(r"(?<![^\W_])([A-Z][^\W\d_]{2,})['’]s(?![^\W_])")
 def owners_in(raw: str) -> frozenset[str]:
     """Lower-case words an answer writes capitalised in the possessive ("Betty's tradition"):
     people, as far as they are no common word."""
+    if "'" not in raw and "’" not in raw:
+        return frozenset()  # no possessive (most answers): no scan of every position
     return frozenset(w.lower() for w in WRITTEN_OWNER.findall(raw)) - NOT_OWNERS
 
 
