@@ -222,28 +222,49 @@ _RUN = re.compile(r"[^\W_]+")
 """A run of letters and digits."""
 
 
-def _near(names: frozenset[str], key: str) -> frozenset[str]:
-    """The ``names`` that ``names_near`` may find near a mention in ``key``: a name of letters
+@dataclass(frozen=True, slots=True, eq=False)
+class _Setting:
+    """What reading an answer takes from its case whatever the answer (``_setting``; one per
+    case, so compared and hashed by identity)."""
+
+    pool: _Pool
+    names: frozenset[str]
+    """The people who are not words of the candidates."""
+    unusual: frozenset[str]
+    """The names that are not letters and digits only (``_near``)."""
+    possessive: re.Pattern[str]
+    belief: re.Pattern[str]
+    asked: frozenset[str]
+
+
+@lru_cache(maxsize=4096)
+def _setting(
+    question: str, candidates: tuple[str, ...], people: frozenset[str], readings_5: bool
+) -> _Setting:
+    """Memoised: a case is graded against many answers, and each answer is read two to four
+    times (slot, prose, ...), so this is looked up once per reading, not piece by piece."""
+    pool = _pool(question, candidates)
+    names = people - pool.own
+    return _Setting(
+        pool,
+        names,
+        frozenset(n for n in names if not n.isalnum()),
+        possessive_pattern(names, normalized(question)),
+        belief_pattern(names, readings_5),
+        question_words(question),
+    )
+
+
+def _near(setting: _Setting, key: str) -> frozenset[str]:
+    """The names that ``names_near`` may find near a mention in ``key``: a name of letters
     and digits only is found as a whole run of them, and the text around a mention is cut at
     the ends of such runs, so a name that is no run of ``key`` is found near none of its
     mentions (any other name is kept). Most answers name nobody, so most readings then look
     for nobody."""
+    names = setting.names
     if not names:
         return names
-    return _unusual(names) | names.intersection(_RUN.findall(key))
-
-
-@lru_cache(maxsize=1024)
-def _unusual(names: frozenset[str]) -> frozenset[str]:
-    """The names that are not letters and digits only (memoised per set, as ``_others``)."""
-    return frozenset(n for n in names if not n.isalnum())
-
-
-@lru_cache(maxsize=1024)
-def _others(people: frozenset[str], own: frozenset[str]) -> frozenset[str]:
-    """The people who are not words of the candidates: memoised, so the patterns built from
-    them (``possessive_pattern``, ``belief_pattern``) are found by a set whose hash is known."""
-    return people - own
+    return setting.unusual | names.intersection(_RUN.findall(key))
 
 
 def read_mentions(
@@ -269,18 +290,34 @@ def read_mentions(
     correction replaced)."""
     if not text.key:
         return []  # an empty text names nothing (a slot left empty is read for every answer)
-    pool = _pool(question, tuple(candidates))
-    found = _locate(text, pool)
+    setting = _setting(question, tuple(candidates), people, readings_5)
+    found = _locate(text, setting.pool)
     if not found:
         return []
-    names = _others(people, pool.own)
-    reader = _Reader(text.key, found, question, timing, names, activities, readings_5, readings_6)
+    if len(found) == 1 and found[0][0] == 0 and found[0][1] == len(text.key):
+        # The text is one candidate and nothing else (a slot holding the value, a third of all
+        # readings): nothing around it to read, so the case alone decides.
+        aside = _alone_aside(setting, timing, activities, readings_5, readings_6)
+        return [Mention(found[0][2], 0, len(text.key), not aside)]
+    reader = _Reader(text.key, found, setting, timing, activities, readings_5, readings_6)
     reader.beyond_at(declining)
     out: list[Mention] = []
     for group in _groups(text.key, found, reader.sentences):
         aside = reader.aside(group, out)
         out.extend(Mention(value, s, e, not aside) for s, e, value in group)
     return _aside_in_sentence(out, reader.sentences)
+
+
+@lru_cache(maxsize=4096)
+def _alone_aside(
+    setting: _Setting, timing: str, activities: bool, readings_5: bool, readings_6: bool
+) -> bool:
+    """Whether a mention that is the whole text is set aside, read as any mention is: its
+    sentence, the words before and after it and the text before it are all empty, and what
+    the answer says after it ("your other trips…") comes after it, so the same reading of an
+    empty mention in an empty text tells (memoised per case: a case's slots name its value)."""
+    empty = [(0, 0, "")]
+    return _Reader("", empty, setting, timing, activities, readings_5, readings_6).aside(empty, [])
 
 
 class _Reader:
@@ -290,19 +327,16 @@ class _Reader:
         self,
         key: str,
         found: list[tuple[int, int, str]],
-        question: str,
+        setting: _Setting,
         timing: str,
-        names: frozenset[str],
         activities: bool,
         readings_5: bool = False,
         readings_6: bool = False,
     ) -> None:
-        self.key, self.found, self.timing, self.names = key, found, timing, names
+        self.key, self.found, self.timing, self.names = key, found, timing, setting.names
         self.activities, self.readings_5, self.readings_6 = activities, readings_5, readings_6
-        self.near = _near(names, key)
-        self.possessive = possessive_pattern(names, normalized(question))
-        self.belief = belief_pattern(names, readings_5)
-        self.asked = question_words(question)
+        self.near = _near(setting, key)
+        self.possessive, self.belief, self.asked = setting.possessive, setting.belief, setting.asked
         self.sentences = _sentences(key, [(s, e) for s, e, _ in found])
         self.starts = [b for b, _e in self.sentences]
         self.place: dict[tuple[int, int, str], int] = {}

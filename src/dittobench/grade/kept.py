@@ -20,7 +20,7 @@ class Kept(Generic[V]):
     def get(self, make: Callable[[], V], *objects: object) -> V:
         """The result kept for exactly ``objects`` (the same objects, not equal ones), or
         ``make()`` kept for them."""
-        key = tuple(id(o) for o in objects)
+        key = tuple(map(id, objects))
         found = self._kept.get(key)
         # the same ids, so as many objects: each must be the very one kept (an id is reused
         # only once its object is gone, which holding it prevents)

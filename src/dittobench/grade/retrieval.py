@@ -57,9 +57,9 @@ def case_retrieval(
 ) -> CaseRetrieval | None:
     """``case``'s retrieval from the ids a harness listed (as shown to it; ``dataset_id`` maps
     one back to the dataset's), or None when the case has no evidence or nothing was listed."""
+    if not case.evidence_pair_ids or not retrieved:
+        return None  # (most replies list nothing: no evidence normalised for them)
     evidence = frozenset(normalize(p) for p in case.evidence_pair_ids)
-    if not evidence or not retrieved:
-        return None
     ranked = [normalize(dataset_id(shown)) for shown in retrieved]
     return CaseRetrieval(
         case_id=case.id,
