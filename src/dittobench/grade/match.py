@@ -213,6 +213,8 @@ class _ValueIndex:
     words: frozenset[str]
     """The keys of ``by_word`` as a set: intersecting two sets walks the smaller one (an
     answer's few words), where intersecting with the dict walks all its keys."""
+    keys: tuple[str, ...]
+    """Each value's key (``value_key``): a text without it does not name the value."""
 
 
 @lru_cache(maxsize=4096)
@@ -226,7 +228,12 @@ def _value_index(values: tuple[str, ...]) -> _ValueIndex:
             by_word.setdefault(first.group(), []).append(index)
         elif needle is not _NEVER:
             always.append(index)  # a number, or a key with no letter or digit
-    return _ValueIndex({w: tuple(i) for w, i in by_word.items()}, tuple(always), frozenset(by_word))
+    return _ValueIndex(
+        {w: tuple(i) for w, i in by_word.items()},
+        tuple(always),
+        frozenset(by_word),
+        tuple(_needle(v).key for v in values),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -247,7 +254,13 @@ def hits(text: str | Prepared, values: tuple[str, ...]) -> list[str]:
     found = list(index.always)
     for word in words & index.words:
         found.extend(index.by_word[word])
-    return [values[i] for i in sorted(found) if hit(prepared, values[i])]
+    key, keys = prepared.key, index.keys
+    return [
+        values[i]
+        for i in sorted(found)
+        # as ``hit`` finds (no call where the key is absent, as most values looked for are)
+        if (not keys[i] or keys[i] in key) and hit(prepared, values[i])
+    ]
 
 
 def in_order(text: str | Prepared, items: Iterable[str]) -> bool:
