@@ -453,6 +453,8 @@ def _aside_in_sentence(mentions: list[Mention], sentences: list[tuple[int, int]]
     """A value set aside somewhere in a sentence is set aside wherever that sentence names it
     again ("before that a motorbike (you first said express bus, then corrected it to
     motorbike)")."""
+    if all(m.committed for m in mentions):
+        return mentions  # nothing set aside (most answers)
     starts = [b for b, _e in sentences]
 
     def where_is(m: Mention) -> int:

@@ -28,6 +28,7 @@ _SPOKEN = re.compile(
     + _YEAR.format("y2")
     + r")(?![^\W_])"
 )
+_DIGIT = re.compile(r"[0-9]")
 ISO_DAY = re.compile(r"(?<![0-9])([0-9]{4})-([0-9]{2})-([0-9]{2})(?![0-9])")
 
 Day = tuple[int, int, int | None]
@@ -37,6 +38,8 @@ Day = tuple[int, int, int | None]
 def days_in(text: str | Prepared) -> list[Day]:
     """Every calendar day ``text`` states, in order, as far as it names a real day."""
     norm = prepare(text).norm
+    if _DIGIT.search(norm) is None:
+        return []  # every form has a digit (most questions have none): no scan of each position
     found: list[tuple[int, Day]] = []
     for match in _SPOKEN.finditer(norm):
         month = match.group("m1") or match.group("m2")
