@@ -336,8 +336,18 @@ def _variants(phrase: str) -> set[str]:
     return {" ".join(combo).replace("'", "") for combo in product(*options)} - {""}
 
 
+@dataclass(frozen=True, slots=True)
+class _PhraseIndex:
+    """A phrase list's patterns by first word (``_phrase_index``)."""
+
+    by_first: dict[str, re.Pattern[str]]
+    firsts: frozenset[str]
+    """The keys of ``by_first`` as a set: intersecting two sets walks the smaller one (a
+    text's few words), where intersecting with the dict walks all its keys."""
+
+
 @lru_cache(maxsize=256)
-def _phrase_index(phrases: tuple[str, ...]) -> dict[str, re.Pattern[str]]:
+def _phrase_index(phrases: tuple[str, ...]) -> _PhraseIndex:
     """One pattern per first word (a literal prefix, which the regex engine finds fast), its
     alternatives longest first, each bounded on the right."""
     groups: dict[str, set[str]] = {}
@@ -349,7 +359,7 @@ def _phrase_index(phrases: tuple[str, ...]) -> dict[str, re.Pattern[str]]:
         ordered = sorted(rests, key=lambda r: (-len(r), r))
         body = "(?:" + "|".join(re.escape(r) for r in ordered) + ")"
         index[first] = re.compile(re.escape(first) + body + BOUND_RIGHT)
-    return index
+    return _PhraseIndex(index, frozenset(index))
 
 
 def _previous_word(flat: str, start: int, skip: frozenset[str]) -> str:
@@ -366,8 +376,8 @@ def _occurrences(text: Prepared, phrases: tuple[str, ...]) -> Iterator[int]:
     "ended up", "still haven't", "got used to")."""
     index = _phrase_index(phrases)
     flat = text.flat
-    for first in sorted(words_of(flat).intersection(index)):
-        pattern, pos = index[first], 0
+    for first in sorted(words_of(flat) & index.firsts):
+        pattern, pos = index.by_first[first], 0
         while (m := pattern.search(flat, pos)) is not None:
             start = m.start()
             if not _open_left(flat, start):
