@@ -9,8 +9,8 @@ dumping strategies, and every honest-corpus transcript under tests/corpus/honest
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from pathlib import Path
 
 from dittobench import study as T
@@ -38,7 +38,9 @@ def _write(out: Path, name: str, dataset: Dataset, transcript: Transcript) -> No
 
 
 def main() -> None:
-    out = Path(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("out_dir", type=Path, help="the folder the reports are written to")
+    out = parser.parse_args().out_dir
     out.mkdir(parents=True, exist_ok=True)
     for seed in range(1, 6):
         for size in ("small", "medium", "full"):
