@@ -60,7 +60,7 @@ from dittobench.grade.cues import (
     first_words,
     last_words,
 )
-from dittobench.grade.match import Prepared, hit, normalized, prepare, spans, value_key
+from dittobench.grade.match import Prepared, hit, maybe_in, normalized, prepare, spans
 from dittobench.grade.people import (
     another_event,
     belief_pattern,
@@ -149,19 +149,11 @@ def _sentence_of(sentences: list[tuple[int, int]], starts: list[int], pos: int) 
 
 @dataclass(frozen=True, slots=True)
 class _Pool:
-    """The candidates worth looking for (none the question itself names), longest first, by
-    the first word each is found by (offsets into ``values``; a number is always looked for),
-    and the words they are made of."""
+    """The candidates worth looking for (none the question itself names), longest first, and
+    the words they are made of."""
 
     values: tuple[str, ...]
-    by_first: dict[str, tuple[int, ...]]
-    firsts: frozenset[str]
-    """The keys of ``by_first`` as a set: intersecting two sets walks the smaller one (an
-    answer's few words), where intersecting with the dict walks all its keys."""
-    numbers: tuple[int, ...]
     own: frozenset[str]
-    keys: tuple[str, ...]
-    """Each value's key (``value_key``): a text without it does not name the value."""
 
 
 @lru_cache(maxsize=4096)
@@ -170,28 +162,7 @@ def _pool(question: str, candidates: tuple[str, ...]) -> _Pool:
     asked = prepare(question)
     pool = [v for v in dict.fromkeys(candidates) if normalized(v) and not hit(asked, v)]
     own = frozenset(w for v in pool for w in TOKEN.findall(normalized(v)))
-    values = tuple(sorted(pool, key=len, reverse=True))
-    by_first: dict[str, list[int]] = {}
-    numbers = []
-    for index, value in enumerate(values):
-        words = TOKEN.findall(normalized(value).replace("-", " "))
-        if not words or any(ch.isdigit() for ch in words[0]):
-            numbers.append(index)
-        else:
-            by_first.setdefault(words[0], []).append(index)
-    return _Pool(
-        values,
-        {w: tuple(i) for w, i in by_first.items()},
-        frozenset(by_first),
-        tuple(numbers),
-        own,
-        tuple(value_key(v) for v in values),
-    )
-
-
-@lru_cache(maxsize=64)
-def _tokens(key: str) -> frozenset[str]:
-    return frozenset(TOKEN.findall(key))
+    return _Pool(tuple(sorted(pool, key=len, reverse=True)), own)
 
 
 def _locate(text: Prepared, pool: _Pool) -> list[tuple[int, int, str]]:
@@ -200,15 +171,8 @@ def _locate(text: Prepared, pool: _Pool) -> list[tuple[int, int, str]]:
     taken: list[tuple[int, int, str]] = []  # in order: they never overlap, so starts and
     starts: list[int] = []  # ends both rise, and only the last one starting before a span's
     ends: list[int] = []  # end can overlap it (a long answer names hundreds)
-    present = _tokens(text.key)
-    looked = list(pool.numbers)
-    for word in present & pool.firsts:
-        looked.extend(pool.by_first[word])
-    key = text.key
-    for index in sorted(looked):
-        needle, value = pool.keys[index], pool.values[index]
-        if needle and needle not in key:
-            continue  # as ``spans`` finds (no call: most values looked for are absent)
+    for index in maybe_in(text, pool.values):
+        value = pool.values[index]
         for start, end in spans(text, value):
             at = bisect_left(starts, end)
             if at == 0 or ends[at - 1] <= start:

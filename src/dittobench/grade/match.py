@@ -178,12 +178,6 @@ def _spans(text: Prepared, value: str, start: int = 0) -> Iterator[tuple[int, in
                 yield s, e
 
 
-def value_key(value: str) -> str:
-    """What ``hit`` looks for of ``value`` in a text's key, "" for a number or a value never
-    found: a text whose key lacks a value's key does not name it."""
-    return _needle(value).key
-
-
 def spans(text: str | Prepared, value: str) -> list[tuple[int, int]]:
     """Where ``value`` occurs in ``text`` (offsets in its ``key``), as ``hit`` finds it."""
     prepared, needle = prepare(text), _needle(value)
@@ -214,7 +208,7 @@ class _ValueIndex:
     """The keys of ``by_word`` as a set: intersecting two sets walks the smaller one (an
     answer's few words), where intersecting with the dict walks all its keys."""
     keys: tuple[str, ...]
-    """Each value's key (``value_key``): a text without it does not name the value."""
+    """Each value's key (what ``hit`` looks for): a text without it does not name the value."""
 
 
 @lru_cache(maxsize=4096)
@@ -241,26 +235,25 @@ def _words_of_key(key: str) -> frozenset[str]:
     return frozenset(WORD.findall(key))
 
 
+def maybe_in(text: Prepared, values: tuple[str, ...]) -> list[int]:
+    """The offsets, in order, of the values that may occur in ``text``: no other is found by
+    ``hit`` or ``spans``. A value is only found bounded, so the first word of its key is a
+    whole word of the text's key, and its whole key is in the text's key (a case lists
+    hundreds of values, an answer names a few)."""
+    index = _value_index(values)
+    found = list(index.always)
+    for word in _words_of_key(text.key) & index.words:
+        found.extend(index.by_word[word])
+    key, keys = text.key, index.keys
+    return [i for i in sorted(found) if not keys[i] or keys[i] in key]
+
+
 def hits(text: str | Prepared, values: tuple[str, ...]) -> list[str]:
-    """The values that occur in ``text`` (as ``hit`` finds them), in their order. A value is
-    only found bounded, so the first word of its key is a whole word of the text's key: only
-    the values whose first word the text has are looked for (a case lists hundreds of values,
-    an answer names a few)."""
+    """The values that occur in ``text`` (as ``hit`` finds them), in their order."""
     if not values:
         return []
     prepared = prepare(text)
-    index = _value_index(values)
-    words = _words_of_key(prepared.key)
-    found = list(index.always)
-    for word in words & index.words:
-        found.extend(index.by_word[word])
-    key, keys = prepared.key, index.keys
-    return [
-        values[i]
-        for i in sorted(found)
-        # as ``hit`` finds (no call where the key is absent, as most values looked for are)
-        if (not keys[i] or keys[i] in key) and hit(prepared, values[i])
-    ]
+    return [values[i] for i in maybe_in(prepared, values) if hit(prepared, values[i])]
 
 
 def in_order(text: str | Prepared, items: Iterable[str]) -> bool:
@@ -473,12 +466,12 @@ __all__ = [
     "in_order",
     "joined",
     "masked",
+    "maybe_in",
     "negations",
     "normalize",
     "normalized",
     "prepare",
     "says_not_knowing",
     "spans",
-    "value_key",
     "words_of",
 ]
