@@ -202,18 +202,15 @@ class Registry:
     def admit(self, seqs: list[tuple[str, ...]]) -> bool:
         """Add all of ``seqs`` (one value's forms) if none clashes with a form already in use
         (they are not checked against each other), and say whether they were added."""
-        forms, in_use = self._forms, self._runs
         runs = []
-        for seq in seqs:  # _clashes, inlined: a run admits hundreds of values
-            if not seq or seq in in_use:
-                return False
+        for seq in seqs:
             its_runs = _runs(seq)
-            if not forms.isdisjoint(its_runs):
+            if self._clashes(seq, its_runs):
                 return False
             runs.append(its_runs)
-        forms.update(seqs)
+        self._forms.update(seqs)
         for its_runs in runs:
-            in_use.update(its_runs)
+            self._runs.update(its_runs)
         return True
 
     def _clashes(self, seq: tuple[str, ...], runs: list[tuple[str, ...]]) -> bool:
