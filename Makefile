@@ -39,9 +39,9 @@ typecheck: $(STAMP) ## mypy, strict on every package and on the tests
 imports: $(STAMP) ## import-linter: dependencies flow one way (docs/design.md, Layers)
 	$(BIN)/lint-imports
 
-unit: $(STAMP) $(MCP_SERVER) ## pytest: tests without servers on every core, then those with servers two files at a time
+unit: $(STAMP) $(MCP_SERVER) ## pytest: tests without servers on every core, then those with servers one at a time
 	$(BIN)/pytest -q -n auto --dist worksteal --ignore=tests/integration --ignore=tests/browser
-	$(BIN)/pytest -q -n 2 --dist loadfile tests/integration tests/browser
+	$(BIN)/pytest -q tests/integration tests/browser
 
 bench: $(STAMP) ## Print generator, grader, engine, baseline, service, web page, start-up and content figures (benchmarks/)
 	$(BIN)/python benchmarks/cli_startup.py
