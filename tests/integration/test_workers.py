@@ -57,7 +57,9 @@ def runs_per_case(record: Path) -> Counter[str]:
     counts: Counter[str] = Counter()
     for line in record.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
-        if entry["path"] == "/run":
+        # A body cut short (its worker killed while sending it) was never a question: the
+        # harness refused it as not JSON, and the record keeps it as text.
+        if entry["path"] == "/run" and isinstance(entry["body"], dict):
             counts[entry["body"]["case_id"]] += 1
     return counts
 
