@@ -30,6 +30,7 @@ def main() -> None:
         "dittobench-grading-4",
         "dittobench-grading-5",
         "dittobench-grading-6",
+        "dittobench-grading-7",
     ]:
         print(f"== {policy_id}")
         groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])

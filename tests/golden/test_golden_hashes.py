@@ -18,6 +18,12 @@ from dittobench.spec.versions import CURRENT_VERSION, POLICIES, RELEASED_VERSION
 
 GOLDEN_SEED = 123456789
 GOLDEN = {
+    "9.0.0": {
+        "small": "d5b23718158b26ecbf7fe262f8b3c4a78145122303b3c6458d47a689ec704d73",
+        "medium": "ed098a6ec21b831cbde44b134f7a8713bdb6e192e639c28e2592541f7557da1c",
+        "full": "6f48353f500912096a40da25bce7a7e3b317a2d92cc8352dd933df989ed47443",
+        "long": "454cf1c1412e0c9ddc9a63ec4f27dbe5f305550be94ab14c07a297306a53347f",
+    },
     "8.1.0": {
         "small": "c617574c512ae98b3e3cbf5ddd59a152fec703896915d39c333fea332aebedbd",
         "medium": "3da461fb628b16161ff428c8b805bf973b2aaa35edbb182de534ee0458ab4d98",

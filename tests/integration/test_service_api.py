@@ -71,8 +71,12 @@ def test_public_routes_need_no_token(client: TestClient) -> None:
         "7.1.0",
         "8.0.0",
         "8.1.0",
+        "9.0.0",
     ]
-    assert {"version": "8.1.0", "released": True, "current": True, "pack_id": "public-8.0"} in (
+    assert {"version": "9.0.0", "released": True, "current": True, "pack_id": "public-8.0"} in (
+        caps["bench_versions"]
+    )
+    assert {"version": "8.1.0", "released": True, "current": False, "pack_id": "public-8.0"} in (
         caps["bench_versions"]
     )
     assert {"version": "8.0.0", "released": True, "current": False, "pack_id": "public-8.0"} in (

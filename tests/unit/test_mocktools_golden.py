@@ -38,6 +38,7 @@ GOLDEN: dict[str, str] = {
     "7.1.0": "47d2bbf2b97aa21e3b9cfcc87a197f8adf257aa88d1f50e80a9eb9093f8e7848",
     "8.0.0": "6c85501d229ed58fbfc6d636ba9697523c92f53b3e5d481252674255dde687f9",
     "8.1.0": "28365ef18bccf8fdc4a05e61b13da26bda684d805de44dacd7edc6ea1787847e",
+    "9.0.0": "5e2378192d1b74ea7c5ac3b4adc4559604b3e07085564fbee5047efc73b67e63",
 }
 """Computed from the replies' wording as it stood in ``mocktools/confirm.py`` and
 ``mocktools/content.py`` before it moved into the packs."""

@@ -43,6 +43,7 @@ LEXICON_OF: dict[str, str] = {
     "dittobench-grading-4": "lex-4",
     "dittobench-grading-5": "lex-4",
     "dittobench-grading-6": "lex-4",
+    "dittobench-grading-7": "lex-4",
 }
 """The lexicon each shipped grading read before policies named it (grading-3's further phrases
 came with ``more_phrasings``, grading-4's with ``phrasings_4``)."""
@@ -66,6 +67,7 @@ QUOTA_DIGESTS: dict[str, str] = {
     "7.1.0": "e522441efd97abf7287792c012444270ba559cfeb38311e55f998de4fae73b04",
     "8.0.0": "43edcd7c0c4e3f5707e3d6c4192e0459aa06c5b5107d37842240dd27e2e4bd36",
     "8.1.0": "26fcbf1e945d15fc9c22af7dbcf849f588c56c3e28a0abb83208860950334985",
+    "9.0.0": "26fcbf1e945d15fc9c22af7dbcf849f588c56c3e28a0abb83208860950334985",
 }
 """Each version's run sizes (every quota, and a long size's history scale), taken before versions
 named their tables; 8.0.0's again when it gained the long size (a history field added later is

@@ -46,6 +46,7 @@ from dittobench.grade.cues import (
     HYPOTHETICAL_AFTER,
     HYPOTHETICAL_BEFORE,
     MOOD_AFTER,
+    MOOD_AFTER_7,
     MOOD_BEFORE,
     NEGATORS,
     NOT_A_CUE_5,
@@ -56,6 +57,7 @@ from dittobench.grade.cues import (
     REPORTED_NEGATION,
     STATUS,
     TAKEN_BACK,
+    TAKEN_BACK_7,
     TOKEN,
     first_words,
     last_words,
@@ -241,6 +243,7 @@ def read_mentions(
     activities: bool = False,
     readings_5: bool = False,
     readings_6: bool = False,
+    readings_7: bool = False,
 ) -> list[Mention]:
     """Every mention of the candidates in ``text``, each committed or set aside. ``timing`` is
     ``AT_A_TIME``, ``LATEST`` or empty; ``people`` are the names of others the history talks
@@ -251,7 +254,8 @@ def read_mentions(
     names is no mention. ``readings_5``: grading-5's further readings (``GradingPolicy.readings_5``:
     hypotheticals, pleasantries, introduced companions, like for like, "Not included:", …);
     ``readings_6``: grading-6's (the unreal mood, a value taken back, "Not counted:", the value a
-    correction replaced)."""
+    correction replaced); ``readings_7``: grading-7's (the unreal mood past ", and you said",
+    a clause that takes the value out of the answer)."""
     if not text.key:
         return []  # an empty text names nothing (a slot left empty is read for every answer)
     setting = _setting(question, tuple(candidates), people, readings_5)
@@ -261,9 +265,10 @@ def read_mentions(
     if len(found) == 1 and found[0][0] == 0 and found[0][1] == len(text.key):
         # The text is one candidate and nothing else (a slot holding the value, a third of all
         # readings): nothing around it to read, so the case alone decides.
-        aside = _alone_aside(setting, timing, activities, readings_5, readings_6)
+        aside = _alone_aside(setting, timing, activities, readings_5, readings_6, readings_7)
         return [Mention(found[0][2], 0, len(text.key), not aside)]
-    reader = _Reader(text.key, found, setting, timing, activities, readings_5, readings_6)
+    readings = (readings_5, readings_6, readings_7)
+    reader = _Reader(text.key, found, setting, timing, activities, *readings)
     reader.beyond_at(declining)
     out: list[Mention] = []
     for group in _groups(text.key, found, reader.sentences):
@@ -274,14 +279,20 @@ def read_mentions(
 
 @lru_cache(maxsize=4096)
 def _alone_aside(
-    setting: _Setting, timing: str, activities: bool, readings_5: bool, readings_6: bool
+    setting: _Setting,
+    timing: str,
+    activities: bool,
+    readings_5: bool,
+    readings_6: bool,
+    readings_7: bool,
 ) -> bool:
     """Whether a mention that is the whole text is set aside, read as any mention is: its
     sentence, the words before and after it and the text before it are all empty, and what
     the answer says after it ("your other trips…") comes after it, so the same reading of an
     empty mention in an empty text tells (memoised per case: a case's slots name its value)."""
     empty = [(0, 0, "")]
-    return _Reader("", empty, setting, timing, activities, readings_5, readings_6).aside(empty, [])
+    readings = (readings_5, readings_6, readings_7)
+    return _Reader("", empty, setting, timing, activities, *readings).aside(empty, [])
 
 
 class _Reader:
@@ -296,9 +307,11 @@ class _Reader:
         activities: bool,
         readings_5: bool = False,
         readings_6: bool = False,
+        readings_7: bool = False,
     ) -> None:
         self.key, self.found, self.timing, self.names = key, found, timing, setting.names
         self.activities, self.readings_5, self.readings_6 = activities, readings_5, readings_6
+        self.readings_7 = readings_7
         self.near = _near(setting, key)
         self.possessive, self.belief, self.asked = setting.possessive, setting.belief, setting.asked
         self.sentences = _sentences(key, [(s, e) for s, e, _ in found])
@@ -337,6 +350,9 @@ class _Reader:
         after = first_words(key[last[1] : after_to], WINDOW_WORDS)
         timed = timed_aside(self.timing, key, sentence[0], first[0], before, after)
         aside = self._cued(before, after) or self._said(sentence[0], first[0], before, after)
+        # grading-7: a clause later in the sentence takes the value out of the answer
+        if self.readings_7 and not aside:
+            aside = TAKEN_BACK_7.match(key, last[1], after_to) is not None
         aside = aside or timed or (self.beyond is not None and self.beyond < first[0])
         if not aside and self.history is not None and self.history < first[0]:
             # Telling how it changed: history, unless named as the current value (asked about
@@ -365,7 +381,7 @@ class _Reader:
         # grading-6: the unreal mood, a value taken back, the value a correction replaced
         unreal = self.readings_6 and (
             MOOD_BEFORE.search(before) is not None
-            or MOOD_AFTER.match(after) is not None
+            or (MOOD_AFTER_7 if self.readings_7 else MOOD_AFTER).match(after) is not None
             or TAKEN_BACK.match(after) is not None
             or CORRECTED_FROM.search(before) is not None
         )

@@ -371,6 +371,37 @@ TAKEN_BACK = re.compile(
 )
 """grading-6: a clause after the value that takes it back ("Brigitte …, but that isn't her
 name", "size K, which was only a wish")."""
+_ASIDE_ADVERB = (
+    r"(?: \W*(?:probably|maybe|perhaps|possibly|really|definitely|certainly|absolutely|honestly|"
+    r"totally|surely)\W*)?"
+)
+MOOD_AFTER_7 = re.compile(
+    r"^(?:\W*(?:and|but|though)(?: (?:you|she|he|they) (?:said|told me|mentioned))? )?"
+    r"[^,;:.!?()\u2013\u2014]{0,40}?(?<![^\W_])(?:"
+    + _COUNTERFACTUAL
+    + r"|(?:was|were) (?:meant|supposed) to|wish(?:ed|es)?|(?:would|(?:i|you|we|they|he|she)'d)"
+    + _ASIDE_ADVERB
+    + r" (?:love|like))(?![^\W_])"
+)
+"""grading-7: the unreal mood right after the value also past ", and you said" and with an
+adverb before the verb ("Hamza, and you said you two were meant to be friends", "Gloomhaven,
+and you said you'd *probably* love it")."""
+_REFUSED = (
+    r"(?:count|list|include|record) (?:it|him|her|them|that|this)|(?:put|name|treat|take) (?:it|"
+    r"him|her|them|that|this) (?:down|forward|as)|call (?:it|him|her|them|that|this) (?:your|the|"
+    r"my)"
+)
+TAKEN_BACK_7 = re.compile(
+    r"[^.!?]{0,100}?(?<![^\W_])(?:(?:it|that|this|he|she|they|which)(?:'s|'re| is| are| was| "
+    r"were)? (?:not|isn't|aren't|wasn't|weren't|never) (?:in|among|one of|part of) (?:the|those|"
+    r"these|them|that|this|your)|(?:came|comes|was|were|happened) (?:before|earlier than) (?:those|"
+    r"these|them|the others|the rest|all (?:of )?them)|(?:i|we) (?:(?:would|could|can|will|do|did|"
+    r"should)(?:n't| not)|won't|can't|cannot) (?:" + _REFUSED + r"))(?![^\W_])"
+)
+"""grading-7: a clause after the value, within its sentence, that takes it out of the answer:
+it is not among those asked for ("so it's not in the last three"), came before them, or the
+reply will not give it as the answer ("so I wouldn't put him down", "I can't call it your
+pick"). Matched from the value's end (``match(key, pos, endpos)``), so it has no ``^``."""
 FORWARD_6 = re.compile(
     r"(?<![^\W_])(?:(?:not|never|isn't|aren't|wasn't|weren't) (?:counted|listed)|left out|"
     r"(?:didn't|did not|haven't|have not) count(?:ed)?)(?![^\W_])"

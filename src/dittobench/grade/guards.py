@@ -221,13 +221,18 @@ OFFERS: Final = (
 """Phrases that put a candidate forward: a decline carrying one is a hedge, not a decline."""
 
 
-def offers_candidate(text: Prepared, asked_only: bool = False, places: bool = False) -> bool:
+def offers_candidate(
+    text: Prepared, asked_only: bool = False, places: bool = False, moods: bool = False
+) -> bool:
     """Whether a decline also puts a candidate answer forward ("maybe it's Lisbon"). With
     ``asked_only`` (grading-4), "was it" and "is it" offer only in a question ("Was it Lisbon?"),
     not in a report ("Radomir claims that was it"). With ``places`` (grading-6), an offer of
-    where to look ("it may be on your membership card") offers no candidate."""
+    where to look ("it may be on your membership card") offers no candidate. With ``moods``
+    (grading-7), a hedge inside a wish ("you said you'd probably love it") offers nothing."""
     if places:
         text = prepare(_WHERE_TO_LOOK.sub(" ", text.norm))
+    if moods:
+        text = prepare(_HEDGED_WISH.sub(" would love ", text.norm))
     if not asked_only:
         return has_unnegated(text, OFFERS)
     if has_unnegated(text, tuple(p for p in OFFERS if p not in ASKING)):
@@ -241,6 +246,10 @@ _WHERE_TO_LOOK = re.compile(
     r"(?=" + PLACE_TO_LOOK.pattern + r")"
 )
 _QUESTION = re.compile(r"[^.!?;]*\?")
+_HEDGED_WISH = re.compile(
+    r"(?<![^\W_])(?:would|(?:i|you|we|they|he|she)'d) \W*(?:probably|maybe|possibly|perhaps)\W* "
+    r"(?:love|like)(?![^\W_])"
+)
 
 
 __all__ = [

@@ -511,6 +511,7 @@ def _committed(
         activities,
         policy.readings_5,
         policy.readings_6,
+        policy.readings_7,
     )
     return committed_text(text, mentions)
 

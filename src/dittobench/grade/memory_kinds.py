@@ -238,18 +238,20 @@ def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
         if in_slot:
             return in_slot
     text = prepare(ISO_DAY.sub(" ", answer.full.norm))
-    counted = candidate_numbers(text)
     nouns = {w for w in content_words(case.question) if len(w) >= 3 and not w.isdigit()}
+    spans = candidate_spans(text)
+    if answer.rules.readings_7 and not _TIMES_ASKED.search(case.question.lower()):
+        spans = [(s, e, v) for s, e, v in spans if not _how_counted(text.norm, s, e)]
     claimed = frozenset(
         value
-        for start, end, value in candidate_spans(text)
+        for start, end, value in spans
         if (_counts_noun(text.norm, end, nouns) or _TIMES_WORD.fullmatch(text.norm, start, end))
         and _AS_OF.search(text.norm, max(0, start - 60), start) is None
         and _SUPPOSING.search(text.norm, max(0, start - 80), start) is None
         and not (answer.rules.readings_5 and _aside_5(text.norm, start, end))
         and _UNCOUNTED.search(text.norm, max(0, start - 80), start) is None
     )
-    return claimed or counted
+    return claimed or frozenset(value for _start, _end, value in spans)
 
 
 _AS_OF = re.compile(
@@ -301,6 +303,21 @@ def _counts_noun(norm: str, end: int, nouns: set[str]) -> bool:
     )
 
 
+_HOW_COUNTED = re.compile(r"(?<![^\W_])(?:counted|counting|count)(?![^\W_])[^.!?;,]*$")
+
+
+def _how_counted(norm: str, start: int, end: int) -> bool:
+    """grading-7: where a tally counts things, not times, a frequency word after "counted" in
+    its clause ("I counted the Breirgru Lantern once") says how an item was counted, not how
+    many there were."""
+    return (
+        _TIMES_WORD.fullmatch(norm, start, end) is not None
+        and _HOW_COUNTED.search(norm, max(0, start - 80), start) is not None
+    )
+
+
+_TIMES_ASKED = re.compile(r"(?<![^\W_])(?:times|often|mentions?|occasions?)(?![^\W_])")
+"""A tally question that counts times, where "once" is a count."""
 _TIMES_WORD = re.compile(r"(?<![^\W_])(?:once|twice|thrice)(?![^\W_])")
 
 
@@ -527,7 +544,7 @@ def check_decline(case: MemoryCase, answer: Answer) -> float:
     if need <= 1:
         grounded = not content_words(case.question).isdisjoint(content_words(answer.full))
         return float(declined and grounded)
-    offered = offers_candidate(answer.full, rules.phrasings_4, rules.readings_6)
+    offered = offers_candidate(answer.full, rules.phrasings_4, rules.readings_6, rules.readings_7)
     if answer.rules.decline_offer_fails and offered:
         return 0.0
     said = content_words(answer.full)

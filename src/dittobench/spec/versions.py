@@ -170,6 +170,12 @@ class GradingPolicy:
     read for what it commits to, and one that names only part of the answer ("V" for "size V")
     leaves the answer to the prose; "it may be on your card" in a decline says where to look,
     offering nothing; a tally's day said as not counted is not one of its days."""
+    readings_7: bool = False
+    """grading-7's readings (docs/grading.md "grading-7"), found by readers of bench 8.1's
+    content: the unreal mood right after a value also past ", and you said" and with an adverb
+    ("you'd probably love it"); a clause later in the value's sentence that takes it out of the
+    answer ("so it's not in the last three", "it came before those", "so I wouldn't put him
+    down"); a tally's "I counted X once" says how it was counted, not a count."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
@@ -217,8 +223,9 @@ GRADING_4 = replace(
 )
 GRADING_5 = replace(GRADING_4, id="dittobench-grading-5", readings_5=True)
 GRADING_6 = replace(GRADING_5, id="dittobench-grading-6", readings_6=True)
+GRADING_7 = replace(GRADING_6, id="dittobench-grading-7", readings_7=True)
 GRADINGS: Final = MappingProxyType(
-    {g.id: g for g in (GRADING_1, GRADING_2, GRADING_3, GRADING_4, GRADING_5, GRADING_6)}
+    {g.id: g for g in (GRADING_1, GRADING_2, GRADING_3, GRADING_4, GRADING_5, GRADING_6, GRADING_7)}
 )
 """Every shipped grading policy by id (``dittobench grade --grading``)."""
 
@@ -529,11 +536,23 @@ POLICIES: Final = MappingProxyType(
             pack_id="public-8.0",
             judge=JUDGE_1,
         ),
+        # 9.0.0: grading-7 reads what readers of 8.1's medium runs said beside their answers
+        # (a wish past ", and you said", a clause taking a value out of the answer, "I counted
+        # X once"); 8.1's content, sizes and judge.
+        "9.0.0": BenchPolicy(
+            "9.0.0",
+            "2026-12-07T00:00:00Z",
+            SIZES_8_1,
+            GRADING_7,
+            CONTENT_8,
+            pack_id="public-8.0",
+            judge=JUDGE_1,
+        ),
     }
 )
 RELEASED_VERSIONS: Final = tuple(v for v, policy in POLICIES.items() if not policy.draft)
 
-CURRENT_VERSION: Final = "8.1.0"
+CURRENT_VERSION: Final = "9.0.0"
 
 
 def content_of(content_version: str) -> ContentPolicy:

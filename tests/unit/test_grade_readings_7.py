@@ -1,0 +1,138 @@
+"""grading-7 readings of what careful answers say beside their answer (readers of bench 8.1's
+medium runs), swept over generated cases: each honest phrasing passes under grading-7 and failed
+under grading-6, the same words around a wrong value still fail, and claims that merely resemble
+the new cues stay claims."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dittobench.grade.memory import HistoryKeys, grade_memory
+from dittobench.spec.memory import MemoryCase
+from dittobench.spec.versions import GRADING_6, GRADING_7, GradingPolicy
+from dittobench.spec.wire import RunResponse
+from tests.helpers.datasets import cases_of
+
+SEEDS = (2000, 2001, 2002)
+VERSION = "8.1.0"
+"""Bench 9.0.0's content (8.1.0's), read under both gradings."""
+
+
+def cases(question_type: str) -> list[tuple[MemoryCase, HistoryKeys]]:
+    return cases_of(VERSION, SEEDS, question_type)
+
+
+def score(
+    case: MemoryCase, keys: HistoryKeys, text: str, policy: GradingPolicy = GRADING_7
+) -> float:
+    return grade_memory(case, RunResponse(final_text=text), policy, False, keys).score
+
+
+def _declines() -> list[tuple[MemoryCase, HistoryKeys, str, str]]:
+    """Declines with a look-alike the user's history said of their subject."""
+    out = []
+    for case, keys in cases("abstention_unknown") + cases("abstention_near_miss"):
+        heard = sorted(v for v in keys.heard if v.lower() not in case.question.lower())
+        if heard and case.answer_items:
+            out.append((case, keys, case.answer_items[-1], heard[0]))
+    assert len(out) >= 10
+    return out
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "The closest is {other}, and you said you'd probably love it if anyone taught you.",
+        "The closest I have is {other}, and you said you two were meant to be friends.",
+        "{other} came up, but I wouldn't put it down as your answer.",
+        "{other} came up once, so I can't call it your pick.",
+    ],
+)
+def test_a_look_alike_so_named_grounds_a_decline(aside: str) -> None:
+    """Each grounds the decline under grading-7 and failed under grading-6 (which read the
+    look-alike as offered); the same words offering it outright still fail."""
+    for case, keys, subject, heard in _declines():
+        said = f"You've never told me {subject}. " + aside.format(other=heard)
+        offered = f"You've never told me {subject}. It's probably {heard}."
+        assert score(case, keys, said) == 1.0, (case.question, said)
+        assert score(case, keys, said, GRADING_6) == 0.0, (case.question, said)
+        assert score(case, keys, offered) == 0.0, (case.question, offered)
+
+
+def _latest_orders() -> list[tuple[MemoryCase, HistoryKeys, list[str], str]]:
+    """Ordered lists asking for the latest items, with an earlier item named nowhere else."""
+    out = []
+    for case, keys in cases("temporal_order"):
+        if not re.search(r"\b(?:last|latest|most recent)\b", case.question):
+            continue
+        items = list(case.answer_items)
+        earlier = [
+            d
+            for d in case.distractors
+            if d.lower() not in case.question.lower() and all(d not in i for i in items)
+        ]
+        if len(items) == 3 and earlier:
+            out.append((case, keys, items, earlier[0]))
+    assert len(out) >= 5
+    return out
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "{other} came before those, so it's not in the last three.",
+        "{other} was earlier: it isn't one of the last three.",
+        "I didn't count {other}, which is not among them.",
+    ],
+)
+def test_an_earlier_item_said_to_be_outside_the_list_is_set_aside(aside: str) -> None:
+    for case, keys, items, other in _latest_orders():
+        said = f"Earliest first: {items[0]}, then {items[1]}, then {items[2]}. " + aside.format(
+            other=other
+        )
+        swapped = f"Earliest first: {other}, then {items[1]}, then {items[2]}. " + aside.format(
+            other=items[0]
+        )
+        assert score(case, keys, said) == 1.0, (case.question, said)
+        assert score(case, keys, swapped) == 0.0, (case.question, swapped)
+        if aside.startswith("{other} came before"):
+            assert score(case, keys, said, GRADING_6) == 0.0, (case.question, said)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [  # each names the other value as part of the answer
+        "{other} was one of them as well, which is not in doubt.",
+        "And {other}, which is not in doubt.",
+        "Then {other}: I can't call it a close one.",
+    ],
+)
+def test_what_only_resembles_a_new_cue_is_still_a_claim(claim: str) -> None:
+    for case, keys, items, other in _latest_orders():
+        said = f"Earliest first: {items[0]}, then {items[1]}, then {items[2]}. " + claim.format(
+            other=other
+        )
+        assert score(case, keys, said) == 0.0, (case.question, said)
+
+
+def test_a_tally_saying_how_it_counted_an_item_claims_no_second_count() -> None:
+    """ "I counted X once" beside a count of things is how X was counted; where the question
+    counts times, "once" is still a count."""
+    swept = changed = 0
+    for case, keys in cases("multi_session_count"):
+        count, first = case.expected_answer, case.answer_items[0]
+        if count == "1":
+            continue
+        said = f"{count} in all, the first on {first}. I counted the renamed entry once."
+        guessed = f"{count} in all, the first on {first}. Or once, maybe."
+        assert score(case, keys, said) == 1.0, (case.question, said)
+        assert score(case, keys, guessed) == 0.0, (case.question, guessed)
+        changed += score(case, keys, said, GRADING_6) == 0.0
+        swept += 1
+    assert swept >= 5 and changed == swept
+    for case, keys in cases("mention_count"):
+        count, first = case.expected_answer, case.answer_items[0]
+        said = f"{count} times, the first on {first}. I counted it once."
+        assert score(case, keys, said) == 0.0, (case.question, said)
