@@ -1,6 +1,6 @@
-"""The current grading (grading-5) against the honest-answer corpus and the red team.
+"""The current grading against the honest-answer corpus and the red team.
 
-Capable readers answered blind medium and full runs of benches 4.0.0 and 5.0.0 in three styles
+Capable readers answered blind medium and full runs of benches 4.0.0 to 8.1.0 in three styles
 (concise, with the answer slot; chatty, prose only; structured); every memory answer was
 adjudicated right or wrong by a reader who saw the keys (``tests/helpers/honest.py``). The grader
 must fail every answer adjudicated wrong and pass at least 98% of the right ones in every run
@@ -10,6 +10,7 @@ scoring nothing.
 
 from __future__ import annotations
 
+import itertools
 import json
 import statistics
 from collections.abc import Callable
@@ -24,14 +25,20 @@ from dittobench.grade.memory import grade_memory
 from dittobench.grade.run import grade_run, history_keys
 from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
-from dittobench.spec.versions import CURRENT_VERSION, GRADING_3, GradingPolicy, get_policy
+from dittobench.spec.versions import (
+    CURRENT_VERSION,
+    GRADING_3,
+    GRADINGS,
+    GradingPolicy,
+    get_policy,
+)
 from dittobench.spec.wire import RunResponse
 from tests.helpers import honest
 from tests.helpers import redteam as R
 
 RUNS = {folder.name: folder for folder in honest.runs()}
 CURRENT = get_policy().grading
-"""The current version's grading (grading-5), which the corpus holds to the verdicts."""
+"""The current version's grading, which the corpus holds to the verdicts."""
 TARGET = 0.98
 """Of the answers adjudicated right, the share the current grading must pass in every run."""
 
@@ -64,6 +71,16 @@ def test_the_current_grading_passes_answers_adjudicated_right(name: str) -> None
     assert result.right_passed > tally(name, GRADING_3).right_passed or result.right == (
         tally(name, GRADING_3).right_passed
     )
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_each_grading_passes_every_right_answer_the_one_before_passed(name: str) -> None:
+    """A new grading's readings only set more aside: no answer adjudicated right that grading-N
+    passed fails under grading-N+1 (grading-4 on)."""
+    order = [GRADINGS[f"dittobench-grading-{n}"] for n in range(4, 8)]
+    for before, after in itertools.pairwise(order):
+        lost = set(tally(name, after).right_but_failed) - set(tally(name, before).right_but_failed)
+        assert not lost, (before.id, after.id, sorted(lost))
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))

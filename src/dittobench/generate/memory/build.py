@@ -266,14 +266,20 @@ def _isolation(
     dataset: Stream, epoch: str, ctx: Context, root: Stream, size: RunSize, busy: set[str]
 ) -> tuple[Context, list[Draft]]:
     fixed = [a.name for a in ctx.library.of_kind("fixed")]
+    # Nothing the first user's history says of an attribute (anyone's value, a look-alike) may be
+    # the second user's: their value must be news to the first user's history.
+    heard = {n: tuple(dict.fromkeys(f.value for f in ctx.person.facts if f.attribute == n))
+             for n in fixed}  # fmt: skip
+    spent = frozenset(
+        n
+        for n in fixed
+        if ctx.content.isolation_unheard
+        and not {v.text for v in ctx.library.get(n).values} - set(heard[n])
+    )
     names = isolation_attributes(
-        root.fork("isolation"), ctx.person, fixed, size.isolation_cases, busy
+        root.fork("isolation"), ctx.person, fixed, size.isolation_cases, busy, spent
     )
     if ctx.content.isolation_unheard:
-        # Nothing the first user's history says of the attribute (anyone's value, a look-alike)
-        # may be the second user's: their value must be news to the first user's history.
-        heard = {n: tuple(dict.fromkeys(f.value for f in ctx.person.facts if f.attribute == n))
-                 for n in names}  # fmt: skip
         avoid = {name: heard[name] for name in names}
     else:
         avoid = {name: (ctx.chain(name)[-1].value,) for name in names}

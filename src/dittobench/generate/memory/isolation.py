@@ -10,12 +10,19 @@ from dittobench.generate.persona.model import SELF, Person
 
 
 def isolation_attributes(
-    stream: Stream, person: Person, library_fixed: list[str], cases: int, busy: set[str]
+    stream: Stream,
+    person: Person,
+    library_fixed: list[str],
+    cases: int,
+    busy: set[str],
+    spent: frozenset[str] = frozenset(),
 ) -> list[str]:
     """Which of the first user's own fixed attributes the isolation cases use (seeded): one
     attribute per two cases, each asked of both users. Attributes carrying a planted instruction
     are never used, and ones other questions already ask about (``busy``) only when needed, so
-    each attribute keeps enough distinct wordings."""
+    each attribute keeps enough distinct wordings. ``spent`` attributes have no value left for
+    the second user (a long history can say every one): passed over after the draw, so every
+    other pick stands."""
     planted = {f.attribute for f in person.facts if f.role == "injection"}
     own = sorted(
         {
@@ -28,7 +35,7 @@ def isolation_attributes(
     wanted = (cases + 1) // 2
     free = stream.shuffle([a for a in own if a not in busy])
     rest = stream.shuffle([a for a in own if a in busy])
-    return (free + rest)[:wanted]
+    return [a for a in free + rest if a not in spent][:wanted]
 
 
 def isolation_cases(

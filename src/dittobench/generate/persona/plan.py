@@ -300,7 +300,9 @@ def _near_misses(d: _Drawing, attribute: Attribute, taken: set[str], count: int)
         for c in d.contacts
         if not (attribute.kin and c.relation in d.library.people.kin_relations)
     ]
-    holders = d.draw.sample(eligible, min(count, len(eligible)))
+    # No more holders than values left (a long history can leave few): every other draw stands.
+    left = sum(1 for c in attribute.values if c.text not in taken)
+    holders = d.draw.sample(eligible, min(count, len(eligible), left))
     values = _distinct_values(d.draw, attribute, len(holders), taken=taken)
     for contact, value in zip(holders, values, strict=True):
         d.facts.add(attribute.name, "other", contact.name, value, d.when.below(d.sessions))
