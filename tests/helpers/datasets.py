@@ -54,3 +54,18 @@ def cases_of(
         found += [(c, keys[c.id]) for c in made.memory_cases if c.question_type == question_type]
     assert found, question_type
     return found
+
+
+def declines_heard(
+    version: str, seeds: tuple[int, ...]
+) -> list[tuple[MemoryCase, HistoryKeys, str, str]]:
+    """Declines over ``seeds`` with a look-alike the user's history said of their subject:
+    (case, keys, the subject, the look-alike)."""
+    out = []
+    for question_type in ("abstention_unknown", "abstention_near_miss"):
+        for case, keys in cases_of(version, seeds, question_type):
+            heard = sorted(v for v in keys.heard if v.lower() not in case.question.lower())
+            if heard and case.answer_items:
+                out.append((case, keys, case.answer_items[-1], heard[0]))
+    assert len(out) >= 10
+    return out

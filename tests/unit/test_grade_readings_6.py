@@ -14,7 +14,7 @@ from dittobench.spec.dataset import Dataset
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GRADING_5, GRADING_6, GradingPolicy
 from dittobench.spec.wire import RunResponse
-from tests.helpers.datasets import cases_of, graded_dataset
+from tests.helpers.datasets import cases_of, declines_heard, graded_dataset
 
 SEEDS = (2000, 2001, 2002)
 VERSION = "7.0.0"
@@ -173,13 +173,7 @@ def test_a_tally_day_said_as_not_counted_is_none_of_its_days() -> None:
 
 
 def _declines() -> list[tuple[MemoryCase, HistoryKeys, str, str]]:
-    out = []
-    for case, keys in cases("abstention_unknown") + cases("abstention_near_miss"):
-        heard = sorted(v for v in keys.heard if v.lower() not in case.question.lower())
-        if heard and case.answer_items:
-            out.append((case, keys, case.answer_items[-1], heard[0]))
-    assert len(out) >= 10
-    return out
+    return declines_heard(VERSION, SEEDS)
 
 
 def test_a_decline_is_grounded_by_what_the_history_said_of_it() -> None:

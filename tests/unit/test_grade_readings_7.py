@@ -13,7 +13,7 @@ from dittobench.grade.memory import HistoryKeys, grade_memory
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GRADING_6, GRADING_7, GradingPolicy
 from dittobench.spec.wire import RunResponse
-from tests.helpers.datasets import cases_of
+from tests.helpers.datasets import cases_of, declines_heard
 
 SEEDS = (2000, 2001, 2002)
 VERSION = "8.1.0"
@@ -30,17 +30,6 @@ def score(
     return grade_memory(case, RunResponse(final_text=text), policy, False, keys).score
 
 
-def _declines() -> list[tuple[MemoryCase, HistoryKeys, str, str]]:
-    """Declines with a look-alike the user's history said of their subject."""
-    out = []
-    for case, keys in cases("abstention_unknown") + cases("abstention_near_miss"):
-        heard = sorted(v for v in keys.heard if v.lower() not in case.question.lower())
-        if heard and case.answer_items:
-            out.append((case, keys, case.answer_items[-1], heard[0]))
-    assert len(out) >= 10
-    return out
-
-
 @pytest.mark.parametrize(
     "aside",
     [
@@ -53,7 +42,7 @@ def _declines() -> list[tuple[MemoryCase, HistoryKeys, str, str]]:
 def test_a_look_alike_so_named_grounds_a_decline(aside: str) -> None:
     """Each grounds the decline under grading-7 and failed under grading-6 (which read the
     look-alike as offered); the same words offering it outright still fail."""
-    for case, keys, subject, heard in _declines():
+    for case, keys, subject, heard in declines_heard(VERSION, SEEDS):
         said = f"You've never told me {subject}. " + aside.format(other=heard)
         offered = f"You've never told me {subject}. It's probably {heard}."
         assert score(case, keys, said) == 1.0, (case.question, said)
@@ -79,6 +68,10 @@ def _latest_orders() -> list[tuple[MemoryCase, HistoryKeys, list[str], str]]:
     return out
 
 
+def _listed(items: list[str], then: str) -> str:
+    return f"Earliest first: {items[0]}, then {items[1]}, then {items[2]}. {then}"
+
+
 @pytest.mark.parametrize(
     "aside",
     [
@@ -89,12 +82,8 @@ def _latest_orders() -> list[tuple[MemoryCase, HistoryKeys, list[str], str]]:
 )
 def test_an_earlier_item_said_to_be_outside_the_list_is_set_aside(aside: str) -> None:
     for case, keys, items, other in _latest_orders():
-        said = f"Earliest first: {items[0]}, then {items[1]}, then {items[2]}. " + aside.format(
-            other=other
-        )
-        swapped = f"Earliest first: {other}, then {items[1]}, then {items[2]}. " + aside.format(
-            other=items[0]
-        )
+        said = _listed(items, aside.format(other=other))
+        swapped = _listed([other, *items[1:]], aside.format(other=items[0]))
         assert score(case, keys, said) == 1.0, (case.question, said)
         assert score(case, keys, swapped) == 0.0, (case.question, swapped)
         if aside.startswith("{other} came before"):
@@ -111,9 +100,7 @@ def test_an_earlier_item_said_to_be_outside_the_list_is_set_aside(aside: str) ->
 )
 def test_what_only_resembles_a_new_cue_is_still_a_claim(claim: str) -> None:
     for case, keys, items, other in _latest_orders():
-        said = f"Earliest first: {items[0]}, then {items[1]}, then {items[2]}. " + claim.format(
-            other=other
-        )
+        said = _listed(items, claim.format(other=other))
         assert score(case, keys, said) == 0.0, (case.question, said)
 
 
