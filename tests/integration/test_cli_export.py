@@ -20,7 +20,9 @@ from dittobench.spec.report import ScoreReport
 from dittobench.store import RunRow, RunStore
 from tests.helpers.cli import dittobench as cli
 
-SEED = 1  # the baseline calls a right tool in one of its cases (the tool score parts shown)
+SEEDS = range(1, 9)
+"""Tried in turn until the baseline calls a right tool in one of its cases (so the tool score
+parts are shown); which seed does depends on the version's wording."""
 
 
 @dataclass(frozen=True)
@@ -28,21 +30,32 @@ class Scored:
     report: ScoreReport
     db: Path
     run_id: str
+    seed: int
+
+
+def calls_a_right_tool(report: ScoreReport) -> bool:
+    return any(
+        c.kind == "tool" and c.called and c.reason != "wrong_tools" for c in report.per_case
+    )
 
 
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scored]:
-    folder = tmp_path_factory.mktemp("score")
-    report = dittobench.score("builtin", run_size="small", seed=SEED, out_dir=folder)
+    for seed in SEEDS:
+        folder = tmp_path_factory.mktemp("score")
+        report = dittobench.score("builtin", run_size="small", seed=seed, out_dir=folder)
+        if calls_a_right_tool(report):
+            break
+    assert calls_a_right_tool(report), f"the baseline calls no right tool on seeds {SEEDS}"
     with RunStore(RunStore.sqlite_url(folder / "runs.db"), create=False) as store:
         (row,) = store.list_runs(5)
     assert isinstance(row, RunRow)
-    yield Scored(report, folder / "runs.db", row.run_id)
+    yield Scored(report, folder / "runs.db", row.run_id, seed)
 
 
 def test_score_returns_the_report_of_a_finished_run(scored: Scored) -> None:
     assert isinstance(scored.report, dittobench.ScoreReport)
-    assert (scored.report.seed, scored.report.run_size) == (SEED, "small")
+    assert (scored.report.seed, scored.report.run_size) == (scored.seed, "small")
     with RunStore(RunStore.sqlite_url(scored.db), create=False) as store:
         assert store.get_run(scored.run_id).status == "done"
         stored = ScoreReport.from_json(store.report(scored.run_id))

@@ -154,12 +154,11 @@ def test_resume_refuses_bad_content_before_starting_anything(
 
 
 def _first_case(db: Path, run_id: str) -> str:
-    with sqlite3.connect(db) as conn:
-        found = conn.execute(
-            "SELECT case_id FROM cases WHERE run_id=? ORDER BY case_id LIMIT 1", (run_id,)
-        ).fetchone()
-    assert found is not None
-    return str(found[0])
+    """The run's first graded case (its open questions are stored too, but graded apart)."""
+    with RunStore(RunStore.sqlite_url(db), create=False) as store:
+        report = store.report(run_id)
+    assert report is not None
+    return str(min(c["case_id"] for c in report["per_case"]))
 
 
 def _lost_outcome(db: Path, run_id: str, case_id: str) -> None:
