@@ -123,3 +123,18 @@ def test_a_tally_saying_how_it_counted_an_item_claims_no_second_count() -> None:
         count, first = case.expected_answer, case.answer_items[0]
         said = f"{count} times, the first on {first}. I counted it once."
         assert score(case, keys, said) == 0.0, (case.question, said)
+
+
+def test_a_value_said_to_be_outside_something_else_is_still_the_answer() -> None:
+    """ "not in Spain", "not in the guidebook": only what was asked for takes a value out."""
+    swept = 0
+    for case, keys in cases("single_session_recall"):
+        right = case.expected_answer
+        if right.lower() in case.question.lower():
+            continue
+        for tail in ("which is not in the guidebook", "and that's not in Spain"):
+            said = f"It's {right}, {tail}."
+            assert score(case, keys, said) == score(case, keys, said, GRADING_6), said
+            assert score(case, keys, said) == 1.0, (case.question, said)
+        swept += 1
+    assert swept >= 10

@@ -391,17 +391,21 @@ _REFUSED = (
     r"him|her|them|that|this) (?:down|forward|as)|call (?:it|him|her|them|that|this) (?:your|the|"
     r"my)"
 )
+_ASKED_SET = r"last|first|latest|earliest|most recent|newest|oldest|list|count|answer|ones|rest"
+"""What a reply says a value is not among: the items asked for."""
 TAKEN_BACK_7 = re.compile(
     r"[^.!?]{0,100}?(?<![^\W_])(?:(?:it|that|this|he|she|they|which)(?:'s|'re| is| are| was| "
-    r"were)? (?:not|isn't|aren't|wasn't|weren't|never) (?:in|among|one of|part of) (?:the|those|"
-    r"these|them|that|this|your)|(?:came|comes|was|were|happened) (?:before|earlier than) (?:those|"
+    r"were)? (?:not|isn't|aren't|wasn't|weren't|never) (?:in|among|one of|part of) (?:those|these|"
+    r"them|(?:the|your) (?:"
+    + _ASKED_SET
+    + r"))|(?:came|comes|was|were|happened) (?:before|earlier than) (?:those|"
     r"these|them|the others|the rest|all (?:of )?them)|(?:i|we) (?:(?:would|could|can|will|do|did|"
     r"should)(?:n't| not)|won't|can't|cannot) (?:" + _REFUSED + r"))(?![^\W_])"
 )
 """grading-7: a clause after the value, within its sentence, that takes it out of the answer:
-it is not among those asked for ("so it's not in the last three"), came before them, or the
-reply will not give it as the answer ("so I wouldn't put him down", "I can't call it your
-pick"). Matched from the value's end (``match(key, pos, endpos)``), so it has no ``^``."""
+it is not among those asked for ("so it's not in the last three", never "not in Spain"), came
+before them, or the reply will not give it as the answer ("so I wouldn't put him down", "I can't
+call it your pick"). Matched from the value's end (``match(key, pos, endpos)``): no ``^``."""
 FORWARD_6 = re.compile(
     r"(?<![^\W_])(?:(?:not|never|isn't|aren't|wasn't|weren't) (?:counted|listed)|left out|"
     r"(?:didn't|did not|haven't|have not) count(?:ed)?)(?![^\W_])"
