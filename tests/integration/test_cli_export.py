@@ -34,9 +34,7 @@ class Scored:
 
 
 def calls_a_right_tool(report: ScoreReport) -> bool:
-    return any(
-        c.kind == "tool" and c.called and c.reason != "wrong_tools" for c in report.per_case
-    )
+    return any(c.kind == "tool" and c.called and c.reason != "wrong_tools" for c in report.per_case)
 
 
 @pytest.fixture(scope="module")
