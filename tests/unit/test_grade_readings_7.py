@@ -138,3 +138,82 @@ def test_a_value_said_to_be_outside_something_else_is_still_the_answer() -> None
             assert score(case, keys, said) == 1.0, (case.question, said)
         swept += 1
     assert swept >= 10
+
+
+@pytest.mark.parametrize(
+    "bet",
+    [
+        "It's {o}, though I can't call it your pick for sure.",
+        "{o}, though I wouldn't put it down as certain, but that's my bet.",
+        "I'd go with {o}, though it's not in your list.",
+        "I bet it's {o}, and I'd really like to know if I'm right.",
+        "My money's on {o}, and I'd love to hear if I'm right.",
+        "I'd bet on {o}, and you said you'd love to confirm.",
+    ],
+)
+def test_a_bet_beside_a_decline_still_offers_the_look_alike(bet: str) -> None:
+    """The new cues never hide a guess: a refusal with a qualifier after it, a wish of the
+    assistant's own, a bet."""
+    for case, keys, subject, heard in declines_heard(VERSION, SEEDS):
+        said = f"I don't know {subject}. " + bet.format(o=heard)
+        assert score(case, keys, said) == 0.0, (case.question, said)
+
+
+@pytest.mark.parametrize(
+    "hedge",
+    [
+        "I counted once, maybe.",
+        "Counting again I got twice.",
+        "A stricter count gives thrice.",
+        "The way I count it could be twice.",
+        "I counted them once more and got one.",
+    ],
+)
+def test_a_second_count_near_counted_is_still_a_second_count(hedge: str) -> None:
+    for case, keys in cases("multi_session_count"):
+        count, first = case.expected_answer, case.answer_items[0]
+        if count in ("1", "2", "3"):
+            continue
+        said = f"{count} in all, the first on {first}. {hedge}"
+        assert score(case, keys, said) == 0.0, (case.question, said)
+
+
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "It was {v}, and I'd love to hear how it went!",
+        "It's {v}, but I'd like to double-check that with you.",
+        "{v}, though I'd really like to know if that's changed.",
+        "It's {v}, which is not among the ones you disliked.",
+        "It's {v}, which came before the others you mentioned.",
+        "It's {v}, though I won't list them all here.",
+    ],
+)
+def test_remarks_about_something_else_leave_the_answer_as_it_was(remark: str) -> None:
+    swept = 0
+    for case, keys in cases("single_session_recall"):
+        said = remark.format(v=case.expected_answer)
+        assert score(case, keys, said) == score(case, keys, said, GRADING_6), (case.question, said)
+        swept += 1
+    assert swept >= 20
+
+
+def test_a_list_said_not_to_be_in_order_is_still_the_list() -> None:
+    swept = 0
+    for case, keys in cases("multi_session_list"):
+        items = ", ".join(case.answer_items)
+        for tail in ("(I didn't list them by date)", "and I won't list them by date"):
+            said = f"You've mentioned {items} {tail}."
+            assert score(case, keys, said) == score(case, keys, said, GRADING_6), said
+        swept += 1
+    assert swept >= 5
+
+
+def test_a_count_of_two_said_as_twice_after_counted_is_the_count() -> None:
+    for case, keys in cases("multi_session_count"):
+        first = case.answer_items[0]
+        for said in (
+            f"I counted them twice, the first on {first}.",
+            f"By my count twice, first on {first}.",
+        ):
+            assert score(case, keys, said) == score(case, keys, said, GRADING_6), said

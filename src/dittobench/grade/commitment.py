@@ -381,7 +381,8 @@ class _Reader:
         # grading-6: the unreal mood, a value taken back, the value a correction replaced
         unreal = self.readings_6 and (
             MOOD_BEFORE.search(before) is not None
-            or (MOOD_AFTER_7 if self.readings_7 else MOOD_AFTER).match(after) is not None
+            or MOOD_AFTER.match(after) is not None
+            or (self.readings_7 and MOOD_AFTER_7.match(after) is not None)
             or TAKEN_BACK.match(after) is not None
             or CORRECTED_FROM.search(before) is not None
         )

@@ -376,36 +376,37 @@ _ASIDE_ADVERB = (
     r"totally|surely)\W*)?"
 )
 MOOD_AFTER_7 = re.compile(
-    r"^(?:\W*(?:and|but|though)(?: (?:you|she|he|they) (?:said|told me|mentioned))? )?"
+    r"^\W*(?:and|but|though) (?:you|he|she|they) (?:said|told me|mentioned)(?: that)?"
     r"[^,;:.!?()\u2013\u2014]{0,40}?(?<![^\W_])(?:"
     + _COUNTERFACTUAL
-    + r"|(?:was|were) (?:meant|supposed) to|wish(?:ed|es)?|(?:would|(?:i|you|we|they|he|she)'d)"
+    + r"|(?:was|were) (?:meant|supposed) to|wish(?:ed|es)?|(?:would|(?:you|we|they|he|she)'d)"
     + _ASIDE_ADVERB
     + r" (?:love|like))(?![^\W_])"
 )
-"""grading-7: the unreal mood right after the value also past ", and you said" and with an
+"""grading-7: the unreal mood right after the value, reported past ", and you said" and with an
 adverb before the verb ("Hamza, and you said you two were meant to be friends", "Gloomhaven,
-and you said you'd *probably* love it")."""
+and you said you'd *probably* love it"). Reported only: "X, and I'd love to hear how it went"
+and "try X, you'd probably like it" are no wish about X."""
+_PRONOUN = r"(?:it|him|her|them|that|this)"
 _REFUSED = (
-    r"(?:count|list|include|record) (?:it|him|her|them|that|this)|(?:put|name|treat|take) (?:it|"
-    r"him|her|them|that|this) (?:down|forward|as)|call (?:it|him|her|them|that|this) (?:your|the|"
-    r"my)"
+    r"(?:count|list|include|record) " + _PRONOUN + r"(?: (?:in|as|among) (?:the|your|my) [^\W_]+)?"
+    r"|(?:put|name) " + _PRONOUN + r" (?:down|forward)(?: as (?:the|your|my) [^\W_]+)?"
+    r"|call " + _PRONOUN + r" (?:your|the|my) [^\W_]+"
 )
-_ASKED_SET = r"last|first|latest|earliest|most recent|newest|oldest|list|count|answer|ones|rest"
-"""What a reply says a value is not among: the items asked for."""
 TAKEN_BACK_7 = re.compile(
     r"[^.!?]{0,100}?(?<![^\W_])(?:(?:it|that|this|he|she|they|which)(?:'s|'re| is| are| was| "
     r"were)? (?:not|isn't|aren't|wasn't|weren't|never) (?:in|among|one of|part of) (?:those|these|"
-    r"them|(?:the|your) (?:"
-    + _ASKED_SET
-    + r"))|(?:came|comes|was|were|happened) (?:before|earlier than) (?:those|"
-    r"these|them|the others|the rest|all (?:of )?them)|(?:i|we) (?:(?:would|could|can|will|do|did|"
-    r"should)(?:n't| not)|won't|can't|cannot) (?:" + _REFUSED + r"))(?![^\W_])"
+    r"them|(?:the|your) (?:last|first|latest|earliest|most recent|newest|oldest) [^\W_]+)"
+    r"|came before (?:those|these|them)"
+    r"|(?:i|we) (?:(?:would|could|can|will|do|did|should)(?:n't| not)|won't|can't|cannot) (?:"
+    + _REFUSED
+    + r"))\W*(?:[.!?;,)\n]|$)"
 )
-"""grading-7: a clause after the value, within its sentence, that takes it out of the answer:
-it is not among those asked for ("so it's not in the last three", never "not in Spain"), came
-before them, or the reply will not give it as the answer ("so I wouldn't put him down", "I can't
-call it your pick"). Matched from the value's end (``match(key, pos, endpos)``): no ``^``."""
+"""grading-7: a clause after the value, within its sentence, that ends by taking it out of the
+answer: it is not among those asked for ("so it's not in the last three", never "not in Spain"
+or "not among the ones you dislike"), came before those, or the reply will not give it ("so I
+wouldn't put him down", "I can't call it your pick"; not "… for sure", "… by date"). Matched
+from the value's end (``match(key, pos, endpos)``): no ``^``."""
 FORWARD_6 = re.compile(
     r"(?<![^\W_])(?:(?:not|never|isn't|aren't|wasn't|weren't) (?:counted|listed)|left out|"
     r"(?:didn't|did not|haven't|have not) count(?:ed)?)(?![^\W_])"

@@ -219,6 +219,18 @@ OFFERS: Final = (
     "i believe it",
 )
 """Phrases that put a candidate forward: a decline carrying one is a hedge, not a decline."""
+OFFERS_7: Final = (
+    "i bet",
+    "my bet",
+    "my money's on",
+    "my money is on",
+    "i'd go with",
+    "i would go with",
+    "going with",
+    "i'd bet",
+)
+"""grading-7: more of them (a decline may now set a look-alike aside, so a bet on one must not
+pass as that)."""
 
 
 def offers_candidate(
@@ -233,6 +245,8 @@ def offers_candidate(
         text = prepare(_WHERE_TO_LOOK.sub(" ", text.norm))
     if moods:
         text = prepare(_HEDGED_WISH.sub(" would love ", text.norm))
+        if has_unnegated(text, OFFERS_7):
+            return True
     if not asked_only:
         return has_unnegated(text, OFFERS)
     if has_unnegated(text, tuple(p for p in OFFERS if p not in ASKING)):
@@ -247,7 +261,7 @@ _WHERE_TO_LOOK = re.compile(
 )
 _QUESTION = re.compile(r"[^.!?;]*\?")
 _HEDGED_WISH = re.compile(
-    r"(?<![^\W_])(?:would|(?:i|you|we|they|he|she)'d) \W*(?:probably|maybe|possibly|perhaps)\W* "
+    r"(?<![^\W_])(?:you|we|they|he|she)(?:'d| would) \W*(?:probably|maybe|possibly|perhaps)\W* "
     r"(?:love|like)(?![^\W_])"
 )
 

@@ -241,7 +241,8 @@ def _claimed_counts(case: MemoryCase, answer: Answer) -> frozenset[int]:
     nouns = {w for w in content_words(case.question) if len(w) >= 3 and not w.isdigit()}
     spans = candidate_spans(text)
     if answer.rules.readings_7 and not _TIMES_ASKED.search(case.question.lower()):
-        spans = [(s, e, v) for s, e, v in spans if not _how_counted(text.norm, s, e)]
+        # only beside another count: "I counted the lantern once" alone may be the count
+        spans = [(s, e, v) for s, e, v in spans if not _how_counted(text.norm, s, e)] or spans
     claimed = frozenset(
         value
         for start, end, value in spans
@@ -303,17 +304,18 @@ def _counts_noun(norm: str, end: int, nouns: set[str]) -> bool:
     )
 
 
-_HOW_COUNTED = re.compile(r"(?<![^\W_])(?:counted|counting|count)(?![^\W_])[^.!?;,]*$")
+_HOW_COUNTED = re.compile(r"(?<![^\W_])counted (?:the|your) [^.!?;,]{1,60} $")
+"""An item named after "counted" ("I counted the Breirgru Lantern once"): never a pronoun, which
+may be the whole set ("I counted them twice")."""
 
 
 def _how_counted(norm: str, start: int, end: int) -> bool:
-    """grading-7: where a tally counts things, not times, a frequency word after "counted" in
-    its clause ("I counted the Breirgru Lantern once") says how an item was counted, not how
-    many there were."""
-    return (
-        _TIMES_WORD.fullmatch(norm, start, end) is not None
-        and _HOW_COUNTED.search(norm, max(0, start - 80), start) is not None
-    )
+    """grading-7: where a tally counts things, not times, "once" after "counted" and the item
+    ("I counted the Breirgru Lantern once") says how that item was counted, not how many there
+    were."""
+    if norm[start:end] != "once":
+        return False
+    return _HOW_COUNTED.search(norm, max(0, start - 80), start) is not None
 
 
 _TIMES_ASKED = re.compile(r"(?<![^\W_])(?:times|often|mentions?|occasions?)(?![^\W_])")

@@ -172,10 +172,11 @@ class GradingPolicy:
     offering nothing; a tally's day said as not counted is not one of its days."""
     readings_7: bool = False
     """grading-7's readings (docs/grading.md "grading-7"), found by readers of bench 8.1's
-    content: the unreal mood right after a value also past ", and you said" and with an adverb
-    ("you'd probably love it"); a clause later in the value's sentence that takes it out of the
-    answer ("so it's not in the last three", "it came before those", "so I wouldn't put him
-    down"); a tally's "I counted X once" says how it was counted, not a count."""
+    content: the unreal mood right after a value, reported past ", and you said" and with an
+    adverb ("you'd probably love it"); a clause that ends the value's sentence by taking it out
+    of the answer ("so it's not in the last three", "it came before those", "so I wouldn't put
+    him down"); a bet offers a candidate in a decline; a tally's "I counted the X once" says how
+    X was counted, not a count."""
 
 
 GRADING_1 = GradingPolicy(id="dittobench-grading-1")
