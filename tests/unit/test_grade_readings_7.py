@@ -217,3 +217,77 @@ def test_a_count_of_two_said_as_twice_after_counted_is_the_count() -> None:
             f"By my count twice, first on {first}.",
         ):
             assert score(case, keys, said) == score(case, keys, said, GRADING_6), said
+
+
+@pytest.mark.parametrize(
+    "guess",
+    [
+        "I suspect {o}, but I can't call it your pick.",
+        "I reckon {o}, but I wouldn't put it down as your answer.",
+        "Odds are it's {o}, but I wouldn't put it down.",
+        "{o} is my hunch, but I can't call it your pick.",
+        "It's {o}, unless I shouldn't count it.",
+        "It's {o}, and you said you'd love it.",
+    ],
+)
+def test_a_guess_with_a_take_back_beside_a_decline_still_offers_it(guess: str) -> None:
+    for case, keys, subject, heard in declines_heard(VERSION, SEEDS):
+        said = f"I don't know {subject}. " + guess.format(o=heard)
+        assert score(case, keys, said) == 0.0, (case.question, said)
+
+
+def test_a_conditional_take_back_is_no_take_back() -> None:
+    swept = 0
+    for case, keys, right, other in _recall():
+        for said in (
+            f"{other}, unless I shouldn't count it; otherwise {right}.",
+            f"Maybe {other}, though I can't count it; or {right}.",
+        ):
+            assert score(case, keys, said) == 0.0, (case.question, said)
+        swept += 1
+    assert swept >= 20
+
+
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "It was {v}, though they weren't in the first group.",
+        "{v} joined you, though there were others and I can't list them, sorry.",
+        "It was {v}, and you said you wished the day had lasted longer.",
+        "It was {v}, and you said you'd really like to do it again next year.",
+    ],
+)
+def test_more_remarks_about_something_else_leave_the_answer_as_it_was(remark: str) -> None:
+    for case, keys in cases("single_session_recall"):
+        said = remark.format(v=case.expected_answer)
+        assert score(case, keys, said) == score(case, keys, said, GRADING_6), (case.question, said)
+
+
+@pytest.mark.parametrize(
+    "hedge",
+    [
+        "I counted the entries again and it may be once.",
+        "When I counted the entries strictly it came to once.",
+        "I counted the entries once, maybe.",
+    ],
+)
+def test_a_count_hedged_after_counted_is_still_a_second_count(hedge: str) -> None:
+    for case, keys in cases("multi_session_count"):
+        count, first = case.expected_answer, case.answer_items[0]
+        if count == "1":
+            continue
+        said = f"{count} in all, the first on {first}. {hedge}"
+        assert score(case, keys, said) == 0.0, (case.question, said)
+
+
+def _recall() -> list[tuple[MemoryCase, HistoryKeys, str, str]]:
+    out = []
+    for case, keys in cases("single_session_recall"):
+        others = [d for d in case.distractors if d not in case.expected_answer]
+        right = case.expected_answer
+        if not others or right in case.question or others[0] in right:
+            continue
+        if others[0].lower() in case.question.lower():
+            continue
+        out.append((case, keys, right, others[0]))
+    return out

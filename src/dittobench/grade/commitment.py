@@ -34,6 +34,7 @@ from typing import Final
 
 from dittobench.grade.cues import (
     AFTER_ANY,
+    ASSERTED_BEFORE_7,
     BEFORE_ANY,
     CORRECTED_FROM,
     CORRECTION_REMARK,
@@ -43,6 +44,7 @@ from dittobench.grade.cues import (
     FORWARD,
     FORWARD_5,
     FORWARD_6,
+    HEDGED_BEFORE_7,
     HYPOTHETICAL_AFTER,
     HYPOTHETICAL_BEFORE,
     MOOD_AFTER,
@@ -351,7 +353,7 @@ class _Reader:
         timed = timed_aside(self.timing, key, sentence[0], first[0], before, after)
         aside = self._cued(before, after) or self._said(sentence[0], first[0], before, after)
         # grading-7: a clause later in the sentence takes the value out of the answer
-        if self.readings_7 and not aside:
+        if self.readings_7 and not aside and HEDGED_BEFORE_7.search(before) is None:
             aside = TAKEN_BACK_7.match(key, last[1], after_to) is not None
         aside = aside or timed or (self.beyond is not None and self.beyond < first[0])
         if not aside and self.history is not None and self.history < first[0]:
@@ -382,7 +384,11 @@ class _Reader:
         unreal = self.readings_6 and (
             MOOD_BEFORE.search(before) is not None
             or MOOD_AFTER.match(after) is not None
-            or (self.readings_7 and MOOD_AFTER_7.match(after) is not None)
+            or (
+                self.readings_7
+                and MOOD_AFTER_7.match(after) is not None
+                and ASSERTED_BEFORE_7.search(before) is None
+            )
             or TAKEN_BACK.match(after) is not None
             or CORRECTED_FROM.search(before) is not None
         )

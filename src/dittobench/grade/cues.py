@@ -379,34 +379,49 @@ MOOD_AFTER_7 = re.compile(
     r"^\W*(?:and|but|though) (?:you|he|she|they) (?:said|told me|mentioned)(?: that)?"
     r"[^,;:.!?()\u2013\u2014]{0,40}?(?<![^\W_])(?:"
     + _COUNTERFACTUAL
-    + r"|(?:was|were) (?:meant|supposed) to|wish(?:ed|es)?|(?:would|(?:you|we|they|he|she)'d)"
+    + r"|(?:was|were) (?:meant|supposed) to|wish(?:ed|es)? (?:it|he|she|they) (?:were|was|had)"
+    r"|(?:would|(?:you|we|they|he|she)'d)"
     + _ASIDE_ADVERB
-    + r" (?:love|like))(?![^\W_])"
+    + r" (?:love|like) (?:it|him|her|them)(?: if| when|[.,;!?]|$))(?![^\W_])"
 )
 """grading-7: the unreal mood right after the value, reported past ", and you said" and with an
 adverb before the verb ("Hamza, and you said you two were meant to be friends", "Gloomhaven,
-and you said you'd *probably* love it"). Reported only: "X, and I'd love to hear how it went"
-and "try X, you'd probably like it" are no wish about X."""
-_PRONOUN = r"(?:it|him|her|them|that|this)"
+and you said you'd *probably* love it"), the wish about the value itself. Reported only: "X,
+and I'd love to hear how it went", "try X, you'd probably like it", "X, and you said you'd like
+to do it again" are no wish about X. Never after "it's X": that names X as the answer."""
+ASSERTED_BEFORE_7 = re.compile(r"(?<![^\W_])(?:it's|it is|it was|that's|that is|that was)\W*$")
+"""What names the value as the answer right before it ("It's cherries, and you said …")."""
+_PRONOUN = r"(?:it|him|her|that|this)"
 _REFUSED = (
     r"(?:count|list|include|record) " + _PRONOUN + r"(?: (?:in|as|among) (?:the|your|my) [^\W_]+)?"
     r"|(?:put|name) " + _PRONOUN + r" (?:down|forward)(?: as (?:the|your|my) [^\W_]+)?"
     r"|call " + _PRONOUN + r" (?:your|the|my) [^\W_]+"
 )
+_NUMBERED = r"(?:two|three|four|five|six|seven|eight|nine|ten|[0-9]+)"
+_NOT_HEDGED = (
+    r"(?:(?!(?<![^\W_])(?:unless|if|otherwise|or|else|maybe|perhaps|guess|suspect)(?![^\W_]))"
+    r"[^.!?])"
+)
+HEDGED_BEFORE_7 = re.compile(
+    r"(?<![^\W_])(?:unless|if|otherwise|or|else|maybe|perhaps|guess|suspect|either)(?![^\W_])"
+)
+"""A hedge before the value in its sentence: no clause after it takes a guess back."""
 TAKEN_BACK_7 = re.compile(
-    r"[^.!?]{0,100}?(?<![^\W_])(?:(?:it|that|this|he|she|they|which)(?:'s|'re| is| are| was| "
-    r"were)? (?:not|isn't|aren't|wasn't|weren't|never) (?:in|among|one of|part of) (?:those|these|"
-    r"them|(?:the|your) (?:last|first|latest|earliest|most recent|newest|oldest) [^\W_]+)"
+    _NOT_HEDGED
+    + r"{0,100}?(?<![^\W_])(?:(?:it|that|this|he|she|which)(?:'s| is| was)? (?:not|isn't|wasn't|"
+    r"never) (?:in|among|one of|part of) (?:those|these|(?:the|your) (?:last|first|latest|"
+    r"earliest|most recent|newest|oldest) " + _NUMBERED + r")"
     r"|came before (?:those|these|them)"
     r"|(?:i|we) (?:(?:would|could|can|will|do|did|should)(?:n't| not)|won't|can't|cannot) (?:"
     + _REFUSED
     + r"))\W*(?:[.!?;,)\n]|$)"
 )
 """grading-7: a clause after the value, within its sentence, that ends by taking it out of the
-answer: it is not among those asked for ("so it's not in the last three", never "not in Spain"
-or "not among the ones you dislike"), came before those, or the reply will not give it ("so I
-wouldn't put him down", "I can't call it your pick"; not "… for sure", "… by date"). Matched
-from the value's end (``match(key, pos, endpos)``): no ``^``."""
+answer: it is not among those asked for ("so it's not in the last three", never "not in Spain",
+"not in the first group" or "not among the ones you dislike"), came before those, or the reply
+will not give it ("so I wouldn't put him down", "I can't call it your pick"; not "… for sure",
+"… by date", nor after "unless", "if", "or", "maybe"). Matched from the value's end
+(``match(key, pos, endpos)``): no ``^``."""
 FORWARD_6 = re.compile(
     r"(?<![^\W_])(?:(?:not|never|isn't|aren't|wasn't|weren't) (?:counted|listed)|left out|"
     r"(?:didn't|did not|haven't|have not) count(?:ed)?)(?![^\W_])"

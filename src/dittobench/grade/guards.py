@@ -228,6 +228,22 @@ OFFERS_7: Final = (
     "i would go with",
     "going with",
     "i'd bet",
+    "i'll bet",
+    "i'd wager",
+    "put money on",
+    "i suspect",
+    "i reckon",
+    "odds are",
+    "chances are",
+    "i'd lean",
+    "if i had to pick",
+    "presumably",
+    "my hunch",
+    "sounds right",
+    "i'd think",
+    "my gut",
+    "going by gut",
+    "unless",
 )
 """grading-7: more of them (a decline may now set a look-alike aside, so a bet on one must not
 pass as that)."""

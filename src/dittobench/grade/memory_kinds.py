@@ -304,7 +304,10 @@ def _counts_noun(norm: str, end: int, nouns: set[str]) -> bool:
     )
 
 
-_HOW_COUNTED = re.compile(r"(?<![^\W_])counted (?:the|your) [^.!?;,]{1,60} $")
+_HOW_COUNTED = re.compile(
+    r"(?<![^\W_])counted (?:the|your)(?: (?!(?:it|is|was|be|came|got|and|again|may|might|could|"
+    r"would|when|if|strictly|entries|ones|times)(?![^\W_]))[^\W_]+){1,5} $"
+)
 """An item named after "counted" ("I counted the Breirgru Lantern once"): never a pronoun, which
 may be the whole set ("I counted them twice")."""
 
@@ -313,9 +316,12 @@ def _how_counted(norm: str, start: int, end: int) -> bool:
     """grading-7: where a tally counts things, not times, "once" after "counted" and the item
     ("I counted the Breirgru Lantern once") says how that item was counted, not how many there
     were."""
-    if norm[start:end] != "once":
+    if norm[start:end] != "once" or _HEDGE_AFTER.match(norm, end):
         return False
     return _HOW_COUNTED.search(norm, max(0, start - 80), start) is not None
+
+
+_HEDGE_AFTER = re.compile(r"\W*(?:maybe|perhaps|or|i think|probably)(?![^\W_])")
 
 
 _TIMES_ASKED = re.compile(r"(?<![^\W_])(?:times|often|mentions?|occasions?)(?![^\W_])")
