@@ -167,6 +167,9 @@ def test_a_bet_beside_a_decline_still_offers_the_look_alike(bet: str) -> None:
         "A stricter count gives thrice.",
         "The way I count it could be twice.",
         "I counted them once more and got one.",
+        "I counted the entries again and it may be once.",
+        "When I counted the entries strictly it came to once.",
+        "I counted the entries once, maybe.",
     ],
 )
 def test_a_second_count_near_counted_is_still_a_second_count(hedge: str) -> None:
@@ -187,6 +190,10 @@ def test_a_second_count_near_counted_is_still_a_second_count(hedge: str) -> None
         "It's {v}, which is not among the ones you disliked.",
         "It's {v}, which came before the others you mentioned.",
         "It's {v}, though I won't list them all here.",
+        "It was {v}, though they weren't in the first group.",
+        "{v} joined you, though there were others and I can't list them, sorry.",
+        "It was {v}, and you said you wished the day had lasted longer.",
+        "It was {v}, and you said you'd really like to do it again next year.",
     ],
 )
 def test_remarks_about_something_else_leave_the_answer_as_it_was(remark: str) -> None:
@@ -246,38 +253,6 @@ def test_a_conditional_take_back_is_no_take_back() -> None:
             assert score(case, keys, said) == 0.0, (case.question, said)
         swept += 1
     assert swept >= 20
-
-
-@pytest.mark.parametrize(
-    "remark",
-    [
-        "It was {v}, though they weren't in the first group.",
-        "{v} joined you, though there were others and I can't list them, sorry.",
-        "It was {v}, and you said you wished the day had lasted longer.",
-        "It was {v}, and you said you'd really like to do it again next year.",
-    ],
-)
-def test_more_remarks_about_something_else_leave_the_answer_as_it_was(remark: str) -> None:
-    for case, keys in cases("single_session_recall"):
-        said = remark.format(v=case.expected_answer)
-        assert score(case, keys, said) == score(case, keys, said, GRADING_6), (case.question, said)
-
-
-@pytest.mark.parametrize(
-    "hedge",
-    [
-        "I counted the entries again and it may be once.",
-        "When I counted the entries strictly it came to once.",
-        "I counted the entries once, maybe.",
-    ],
-)
-def test_a_count_hedged_after_counted_is_still_a_second_count(hedge: str) -> None:
-    for case, keys in cases("multi_session_count"):
-        count, first = case.expected_answer, case.answer_items[0]
-        if count == "1":
-            continue
-        said = f"{count} in all, the first on {first}. {hedge}"
-        assert score(case, keys, said) == 0.0, (case.question, said)
 
 
 def _recall() -> list[tuple[MemoryCase, HistoryKeys, str, str]]:
