@@ -50,7 +50,14 @@ from dittobench.grade.match import (
     prepare,
     spans,
 )
-from dittobench.grade.numbers import bare_days, durations_in_days, number_spans
+from dittobench.grade.numbers import (
+    bare_days,
+    durations_in_days,
+    exact_duration,
+    number_spans,
+    stated_durations,
+    without_sums,
+)
 from dittobench.spec.memory import MemoryCase
 from dittobench.spec.versions import GRADING_1, GradingPolicy
 
@@ -395,9 +402,9 @@ def check_duration(case: MemoryCase, answer: Answer) -> float:
         sums = rules.committed_scans  # grading-4: the sum shown is working, not another answer
 
         def exact(text: Prepared) -> float:
-            return float(_exact_duration(_without_sums(text) if sums else text, expected, rules))
+            return float(exact_duration(without_sums(text) if sums else text, expected, rules))
 
-        return _agreed(answer, exact, lambda text: bool(_stated_durations(text)))
+        return _agreed(answer, exact, lambda text: bool(stated_durations(text)))
     tolerance = max(2, expected // 2)
 
     def judge(text: Prepared) -> float:
@@ -406,44 +413,6 @@ def check_duration(case: MemoryCase, answer: Answer) -> float:
         return float(stated is not None and abs(stated - expected) <= tolerance)
 
     return _best(answer, judge)
-
-
-_SUM = re.compile(
-    r"(?<![^\W_])(?:that's |which is |so )?[0-9]+ (?:more )?(?:days? )?(?:left |remaining )?"
-    r"(?:in|of|to the end of|through) (?:[a-z]+ )?[a-z]+(?:,? (?:plus|\+|and|then) [0-9]+ "
-    r"(?:more )?(?:days? )?(?:in|into|of) (?:[a-z]+ )?[a-z]+)+"
-)
-"""Working shown for a day count ("13 days left in September plus 18 in October")."""
-
-
-def _without_sums(text: Prepared) -> Prepared:
-    """``text`` without the sums it shows for a count of days, nor what it only supposes ("if
-    you meant Tina, it's 4 days")."""
-    norm = _SUPPOSED.sub(" ", _SUM.sub(" ", text.norm))
-    return text if norm == text.norm else prepare(norm)
-
-
-_SUPPOSED = re.compile(r"(?:^|(?<=[.!?;] ))(?:if|had|were|should) [^.!?;]*[.!?;]?")
-
-
-def _stated_durations(text: Prepared) -> list[int]:
-    """The durations ``text`` states in days, or the bare number it is."""
-    found = durations_in_days(text)
-    bare = bare_days(text) if not found else None
-    return found or ([bare] if bare is not None else [])
-
-
-def _exact_duration(text: Prepared, expected: int, rules: GradingPolicy) -> bool:
-    """Some stated duration is exactly the expected days, and no two stated durations lie
-    further apart than ``duration_spread_permille`` of the larger, nor are there more than
-    ``duration_max_distinct`` of them (a list of guesses)."""
-    stated = _stated_durations(text)
-    if expected not in stated:
-        return False
-    if rules.duration_max_distinct and len(set(stated)) > rules.duration_max_distinct:
-        return False
-    low, high = min(stated), max(stated)
-    return (high - low) * 1000 <= rules.duration_spread_permille * high
 
 
 def _names_activity(case: MemoryCase, answer: Answer) -> bool:

@@ -1,5 +1,6 @@
 """Numbers and durations in answers: number words ("forty-two", "twice", "a dozen") beside digit
-tokens, and durations read as whole days ("3 weeks and 2 days", "a month and a half").
+tokens, and durations read as whole days ("3 weeks and 2 days", "a month and a half"), with
+what an answer states as its durations once the working it shows is set apart.
 
 Pure like the rest of the grader: no clock, no I/O, never raises on any string.
 """
@@ -17,6 +18,7 @@ from dittobench.grade.match import (
     prepare,
     words_of,
 )
+from dittobench.spec.versions import GradingPolicy
 
 _UNIT_WORDS = (
     *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
@@ -144,3 +146,41 @@ def bare_days(text: str | Prepared) -> int | None:
 
 
 __all__ = ["bare_days", "durations_in_days", "number_spans", "number_tokens"]
+
+
+_SUM = re.compile(
+    r"(?<![^\W_])(?:that's |which is |so )?[0-9]+ (?:more )?(?:days? )?(?:left |remaining )?"
+    r"(?:in|of|to the end of|through) (?:[a-z]+ )?[a-z]+(?:,? (?:plus|\+|and|then) [0-9]+ "
+    r"(?:more )?(?:days? )?(?:in|into|of) (?:[a-z]+ )?[a-z]+)+"
+)
+"""Working shown for a day count ("13 days left in September plus 18 in October")."""
+
+
+def without_sums(text: Prepared) -> Prepared:
+    """``text`` without the sums it shows for a count of days, nor what it only supposes ("if
+    you meant Tina, it's 4 days")."""
+    norm = _SUPPOSED.sub(" ", _SUM.sub(" ", text.norm))
+    return text if norm == text.norm else prepare(norm)
+
+
+_SUPPOSED = re.compile(r"(?:^|(?<=[.!?;] ))(?:if|had|were|should) [^.!?;]*[.!?;]?")
+
+
+def stated_durations(text: Prepared) -> list[int]:
+    """The durations ``text`` states in days, or the bare number it is."""
+    found = durations_in_days(text)
+    bare = bare_days(text) if not found else None
+    return found or ([bare] if bare is not None else [])
+
+
+def exact_duration(text: Prepared, expected: int, rules: GradingPolicy) -> bool:
+    """Some stated duration is exactly the expected days, and no two stated durations lie
+    further apart than ``duration_spread_permille`` of the larger, nor are there more than
+    ``duration_max_distinct`` of them (a list of guesses)."""
+    stated = stated_durations(text)
+    if expected not in stated:
+        return False
+    if rules.duration_max_distinct and len(set(stated)) > rules.duration_max_distinct:
+        return False
+    low, high = min(stated), max(stated)
+    return (high - low) * 1000 <= rules.duration_spread_permille * high
